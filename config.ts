@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { hostname } from 'node:os';
+
+/**
+ * Runtime configuration, read from the environment once at startup into a frozen object.
+ * Every default is the embedded mode: PGlite under var/, no transporter, the built-in authority
+ * simulator. Secrets the embedded mode needs are generated once into var/secrets.json so a
+ * restart keeps sessions and encrypted data readable; with DATABASE_URL set they are required.
+ */
+export interface AppConfig {
+  readonly env: 'development' | 'test' | 'production';
+  readonly nodeId: string;
+  readonly namespace: string;
+  /** Services this node runs; empty means all. */
+  readonly services: readonly string[];
+  readonly http: { readonly port: number; readonly host: string; readonly bodyLimit: string };
+  readonly baseUrl: string;
+  readonly errorsBase: string;
+  readonly build: string;
+  readonly databaseUrl: string | null;
+  readonly pgliteDir: string;
+  readonly redisUrl: string | null;
+  readonly redisPrefix: string;
+  readonly logLevel: string;
+  readonly jwtSecret: string;
+  /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
+  readonly encryptionKeys: readonly { readonly id: string; readonly key: Buffer }[];
+  readonly mail: { readonly smtpUrl: string | null; readonly dir: string; readonly from: string; readonly platformOwner: string };
+  readonly rateLimit: { readonly ipPerSecond: number };
+  readonly webhooks: { readonly allowPrivateTargets: boolean; readonly requireHttps: boolean; readonly timeoutMs: number };
+  readonly sefaz: {
+    /** Port of the in-process simulator; 0 picks a free one. */
+    readonly simulatorPort: number;
+    /** Start the in-process simulator on this node. */
+    readonly embeddedSimulator: boolean;
+    /** URL of a standalone simulator (npm run simulator) when not embedded. */
+    readonly simulatorUrl: string | null;
+    readonly connectTimeoutMs: number;
+    readonly readTimeoutMs: number;
+    /** PEM bundle of authority CAs trusted for mTLS; null = the simulator's CA only. */
+    readonly caFile: string | null;
+  };
+  readonly lookupProviderUrl: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw === '1' || raw.toLowerCase() === 'true';
+}
+
+interface LocalSecrets { jwtSecret: string; encryptionKey: string }
+
+/** Secrets of the embedded mode, kept in var/ so they survive restarts. */
+function localSecrets(varDir: string): LocalSecrets {
+  const file = resolve(varDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  const secrets: LocalSecrets = {
+    jwtSecret: randomBytes(32).toString('base64url'),
+    encryptionKey: randomBytes(32).toString('base64'),
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+function parseKeys(raw: string): { id: string; key: Buffer }[] {
+  return raw.split(',').map((part) => {
+    const [id, b64] = part.includes(':') ? part.split(':', 2) as [string, string] : ['k1', part];
+    const key = Buffer.from(b64, 'base64');
+    if (key.length !== 32) throw new Error(`ENCRYPTION_KEYS entry ${id} must be 32 bytes in base64`);
+    return { id, key };
+  });
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const envName = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test') ? env.NODE_ENV : 'development';
+  const varDir = resolve(env.VAR_DIR ?? 'var');
+  const databaseUrl = env.DATABASE_URL || null;
+  const needsExplicitSecrets = envName === 'production';
+  if (needsExplicitSecrets && (!env.JWT_SECRET || !env.ENCRYPTION_KEYS)) {
+    throw new Error('production requires JWT_SECRET and ENCRYPTION_KEYS');
+  }
+  const local = env.JWT_SECRET && env.ENCRYPTION_KEYS ? null : localSecrets(varDir);
+  const port = int(env, 'PORT', 3000);
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const services = (env.SERVICES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const embeddedSimulator = bool(env, 'SIMULATOR_EMBEDDED', !env.SIMULATOR_URL && envName !== 'production');
+
+  return Object.freeze({
+    env: envName,
+    nodeId: env.NODE_ID ?? `${hostname()}-${process.pid}`,
+    namespace: env.NAMESPACE ?? '',
+    services,
+    http: Object.freeze({ port, host: env.HOST ?? '0.0.0.0', bodyLimit: env.BODY_LIMIT ?? '5mb' }),
+    baseUrl,
+    errorsBase: (env.ERRORS_BASE ?? `${baseUrl}/errors`).replace(/\/$/, ''),
+    build: env.BUILD ?? env.GIT_COMMIT ?? 'dev',
+    databaseUrl,
+    pgliteDir: resolve(env.PGLITE_DIR ?? resolve(varDir, 'pgdata')),
+    redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.REDIS_PREFIX ?? 'fiscal:',
+    logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
+    jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
+    encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),
+    mail: Object.freeze({
+      smtpUrl: env.SMTP_URL || null,
+      dir: resolve(env.MAIL_DIR ?? resolve(varDir, 'mail')),
+      from: env.MAIL_FROM ?? 'Fiscal API <no-reply@localhost>',
+      platformOwner: env.PLATFORM_OWNER_EMAIL ?? 'owner@localhost',
+    }),
+    rateLimit: Object.freeze({ ipPerSecond: int(env, 'IP_RATE_LIMIT', 20) }),
+    webhooks: Object.freeze({
+      allowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE', envName !== 'production'),
+      requireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', envName === 'production'),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    }),
+    sefaz: Object.freeze({
+      simulatorPort: int(env, 'SIMULATOR_PORT', 0),
+      embeddedSimulator,
+      simulatorUrl: env.SIMULATOR_URL || null,
+      connectTimeoutMs: int(env, 'SEFAZ_CONNECT_TIMEOUT_MS', 5_000),
+      readTimeoutMs: int(env, 'SEFAZ_READ_TIMEOUT_MS', 30_000),
+      caFile: env.SEFAZ_CA_FILE || null,
+    }),
+    lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Every public error code, spelled once. `status` is the HTTP status; `detail` the default
+ * Portuguese message (a call site may give a more precise one). Source: API.md, Errors > Business
+ * codes by status, plus codes this service defines where the spec says "not shown".
+ *
+ * Codes named after a bare HTTP status (BAD_REQUEST, NOT_FOUND…) are the slug map of API.md,
+ * Errors > Slug rule 2; they are catalogued too so the gateway has one table to read.
+ */
+export const CATALOG = {
+  // Generic, by status (API.md, Slug rule 2 and 3)
+  VALIDATION_ERROR: { status: 400, detail: 'Dados de entrada inválidos.' },
+  BAD_REQUEST: { status: 400, detail: 'Requisição inválida.' },
+  UNAUTHORIZED: { status: 401, detail: 'Credenciais inválidas' },
+  FORBIDDEN: { status: 403, detail: 'Acesso negado.' },
+  NOT_FOUND: { status: 404, detail: 'Recurso não encontrado.' },
+  METHOD_NOT_ALLOWED: { status: 405, detail: 'Método não permitido para este recurso.' },
+  CONFLICT: { status: 409, detail: 'Conflito com o estado atual do recurso.' },
+  PAYLOAD_TOO_LARGE: { status: 413, detail: 'Corpo da requisição excede o tamanho máximo.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Envie o corpo como application/json.' },
+  UNPROCESSABLE_ENTITY: { status: 422, detail: 'Requisição não pode ser processada.' },
+  RATE_LIMIT_EXCEEDED: { status: 429, detail: 'Limite de requisições por segundo excedido.' },
+  INTERNAL_ERROR: { status: 500, detail: 'Erro interno. Tente novamente; se persistir, informe o requestId.' },
+  BAD_GATEWAY: { status: 502, detail: 'Resposta inválida de um serviço externo.' },
+  SERVICE_UNAVAILABLE: { status: 503, detail: 'Serviço temporariamente indisponível.' },
+  GATEWAY_TIMEOUT: { status: 504, detail: 'Tempo de resposta esgotado.' },
+  RECUSA_NAO_CATALOGADA: { status: 422, detail: 'Recusa não catalogada.' },
+
+  // Access (API.md, Authentication)
+  ASSINATURA_INATIVA: { status: 403, detail: 'Chave de produção exige assinatura ativa.' },
+  CHAVE_TESTE_EMISSOR_PRODUCAO: { status: 403, detail: 'Chave ek_test_ só opera emissores em homologação ou sandbox.' },
+  AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK: { status: 403, detail: 'Chave ek_test_ não pode alterar configurações de webhook.' },
+  PERMISSAO_INSUFICIENTE: { status: 403, detail: 'Seu perfil não permite esta operação.' },
+  PARCEIRO_COM_DOCUMENTOS: { status: 409, detail: 'Parceiro que já emitiu documento fiscal não pode ser desativado.' },
+
+  // Idempotency (API.md, Limits > Idempotency)
+  IDEMPOTENCIA_CORPO_DIVERGENTE: { status: 422, detail: 'Idempotency-Key já usada com outro corpo de requisição.' },
+  IDEMPOTENCIA_EM_ANDAMENTO: { status: 409, detail: 'Requisição com esta Idempotency-Key ainda em processamento.' },
+
+  // Issuers and certificates
+  CNPJ_CONFLICT: { status: 409, detail: 'CNPJ já cadastrado. Para assumir este CNPJ, solicite transferência.' },
+  AMBIENTE_IMUTAVEL: { status: 422, detail: 'Ambiente do emissor não pode ser alterado.' },
+  CERTIFICADO_AUSENTE: { status: 422, detail: 'Emissor sem certificado A1 válido instalado.' },
+  CERTIFICADO_INVALIDO: { status: 422, detail: 'Arquivo não é um certificado PKCS#12 (A1) válido.' },
+  CERTIFICADO_SENHA_INVALIDA: { status: 422, detail: 'Senha do certificado incorreta.' },
+  CERTIFICADO_EXPIRADO: { status: 422, detail: 'Certificado expirado.' },
+  CERTIFICADO_AINDA_NAO_VALIDO: { status: 422, detail: 'Certificado ainda não é válido.' },
+  CERTIFICADO_CNPJ_DIVERGENTE: { status: 422, detail: 'CNPJ do certificado difere do CNPJ do emissor.' },
+  CADASTRO_EMISSOR_INCOMPLETO: { status: 422, detail: 'Cadastro do emissor incompleto.' },
+  CSC_AUSENTE: { status: 422, detail: 'NFC-e exige csc e cscId cadastrados no emissor.' },
+  EMISSOR_INEXISTENTE: { status: 404, detail: 'Emissor não existe mais.' },
+
+  // Numbering, resend, contingency (API.md, States and transitions)
+  NUMERO_JA_UTILIZADO: { status: 409, detail: 'Número já utilizado nesta série e modelo.' },
+  RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL: { status: 409, detail: 'Chave emitida em contingência que não pode ser restaurada.' },
+  CONTINGENCIA_SITUACAO_INDETERMINADA: { status: 503, detail: 'Situação da nota indeterminada; o resultado chegará por webhook.' },
+  JUSTIFICATIVA_CONTINGENCIA_INVALIDA: { status: 422, detail: 'justificativaContingencia deve ter de 15 a 256 caracteres.' },
+  XML_FORA_DO_ESQUEMA: { status: 422, detail: 'Documento gerado não passou no esquema oficial; nada foi transmitido.' },
+
+  // Goods documents (API.md, NF-e payload, icms, pis/cofins/ipi, emission rules)
+  CFOP_IDDEST_DIVERGENTE: { status: 422, detail: 'Itens com CFOP de destinos diferentes.' },
+  INDFINAL_INCOERENTE_COM_DESTINATARIO: { status: 422, detail: 'indFinal 0 com destinatário não contribuinte.' },
+  FINALIDADE_SEM_NFREF: { status: 422, detail: 'Finalidade exige documento referenciado.' },
+  FINALIDADE_EXIGE_SEM_PAGAMENTO: { status: 422, detail: 'Finalidade exige um único pagamento forma 90 com valor 0.' },
+  REFERENCIADA_INVALIDA: { status: 422, detail: 'Documento referenciado inválido.' },
+  SEM_PAGAMENTO_INVALIDO: { status: 422, detail: 'Forma 90 (sem pagamento) exige valor 0 e nenhuma outra forma.' },
+  SEM_PAGAMENTO_VEDADO_NFCE: { status: 422, detail: 'NFC-e não aceita forma de pagamento 90.' },
+  PAGAMENTO_DIVERGENTE_DO_TOTAL: { status: 422, detail: 'Pagamentos menos troco devem igualar o total da nota.' },
+  COBRANCA_INVALIDA: { status: 422, detail: 'Duplicatas exigem fatura.' },
+  IPI_NAO_SUPORTADO: { status: 422, detail: 'NFC-e não aceita IPI.' },
+  ICMS_ST_NAO_SUPORTADO: { status: 422, detail: 'Campos de ST não suportados.' },
+  ICMS_ST_INVALIDO: { status: 422, detail: 'Grupo de ICMS ST inválido.' },
+  ICMS_ST_INCOMPLETO: { status: 422, detail: 'Grupo de ICMS ST incompleto.' },
+  ICMS_BENEFICIO_INVALIDO: { status: 422, detail: 'Valor de ICMS incoerente com base e alíquota.' },
+  ICMS_MONOFASICO_NAO_SUPORTADO: { status: 422, detail: 'CST monofásico não suportado.' },
+  ICMS_INVALIDO: { status: 422, detail: 'Grupo de ICMS inválido.' },
+  FCP_INCOMPLETO: { status: 422, detail: 'Grupo de FCP deve ser informado completo.' },
+  TRIBUTO_GRUPOS_MISTURADOS: { status: 422, detail: 'Não misture grupo de alíquota e grupo de quantidade.' },
+  IPI_INVALIDO: { status: 422, detail: 'Grupo de IPI inválido para o CST.' },
+  CEST_INVALIDO: { status: 422, detail: 'CEST deve ter 7 dígitos.' },
+  CSOSN_NAO_SUPORTADO: { status: 422, detail: 'CSOSN não suportado.' },
+  CSOSN_VALORES_NAO_SUPORTADOS: { status: 422, detail: 'CSOSN sem destaque não aceita alíquota, base ou valor.' },
+  CSOSN_CFOP_MEI_INCOMPATIVEL: { status: 422, detail: 'MEI com CSOSN 102 exige CFOP 5102 ou 6102.' },
+  COMBUSTIVEL_GRUPO_OBRIGATORIO: { status: 422, detail: 'Item de combustível exige o grupo combustivel.' },
+  UNIDADE_TRIBUTAVEL_INVALIDA: { status: 422, detail: 'Unidade tributável incoerente com a unidade comercial.' },
+
+  // Assisted taxation
+  NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib.' },
+  NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'NCM sem classe tributária automática.' },
+  CCLASSTRIB_INVALIDO_PARA_NCM: { status: 422, detail: 'cClassTrib inválido para o NCM.' },
+  CCLASSTRIB_INADMISSIVEL_NO_MODELO: { status: 422, detail: 'cClassTrib não admitido neste modelo de documento.' },
+  TRIBUTACAO_NAO_RESOLVIDA: { status: 422, detail: 'Tributação assistida não resolveu todos os campos.' },
+
+  // NFS-e
+  RPS_SEM_CAMPO_NO_PADRAO_NACIONAL: { status: 422, detail: 'rps não existe no padrão nacional.' },
+  CTRIBMUN_CONFLITO: { status: 422, detail: 'cTribMun e codigoTributacaoMunicipio divergentes.' },
+  RETENCAO_ISS_CONFLITO: { status: 422, detail: 'tpRetISSQN e issRetidoPor divergentes.' },
+  RETENCAO_PIS_COFINS_SEM_CST: { status: 422, detail: 'tpRetPisCofins exige cstPisCofins.' },
+  RETENCAO_PIS_COFINS_INCOERENTE: { status: 422, detail: 'tpRetPisCofins incoerente com a retenção de CSLL.' },
+  RETENCAO_SEM_CAMPO_NO_LEIAUTE: { status: 422, detail: 'Retenção sem campo no leiaute nacional.' },
+  CRT2_SEM_REGIME_APURACAO: { status: 422, detail: 'Emissor com crt 2 exige regApTribSN.' },
+  MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL: { status: 422, detail: 'Município não aderente ao padrão nacional neste ambiente.' },
+
+  // Authority (API.md, Errors > Fiscal rejection)
+  REJEICAO_FISCAL: { status: 400, detail: 'Documento rejeitado pela autoridade fiscal.' },
+} as const satisfies Record<string, { status: number; detail: string }>;
+
+export type ErrorCode = keyof typeof CATALOG;
+
+export function isCatalogued(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(CATALOG, code);
+}

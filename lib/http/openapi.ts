@@ -1,0 +1,230 @@
+/**
+ * Builds the OpenAPI 3.1 document from the same fastest-validator schemas and route table the
+ * gateway serves, so the contract cannot drift from the code.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+export interface RouteDoc {
+  method: string;
+  /** Full path with `:param` segments, e.g. /v1/companies/:id */
+  path: string;
+  action: string;
+  params?: Record<string, unknown>;
+  auth?: 'none' | 'any' | 'jwt' | 'mfa';
+  roles?: string[];
+  httpStatus?: number;
+  openapi?: {
+    summary?: string;
+    description?: string;
+    tags?: string[];
+    /** Params that travel in the query string even on POST. */
+    query?: string[];
+    /** JSON Schema of `data` in the success envelope. */
+    response?: JsonSchema;
+    /** Non-JSON success (e.g. application/xml downloads). */
+    responseContentType?: string;
+    headers?: { name: string; description: string; required?: boolean }[];
+  };
+}
+
+function parseShorthand(def: string): Record<string, unknown> {
+  const [type, ...flags] = def.split('|');
+  const out: Record<string, unknown> = { type };
+  for (const f of flags) {
+    const [k, v] = f.split(':');
+    out[k!] = v === undefined ? true : v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
+  }
+  return out;
+}
+
+/** fastest-validator rule → JSON Schema (2020-12, as OpenAPI 3.1 uses). */
+export function ruleToJsonSchema(rule: unknown): { schema: JsonSchema; optional: boolean } {
+  if (typeof rule === 'string') return ruleToJsonSchema(parseShorthand(rule));
+  if (Array.isArray(rule)) {
+    const parts = rule.map(ruleToJsonSchema);
+    return { schema: { anyOf: parts.map((p) => p.schema) }, optional: parts.every((p) => p.optional) };
+  }
+  const r = (rule ?? {}) as Record<string, any>;
+  const optional = r.optional === true || r.default !== undefined;
+  const base: JsonSchema = {};
+  if (r.description) base.description = r.description;
+  if (r.default !== undefined && typeof r.default !== 'function') base.default = r.default;
+  if (r.nullable) base.nullable = true;
+  let s: JsonSchema;
+  switch (r.type) {
+    case 'string':
+      s = { type: 'string' };
+      if (r.min !== undefined) s.minLength = r.min;
+      if (r.max !== undefined) s.maxLength = r.max;
+      if (r.length !== undefined) { s.minLength = r.length; s.maxLength = r.length; }
+      if (r.pattern) s.pattern = r.pattern instanceof RegExp ? r.pattern.source : String(r.pattern);
+      if (r.enum) s.enum = r.enum;
+      if (r.numeric) s.pattern ??= '^[0-9]*$';
+      break;
+    case 'email': s = { type: 'string', format: 'email' }; break;
+    case 'url': s = { type: 'string', format: 'uri' }; break;
+    case 'uuid': s = { type: 'string', format: 'uuid' }; break;
+    case 'date': s = { type: 'string', format: 'date-time' }; break;
+    case 'boolean': s = { type: 'boolean' }; break;
+    case 'number':
+      s = { type: r.integer ? 'integer' : 'number' };
+      if (r.min !== undefined) s.minimum = r.min;
+      if (r.max !== undefined) s.maximum = r.max;
+      if (r.positive) s.exclusiveMinimum = 0;
+      break;
+    case 'decimal': {
+      const frac = Number(r.fracDigits ?? 2);
+      s = { type: 'number', multipleOf: Number((10 ** -frac).toFixed(frac)), 'x-digits': `${r.intDigits ?? 13}v${frac}` };
+      if (r.min !== undefined) s.minimum = r.min;
+      if (r.max !== undefined) s.maximum = r.max;
+      break;
+    }
+    case 'enum': s = { enum: r.values }; break;
+    case 'equal': s = { const: r.value }; break;
+    case 'array': {
+      s = { type: 'array' };
+      if (r.items !== undefined) s.items = ruleToJsonSchema(r.items).schema;
+      if (r.min !== undefined) s.minItems = r.min;
+      if (r.max !== undefined) s.maxItems = r.max;
+      if (r.length !== undefined) { s.minItems = r.length; s.maxItems = r.length; }
+      break;
+    }
+    case 'object':
+      s = r.props ? propsToJsonSchema(r.props, r.strict === true || r.strict === 'remove' ? false : undefined) : { type: 'object' };
+      break;
+    case 'record': s = { type: 'object', additionalProperties: r.value ? ruleToJsonSchema(r.value).schema : true }; break;
+    case 'multi': {
+      const parts = (r.rules as unknown[]).map(ruleToJsonSchema);
+      s = { anyOf: parts.map((p) => p.schema) };
+      break;
+    }
+    case 'forbidden': s = { not: {} }; break;
+    default: s = {};
+  }
+  const merged: JsonSchema = { ...s, ...base };
+  if (merged.nullable) {
+    delete merged.nullable;
+    return { schema: { anyOf: [merged, { type: 'null' }] }, optional };
+  }
+  return { schema: merged, optional };
+}
+
+export function propsToJsonSchema(props: Record<string, unknown>, additional?: boolean): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, rule] of Object.entries(props)) {
+    if (name.startsWith('$$')) continue;
+    const { schema, optional } = ruleToJsonSchema(rule);
+    properties[name] = schema;
+    if (!optional) required.push(name);
+  }
+  const out: JsonSchema = { type: 'object', properties };
+  if (required.length) out.required = required;
+  const strict = (props as any).$$strict;
+  if (additional === false || strict === true) out.additionalProperties = false;
+  return out;
+}
+
+const ERROR_ENVELOPE: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['type', 'title', 'status', 'detail', 'instance', 'requestId', 'timestamp'],
+      properties: {
+        type: { type: 'string', description: '{errors_base}/<SLUG>' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        detail: { type: 'string' },
+        errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+        erros: { type: 'array', items: { type: 'object', properties: { codigo: { type: 'string' }, descricao: { type: 'string' } } } },
+        details: { type: 'object' },
+        instance: { type: 'string' },
+        requestId: { type: 'string' },
+        timestamp: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+};
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requisições por segundo do plano.' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Restantes nesta janela de 1 s.' },
+  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix timestamp do fim da janela.' },
+  'X-Request-Id': { schema: { type: 'string' }, description: 'Igual a meta.requestId / error.requestId.' },
+};
+
+function securityFor(auth: RouteDoc['auth']): Record<string, string[]>[] {
+  switch (auth) {
+    case 'none': return [];
+    case 'jwt': return [{ bearer: [] }];
+    case 'mfa': return [{ bearer: [] }, { mfaToken: [] }];
+    default: return [{ apiKey: [] }, { bearer: [] }];
+  }
+}
+
+export function buildOpenApi(info: { version: string; baseUrl: string; errorsBase: string }, routes: RouteDoc[]): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
+    const pathParams = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    const oaPath = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const method = r.method.toLowerCase();
+    const props = (r.params ?? {}) as Record<string, unknown>;
+    const parameters: unknown[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ? ruleToJsonSchema(props[name]).schema : { type: 'string' } }));
+    const queryNames = method === 'get' || method === 'delete'
+      ? Object.keys(props).filter((k) => !k.startsWith('$$') && !pathParams.includes(k))
+      : (r.openapi?.query ?? []);
+    for (const name of queryNames) {
+      const { schema, optional } = ruleToJsonSchema(props[name]);
+      parameters.push({ name, in: 'query', required: !optional, schema });
+    }
+    for (const h of r.openapi?.headers ?? []) parameters.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
+    if (method === 'post' && r.auth !== 'none') {
+      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Mesma chave em 24 h devolve o resultado original sem reprocessar.', schema: { type: 'string', maxLength: 255 } });
+    }
+    const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
+    const hasBody = !['get', 'delete'].includes(method) && Object.keys(bodyProps).some((k) => !k.startsWith('$$'));
+    const status = String(r.httpStatus ?? 200);
+    const success = r.openapi?.responseContentType
+      ? { description: 'OK', headers: RATE_HEADERS, content: { [r.openapi.responseContentType]: { schema: { type: 'string' } } } }
+      : {
+          description: 'OK',
+          headers: RATE_HEADERS,
+          content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: r.openapi?.response ?? {}, meta: { $ref: '#/components/schemas/Meta' } } } } },
+        };
+    const errorRef = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, default: errorRef };
+    if (r.auth !== 'none') { responses[401] = errorRef; responses[403] = errorRef; }
+    paths[oaPath] ??= {};
+    paths[oaPath]![method] = {
+      operationId: r.action,
+      summary: r.openapi?.summary ?? r.action,
+      ...(r.openapi?.description ? { description: r.openapi.description } : {}),
+      tags: r.openapi?.tags ?? [r.action.split('.').slice(-2, -1)[0] ?? 'api'],
+      security: securityFor(r.auth),
+      ...(parameters.length ? { parameters } : {}),
+      ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: propsToJsonSchema(bodyProps) } } } } : {}),
+      responses,
+      ...(r.roles?.length ? { 'x-roles': r.roles } : {}),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'API de emissão de documentos fiscais (NF-e, NFC-e, NFS-e)', version: info.version },
+    servers: [{ url: info.baseUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'ek_live_… (produção) ou ek_test_… (homologação/sandbox)' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        mfaToken: { type: 'http', scheme: 'bearer', description: 'mfa_token do login, só em /v1/auth/2fa/*' },
+      },
+      schemas: {
+        ErrorEnvelope: ERROR_ENVELOPE,
+        Meta: { type: 'object', required: ['requestId', 'timestamp'], properties: { requestId: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } },
+      },
+    },
+    'x-errors-base': info.errorsBase,
+  };
+}

@@ -1,0 +1,46 @@
+import FastestValidator from 'fastest-validator';
+import { MESSAGES_PT } from './messages-pt.js';
+import { checkDecimal } from './decimal.js';
+
+// fastest-validator is CommonJS whose typings declare an ES default export; under NodeNext the
+// runtime value is the class itself. Resolve it once, typed as the class.
+type ValidatorClass = typeof FastestValidator.default;
+export type Validator = InstanceType<ValidatorClass>;
+const ValidatorCtor: ValidatorClass = ((FastestValidator as any).default ?? FastestValidator) as ValidatorClass;
+
+/**
+ * The one fastest-validator set-up of the project: Portuguese messages and the `decimal` rule
+ * (`{ type: 'decimal', intDigits: 13, fracDigits: 2, min?: 0, max? }`) behind the precision
+ * rules. Request schemas are plain data in lib/; the same objects feed the OpenAPI document.
+ */
+export function createValidator(): Validator {
+  const v = new ValidatorCtor({ useNewCustomCheckerFunction: true, messages: MESSAGES_PT });
+  v.add('decimal', function decimalRule(this: Validator, { schema, messages }: any, path: string, context: any) {
+    const intDigits = Number(schema.intDigits ?? 13);
+    const fracDigits = Number(schema.fracDigits ?? 2);
+    const min = schema.min !== undefined ? Number(schema.min) : undefined;
+    const max = schema.max !== undefined ? Number(schema.max) : undefined;
+    context.decimalCheck = checkDecimal;
+    const src = `
+      const problem = context.decimalCheck(value, { intDigits: ${intDigits}, fracDigits: ${fracDigits} });
+      if (problem === 'type') {
+        ${this.makeError({ type: 'decimalType', actual: 'value', messages })}
+        return value;
+      }
+      if (problem === 'intDigits') { ${this.makeError({ type: 'decimalIntDigits', expected: String(intDigits), actual: 'value', messages })} }
+      if (problem === 'fracDigits') { ${this.makeError({ type: 'decimalFracDigits', expected: String(fracDigits), actual: 'value', messages })} }
+      ${min !== undefined ? `if (value < ${min}) { ${this.makeError({ type: 'decimalMin', expected: String(min), actual: 'value', messages })} }` : ''}
+      ${max !== undefined ? `if (value > ${max}) { ${this.makeError({ type: 'decimalMax', expected: String(max), actual: 'value', messages })} }` : ''}
+      return value;
+    `;
+    return { source: src };
+  });
+  return v;
+}
+
+let shared: Validator | undefined;
+/** A process-wide validator; compiled checkers are cached by the caller. */
+export function sharedValidator(): Validator {
+  shared ??= createValidator();
+  return shared;
+}

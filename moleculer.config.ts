@@ -1,0 +1,72 @@
+import type { BrokerOptions } from 'moleculer';
+import { Middleware as ChannelsMiddleware } from '@moleculer/channels';
+import type { AppConfig } from './config.js';
+import { currentRequestId } from './services/shared/request-context.js';
+import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
+import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
+
+/** Fields that must never reach a log line, wherever they appear in a logged object. */
+const REDACT = [
+  'password', 'newPassword', 'senha', 'token', 'refreshToken', 'access_token', 'refresh_token', 'mfaToken', 'mfa_token',
+  'totpCode', 'recoveryCode', 'apiKey', 'webhookSecret', 'secret', 'pfx', 'certificado', 'authorization', 'x-api-key', 'csc',
+].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
+
+/**
+ * Broker options for one node. Embedded default: no transporter (every service in this process).
+ * With REDIS_URL: Redis transporter, so any service can run on any number of nodes.
+ * Retries only for errors that say they are retryable (authority consults and status checks);
+ * a transmission is never retried blindly. The circuit breaker trips on infrastructure failures
+ * (5xx-like), never on refusals.
+ */
+export function brokerOptions(config: AppConfig): BrokerOptions {
+  return {
+    namespace: config.namespace,
+    nodeID: config.nodeId,
+    transporter: config.redisUrl ? { type: 'Redis', options: config.redisUrl } : null,
+    logger: {
+      type: 'Pino',
+      options: {
+        level: config.logLevel,
+        pino: {
+          options: {
+            mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
+            redact: { paths: REDACT, censor: '[redacted]' },
+          },
+        },
+      },
+    },
+    logLevel: config.logLevel as any,
+    requestTimeout: 90_000,
+    retryPolicy: {
+      enabled: true,
+      retries: 3,
+      delay: 200,
+      maxDelay: 2_000,
+      factor: 2,
+      check: (err: any) => !!(err && err.retryable === true),
+    },
+    circuitBreaker: {
+      enabled: true,
+      threshold: 0.5,
+      minRequestCount: 10,
+      windowTime: 60,
+      halfOpenTime: 10_000,
+      check: (err: any) => !!(err && err.retryable === true),
+    },
+    contextParamsCloning: false,
+    validator: false,
+    cacher: { type: 'MemoryLRU', options: { max: 10_000, ttl: 2 } },
+    tracking: { enabled: true, shutdownTimeout: 10_000 },
+    metrics: false,
+    tracing: false,
+    middlewares: [
+      RequestContextMiddleware,
+      ParamsValidatorMiddleware,
+      (ChannelsMiddleware as any)({
+        adapter: config.redisUrl
+          ? ({ type: 'Redis', options: { redis: config.redisUrl, maxRetries: 5 } } as any)
+          : { type: 'Fake' },
+      }) as any,
+    ],
+  };
+}

@@ -1,0 +1,335 @@
+import type { ServiceSchema, Context } from 'moleculer';
+import ApiService from 'moleculer-web';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DbMixin } from './mixins/db.mixin.js';
+import { migrations } from '../migrations/gateway/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import { getRedis } from './shared/redis.js';
+import { renderError, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
+import { resolveRequestId } from '../lib/http/request-id.js';
+import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
+import { DomainError } from '../lib/errors/index.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
+import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
+import type { Caller } from './shared/caller.js';
+
+export const API_VERSION = '2.1.0';
+
+type Req = IncomingMessage & {
+  $requestId: string; $ctx: Context<any, any>; $action?: any; $route?: any; $params?: any; body?: unknown;
+  parsedUrl?: string; originalUrl?: string; $idempotencyId?: number;
+};
+
+/** Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued errors. */
+function normalizeError(err: any): ErrorLike {
+  if (err && typeof err.type === 'string' && err.type.startsWith('entity.')) {
+    if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE');
+    if (err.type === 'entity.parse.failed') return new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição não é JSON válido.');
+    return new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição ilegível.');
+  }
+  if (err && (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')) return new DomainError('UNSUPPORTED_MEDIA_TYPE');
+  return err ?? {};
+}
+
+/**
+ * HTTP gateway. Routes are not listed here: every action that declares `rest` is published under
+ * /v1 (moleculer-web autoAliases), across all nodes. The gateway owns the cross-cutting rules of
+ * API.md: envelopes, X-Request-Id, authentication by JWT or API key (delegated to v1.auth),
+ * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
+ *
+ * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
+ * `httpStatus` (success status), `raw` (no envelope: downloads), `openapi` (docs).
+ */
+const ApiGateway: ServiceSchema = {
+  name: 'api',
+  mixins: [ApiService as any, DbMixin({ schema: 'gateway', migrations })],
+  settings: {
+    port: 3000,
+    ip: '0.0.0.0',
+    log4XXResponses: false,
+    logRequestParams: null,
+    logResponseData: null,
+    optimizeOrder: true,
+    rootCallOptions(options: any, req: Req, res: ServerResponse) {
+      const id = resolveRequestId(req.headers['x-request-id']);
+      options.requestID = id;
+      req.$requestId = id;
+      res.setHeader('X-Request-Id', id);
+    },
+    routes: [
+      {
+        name: 'v1',
+        path: '/v1',
+        autoAliases: true,
+        mappingPolicy: 'restrict',
+        authentication: true,
+        authorization: true,
+        callOptions: { timeout: 90_000 },
+        bodyParsers: { json: { limit: '5mb', strict: false }, urlencoded: false },
+        onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
+          return this.wrapSuccess(ctx, req, res, data);
+        },
+      },
+      {
+        name: 'monitoring',
+        path: '/',
+        mappingPolicy: 'restrict',
+        authentication: true,
+        bodyParsers: false,
+        aliases: {
+          'GET health': 'api.health',
+          'GET health/live': 'api.live',
+          'GET version': 'api.version',
+          'GET api-docs-json': 'api.openapi',
+        },
+        onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
+          return this.wrapSuccess(ctx, req, res, data);
+        },
+      },
+    ],
+    onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+      void this.sendErrorEnvelope(req, res, err);
+    },
+  },
+
+  actions: {
+    // moleculer-web's route listing would be published under /v1; the OpenAPI document replaces it.
+    listAliases: false as any,
+    live: {
+      auth: 'none',
+      handler() {
+        return { status: 'ok' };
+      },
+    },
+    version: {
+      auth: 'none',
+      handler(this: any) {
+        return { version: API_VERSION, apiVersion: 'v1', build: runtimeOf(this.broker).config.build, node: this.broker.nodeID };
+      },
+    },
+    health: {
+      auth: 'none',
+      async handler(this: any, ctx: Context<any, any>) {
+        const { config } = runtimeOf(this.broker);
+        const checks: Record<string, { status: 'up' | 'down'; [k: string]: unknown }> = {};
+        try {
+          await this.knex.raw('select 1');
+          checks.database = { status: 'up', kind: config.databaseUrl ? 'postgres' : 'pglite' };
+        } catch {
+          checks.database = { status: 'down', kind: config.databaseUrl ? 'postgres' : 'pglite' };
+        }
+        if (config.redisUrl) {
+          try {
+            await getRedis(config.redisUrl).ping();
+            checks.redis = { status: 'up' };
+          } catch {
+            checks.redis = { status: 'down' };
+          }
+        }
+        const nodes = this.broker.registry.getNodeList({ onlyAvailable: true, withServices: false }).map((n: any) => n.id);
+        const services = [...new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: any) => s.fullName))].filter((n) => !String(n).startsWith('$'));
+        checks.broker = { status: 'up', nodes, services };
+        const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([k]) => k);
+        if (down.length) throw new DomainError('SERVICE_UNAVAILABLE', { checks }, `Dependência indisponível: ${down.join(', ')}.`);
+        ctx.meta.$statusCode = 200;
+        return { status: 'ok', version: API_VERSION, checks };
+      },
+    },
+    openapi: {
+      auth: 'none',
+      handler(this: any) {
+        return this.openApiDocument();
+      },
+    },
+  },
+
+  methods: {
+    /** Every published /v1 route with its action definition, from the live route table. */
+    publishedRoutes(this: any): RouteDoc[] {
+      const defs = new Map<string, any>();
+      for (const svc of this.broker.registry.getServiceList({ onlyAvailable: true, withActions: true })) {
+        for (const a of Object.values<any>(svc.actions ?? {})) defs.set(a.name, a);
+      }
+      const out: RouteDoc[] = [];
+      for (const alias of this.aliases as any[]) {
+        if (!alias.route || alias.route.path !== '/v1' || !alias.action) continue;
+        const def = defs.get(alias.action) ?? {};
+        out.push({
+          method: alias.method === '*' ? 'POST' : alias.method,
+          path: alias.fullPath,
+          action: alias.action,
+          params: def.params,
+          auth: def.auth ?? 'any',
+          roles: def.roles,
+          httpStatus: def.httpStatus,
+          openapi: def.openapi,
+        });
+      }
+      return out;
+    },
+
+    openApiDocument(this: any) {
+      const { config } = runtimeOf(this.broker);
+      const doc: any = buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes());
+      const noAuth = { security: [], responses: { 200: { description: 'OK' }, 503: { description: 'Dependência indisponível' } } };
+      doc.paths['/health'] = { get: { operationId: 'api.health', summary: 'Saúde: banco, Redis (se configurado) e broker', tags: ['monitoramento'], ...noAuth } };
+      doc.paths['/health/live'] = { get: { operationId: 'api.live', summary: 'Processo vivo', tags: ['monitoramento'], ...noAuth } };
+      doc.paths['/version'] = { get: { operationId: 'api.version', summary: 'Versão da API (2.1.0) e build', tags: ['monitoramento'], ...noAuth } };
+      doc.paths['/api-docs-json'] = { get: { operationId: 'api.openapi', summary: 'Este documento OpenAPI 3.1', tags: ['monitoramento'], ...noAuth } };
+      return doc;
+    },
+
+    rateLimiter(this: any): RateLimiter {
+      if (!this._rateLimiter) {
+        const { config } = runtimeOf(this.broker);
+        this._rateLimiter = config.redisUrl ? new RedisRateLimiter(getRedis(config.redisUrl), `${config.redisPrefix}${config.namespace}:`) : new MemoryRateLimiter();
+      }
+      return this._rateLimiter;
+    },
+
+    setRateHeaders(res: ServerResponse, r: RateLimitResult) {
+      res.setHeader('X-RateLimit-Limit', String(r.limit));
+      res.setHeader('X-RateLimit-Remaining', String(r.remaining));
+      res.setHeader('X-RateLimit-Reset', String(r.reset));
+    },
+
+    async limit(this: any, res: ServerResponse, key: string, perSecond: number) {
+      const r: RateLimitResult = await this.rateLimiter().hit(key, perSecond, runtimeOf(this.broker).clock.now().getTime());
+      this.setRateHeaders(res, r);
+      if (!r.allowed) throw new DomainError('RATE_LIMIT_EXCEEDED');
+    },
+
+    clientIp(req: Req): string {
+      return req.socket?.remoteAddress ?? 'unknown';
+    },
+
+    /**
+     * moleculer-web authentication hook. Public routes are limited per IP; every other route
+     * needs a JWT or an API key, resolved by v1.auth (sessions are checked on each call, behind a
+     * cache of at most two seconds, so a logout holds on every node), then limited per partner.
+     */
+    async authenticate(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse) {
+      const action = req.$action ?? {};
+      const auth: string = action.auth ?? 'any';
+      ctx.meta.ip = this.clientIp(req);
+      if (auth === 'none') {
+        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
+        return null;
+      }
+      const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+      const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
+      if (!authorization && !apiKey) throw new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.');
+      const caller: Caller = await ctx.call('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' });
+      await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
+      if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
+      if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');
+      ctx.meta.caller = caller;
+      return caller;
+    },
+
+    /** Runs after authentication: claims the Idempotency-Key of a POST, or replays its outcome. */
+    async authorize(this: any, ctx: Context<any, any>, route: any, req: Req, res: ServerResponse) {
+      const caller: Caller | undefined = ctx.meta.caller;
+      const key = req.headers['idempotency-key'];
+      if (req.method !== 'POST' || !caller || typeof key !== 'string' || !key) return;
+      if (key.length > 255) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key aceita no máximo 255 caracteres.' }] });
+      const routeKey = `${req.method} ${route.path}${(req.parsedUrl ?? req.url ?? '').slice(route.path.length) || ''}`.split('?')[0]!;
+      const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
+      const outcome = await store.begin(caller.partnerId ?? `u:${caller.userId}`, routeKey, key, fingerprint(req.method, routeKey, req.body ?? {}), () => runtimeOf(this.broker).clock.now());
+      if (outcome.kind === 'replay') {
+        res.setHeader('Idempotent-Replayed', 'true');
+        const err: any = new Error('replay');
+        err.$replay = outcome;
+        throw err;
+      }
+      req.$idempotencyId = outcome.id;
+      ctx.meta.idempotencyKey = key;
+    },
+
+    async wrapSuccess(this: any, ctx: Context<any, any>, req: Req, res: ServerResponse, data: unknown) {
+      const action = req.$action ?? {};
+      if (action.raw || ctx.meta.$rawResponse) return data;
+      const status = Number(ctx.meta.$statusCode ?? action.httpStatus ?? 200);
+      ctx.meta.$statusCode = status;
+      const body = successEnvelope(data, req.$requestId, runtimeOf(this.broker).clock.now().toISOString());
+      if (req.$idempotencyId !== undefined) {
+        await new IdempotencyStore(this.knex, this.t('idempotency_keys')).complete(req.$idempotencyId, status, body);
+      }
+      return body;
+    },
+
+    /** A 404 whose path exists under another method is a 405 with Allow. */
+    allowedMethods(this: any, req: Req): string[] {
+      const path = (req.originalUrl ?? req.url ?? '').split('?')[0]!.replace(/\/+$/, '') || '/';
+      const methods = new Set<string>();
+      for (const alias of this.aliases as any[]) if (alias.re?.exec(path)) methods.add(alias.method === '*' ? 'POST' : alias.method);
+      return [...methods];
+    },
+
+    async sendErrorEnvelope(this: any, req: Req, res: ServerResponse, raw: any) {
+      try {
+        if (raw?.$replay) {
+          res.statusCode = raw.$replay.status;
+          res.setHeader('Content-Type', 'application/json; charset=utf-8');
+          res.end(JSON.stringify(raw.$replay.body));
+          return;
+        }
+        let err = normalizeError(raw);
+        if (Number(err.code) === 404 && err.type === 'NOT_FOUND' && !req.$action) {
+          const allowed = this.allowedMethods(req);
+          if (allowed.length && !allowed.includes(String(req.method))) {
+            res.setHeader('Allow', allowed.join(', '));
+            err = new DomainError('METHOD_NOT_ALLOWED');
+          } else {
+            err = new DomainError('NOT_FOUND', undefined, 'Rota não encontrada.');
+          }
+        }
+        const { config, clock } = runtimeOf(this.broker);
+        const requestId = req.$requestId ?? resolveRequestId(undefined);
+        const { status, body } = renderError(err, {
+          errorsBase: config.errorsBase,
+          instance: (req.originalUrl ?? req.url ?? '').split('?')[0]!,
+          requestId,
+          timestamp: clock.now().toISOString(),
+        });
+        if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
+        if (req.$idempotencyId !== undefined) {
+          const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
+          if (isReplayable(status)) await store.complete(req.$idempotencyId, status, body);
+          else await store.release(req.$idempotencyId);
+        }
+        if (res.headersSent) return;
+        if (status === 429) res.setHeader('Retry-After', '1');
+        res.setHeader('X-Request-Id', requestId);
+        res.statusCode = status;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify(body));
+      } catch (fatal) {
+        this.logger.error({ err: (fatal as Error).message }, 'error rendering failed');
+        if (!res.headersSent) { res.statusCode = 500; res.end(); }
+      }
+    },
+  },
+
+  created(this: any) {
+    const { config } = runtimeOf(this.broker);
+    this.settings.port = config.http.port;
+    this.settings.ip = config.http.host;
+    this.settings.routes[0].bodyParsers.json.limit = config.http.bodyLimit;
+  },
+
+  async started(this: any) {
+    // Purge expired idempotency records; on several nodes the DELETE is simply shared.
+    this.purgeTimer = setInterval(() => {
+      new IdempotencyStore(this.knex, this.t('idempotency_keys')).purgeExpired(runtimeOf(this.broker).clock.now())
+        .catch((e: Error) => this.logger.warn({ err: e.message }, 'idempotency purge failed'));
+    }, 10 * 60 * 1000);
+    this.purgeTimer.unref?.();
+  },
+
+  stopped(this: any) {
+    clearInterval(this.purgeTimer);
+  },
+};
+
+export default ApiGateway;

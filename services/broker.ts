@@ -1,0 +1,27 @@
+import { ServiceBroker } from 'moleculer';
+import { brokerOptions } from '../moleculer.config.js';
+import type { AppConfig } from '../config.js';
+import { ALL_SERVICES, SERVICE_LOADERS } from './index.js';
+import { attachRuntime } from './shared/runtime.js';
+import { systemClock, type Clock } from './shared/clock.js';
+
+export interface NodeOptions {
+  config: AppConfig;
+  clock?: Clock;
+  /** Overrides config.services (tests start partial nodes). */
+  services?: readonly string[];
+}
+
+/** Creates one node: a broker with its runtime and the selected services, not yet started. */
+export async function createNode(opts: NodeOptions): Promise<ServiceBroker> {
+  const { config } = opts;
+  const broker = new ServiceBroker(brokerOptions(config));
+  attachRuntime(broker, { config, clock: opts.clock ?? systemClock });
+  const names = opts.services?.length ? opts.services : config.services.length ? config.services : ALL_SERVICES;
+  for (const name of names) {
+    const load = SERVICE_LOADERS[name];
+    if (!load) throw new Error(`unknown service '${name}' (known: ${ALL_SERVICES.join(', ')})`);
+    broker.createService(await load());
+  }
+  return broker;
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { DomainError } from '../../lib/errors/index.js';
+
+/** API.md, Limits > Idempotency: the same key within 24 hours returns the original result. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request still "processing" after this long is taken to have died with its node. */
+const STALE_AFTER_MS = 2 * 60 * 1000;
+const WAIT_FOR_PEER_MS = 5_000;
+
+export type IdempotencyOutcome =
+  | { kind: 'proceed'; id: number }
+  | { kind: 'replay'; status: number; body: unknown };
+
+export function fingerprint(method: string, route: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with sorted keys, so the same body in another key order has the same fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as any)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Claims (partner, route, key) in Postgres. Exactly one request executes: a concurrent duplicate
+ * waits briefly for the first to finish and replays it, or answers 409 while it is still running;
+ * a different body under the same key answers 422.
+ */
+export class IdempotencyStore {
+  constructor(private readonly knex: Knex, private readonly table: string) {}
+
+  async begin(partnerId: string, route: string, key: string, print: string, now: () => Date): Promise<IdempotencyOutcome> {
+    const deadline = Date.now() + WAIT_FOR_PEER_MS;
+    for (;;) {
+      const at = now();
+      const inserted = await this.knex(this.table)
+        .insert({
+          partner_id: partnerId, route, key, fingerprint: print, state: 'processing',
+          created_at: at, locked_until: new Date(at.getTime() + STALE_AFTER_MS), expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+        })
+        .onConflict(['partner_id', 'route', 'key']).ignore()
+        .returning('id');
+      if (inserted.length) return { kind: 'proceed', id: Number(inserted[0].id ?? inserted[0]) };
+
+      const row = await this.knex(this.table).where({ partner_id: partnerId, route, key }).first();
+      if (!row) continue; // purged between the two statements
+      if (new Date(row.expires_at).getTime() <= at.getTime()) {
+        await this.knex(this.table).where({ id: row.id }).del();
+        continue;
+      }
+      if (row.fingerprint !== print) throw new DomainError('IDEMPOTENCIA_CORPO_DIVERGENTE', { idempotencyKey: key });
+      if (row.state === 'done') {
+        const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
+        return { kind: 'replay', status: row.response_status, body };
+      }
+      if (new Date(row.locked_until).getTime() <= at.getTime()) {
+        // The first request's node died; take the key over (compare-and-set on locked_until).
+        const taken = await this.knex(this.table)
+          .where({ id: row.id, state: 'processing' }).andWhere('locked_until', row.locked_until)
+          .update({ locked_until: new Date(at.getTime() + STALE_AFTER_MS) });
+        if (taken) return { kind: 'proceed', id: Number(row.id) };
+        continue;
+      }
+      if (Date.now() >= deadline) throw new DomainError('IDEMPOTENCIA_EM_ANDAMENTO', { idempotencyKey: key });
+      await sleep(100);
+    }
+  }
+
+  /** Stores a deterministic outcome for replay. */
+  async complete(id: number, status: number, body: unknown): Promise<void> {
+    await this.knex(this.table).where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
+  }
+
+  /** Frees the key after a non-deterministic outcome (5xx, 429, 401) so a retry executes. */
+  async release(id: number): Promise<void> {
+    await this.knex(this.table).where({ id, state: 'processing' }).del();
+  }
+
+  async purgeExpired(now: Date): Promise<number> {
+    return this.knex(this.table).where('expires_at', '<', now).del();
+  }
+}
+
+/** Which outcomes are deterministic and so replayed (API.md: "including deterministic 400 rejections"). */
+export function isReplayable(status: number): boolean {
+  return (status >= 200 && status < 300) || status === 400 || status === 404 || status === 409 || status === 422;
+}

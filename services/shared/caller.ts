@@ -1,0 +1,30 @@
+import type { Plan } from '../../lib/plans.js';
+
+export type Role = 'SUPERADMIN' | 'ADMIN' | 'CONTADOR';
+
+/**
+ * Who is calling, as resolved by v1.auth.authenticate and put in `ctx.meta.caller` by the gateway.
+ * Partner-scoped actions read `partnerId` from here, never from the request body.
+ */
+export interface Caller {
+  scheme: 'jwt' | 'key' | 'mfa';
+  partnerId: string | null;
+  userId: string | null;
+  role: Role | null;
+  /** OWNER of the partner (PartnerMember.role). */
+  isOwner: boolean;
+  /** Kind of API key; null for JWT callers. */
+  keyKind: 'live' | 'test' | null;
+  plan: Plan;
+  /** Requests per second for this partner (plan, or the Enterprise contract). */
+  rateLimit: number;
+  subscriptionActive: boolean;
+  sessionId?: string;
+}
+
+export interface CallerMeta {
+  caller?: Caller;
+  idempotencyKey?: string;
+  ip?: string;
+  $statusCode?: number;
+}

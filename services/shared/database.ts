@@ -1,0 +1,55 @@
+import knexFactory, { type Knex } from 'knex';
+import { mkdirSync } from 'node:fs';
+import type { AppConfig } from '../../config.js';
+
+/**
+ * One Knex per process and database: PostgreSQL through `pg` when DATABASE_URL is set, otherwise
+ * PGlite (embedded Postgres) under var/. Services share it but never each other's tables: every
+ * table name is schema-qualified by the owning service (see db.mixin), so nothing depends on the
+ * session search_path (PGlite has a single session for the whole process).
+ *
+ * PGlite allows one connection: a service must never call another service while it holds a
+ * transaction, or the two would wait on each other. That rule holds for Postgres too (it keeps
+ * transactions short), so it is the rule everywhere.
+ */
+const instances = new Map<string, Promise<Knex>>();
+
+export function getKnex(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promise<Knex> {
+  const key = config.databaseUrl ?? `pglite:${config.pgliteDir}`;
+  let pending = instances.get(key);
+  if (!pending) {
+    pending = open(config);
+    instances.set(key, pending);
+    pending.catch(() => instances.delete(key));
+  }
+  return pending;
+}
+
+async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promise<Knex> {
+  if (config.databaseUrl) {
+    const db = knexFactory({
+      client: 'pg',
+      connection: config.databaseUrl,
+      pool: { min: 0, max: 10, idleTimeoutMillis: 10_000 },
+      acquireConnectionTimeout: 10_000,
+    });
+    await db.raw('select 1');
+    return db;
+  }
+  mkdirSync(config.pgliteDir, { recursive: true });
+  const { default: ClientPgLite } = await import('knex-pglite');
+  const db = knexFactory({
+    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    dialect: 'postgres',
+    connection: { filename: config.pgliteDir } as Knex.StaticConnectionConfig,
+  } as Knex.Config);
+  await db.raw('select 1');
+  return db;
+}
+
+/** Closes every pool of this process (tests and shutdown). */
+export async function closeAllKnex(): Promise<void> {
+  const all = [...instances.values()];
+  instances.clear();
+  await Promise.allSettled(all.map(async (p) => (await p).destroy()));
+}
