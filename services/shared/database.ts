@@ -47,6 +47,14 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
   return db;
 }
 
+/** Closes the pool of one database (tests drop their database afterwards). */
+export async function closeKnex(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promise<void> {
+  const key = config.databaseUrl ?? `pglite:${config.pgliteDir}`;
+  const pending = instances.get(key);
+  instances.delete(key);
+  if (pending) await (await pending).destroy().catch(() => undefined);
+}
+
 /** Closes every pool of this process (tests and shutdown). */
 export async function closeAllKnex(): Promise<void> {
   const all = [...instances.values()];
