@@ -284,6 +284,50 @@ export interface CheckedItem extends Item {
   eanTributavel: string;
   /** vProd in cents. */
   valorTotalCents: bigint;
+  /** The IBS/CBS group with every default applied (API.md, ibsCbs table); absent when not sent. */
+  ibsCbsResolved?: ResolvedIbsCbs;
+}
+
+/** A rate as the layout prints it: the exact decimal string sent (e.g. "0.9000") and its value scaled. */
+export interface ResolvedRate {
+  /** Effective rate, as a fixed-point string with 2-4 decimals. */
+  p: string;
+  pNominal?: string;
+  pRedAliq?: string;
+  /** Tax value in cents. */
+  v: bigint;
+}
+
+export interface ResolvedIbsCbs {
+  cst: string;
+  cClassTrib: string;
+  /** cents */
+  vBC: bigint;
+  ibsUf: ResolvedRate;
+  ibsMun: ResolvedRate;
+  cbs: ResolvedRate;
+  /** cents: ibsUf.v + ibsMun.v unless sent */
+  vIbs: bigint;
+}
+
+/**
+ * Document totals, computed (never accepted): ICMSTot and IBSCBSTot of the layout, in cents
+ * (quantities of monofasic fuel in thousandths/ten-thousandths as noted). Summed per item after
+ * each item was rounded, the way the authority validates (API.md, totals rule).
+ */
+export interface NoteTotals {
+  vBC: bigint; vICMS: bigint; vICMSDeson: bigint; vFCP: bigint;
+  vBCST: bigint; vST: bigint; vFCPST: bigint;
+  /** qBCMono/qBCMonoRet: 4 decimals (scaled by 10^4). */
+  qBCMono: bigint; vICMSMono: bigint; qBCMonoRet: bigint; vICMSMonoRet: bigint;
+  vProd: bigint; vFrete: bigint; vSeg: bigint; vDesc: bigint; vIPI: bigint;
+  vPIS: bigint; vCOFINS: bigint; vOutro: bigint;
+  /** vNF = vProd − vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST (API.md). */
+  vNF: bigint;
+  /** Approximate tax (vTotTrib) when the issuer enables it; 0 otherwise. */
+  vTotTrib: bigint;
+  /** Present when any item carries IBS/CBS. */
+  ibsCbs?: { vBCIBSCBS: bigint; vIBSUF: bigint; vIBSMun: bigint; vIBS: bigint; vCBS: bigint };
 }
 
 /** Everything the builder needs from the request, derived and checked; no rule is left to it. */
