@@ -14,8 +14,9 @@ const REDACT = [
 /**
  * Broker options for one node. Embedded default: no transporter (every service in this process).
  * With REDIS_URL: Redis transporter, so any service can run on any number of nodes.
- * Retries only for errors that say they are retryable (authority consults and status checks);
- * a transmission is never retried blindly. The circuit breaker trips on infrastructure failures
+ * Retries are opt-in per action (`retryPolicy: { enabled: true }` on actions that are safe to
+ * repeat, such as authority consults and status checks) and then only for errors that say they are
+ * retryable: an emission or a transmission is never repeated by the broker. The circuit breaker trips on infrastructure failures
  * (5xx-like), never on refusals.
  */
 export function brokerOptions(config: AppConfig): BrokerOptions {
@@ -38,7 +39,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
     logLevel: config.logLevel as any,
     requestTimeout: 90_000,
     retryPolicy: {
-      enabled: true,
+      enabled: false,
       retries: 3,
       delay: 200,
       maxDelay: 2_000,

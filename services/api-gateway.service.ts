@@ -258,6 +258,11 @@ const ApiGateway: ServiceSchema = {
       return body;
     },
 
+    /** Replaces moleculer-web's handler, which logs client errors; 5xx are logged by sendErrorEnvelope. */
+    errorHandler(this: any, req: Req, res: ServerResponse, err: unknown) {
+      void this.sendErrorEnvelope(req, res, err);
+    },
+
     /** A 404 whose path exists under another method is a 405 with Allow. */
     allowedMethods(this: any, req: Req): string[] {
       const path = (req.originalUrl ?? req.url ?? '').split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -311,11 +316,12 @@ const ApiGateway: ServiceSchema = {
     },
   },
 
-  created(this: any) {
+  /** Runs before moleculer-web builds its server and routes, so configuration reaches them. */
+  merged(this: any, schema: any) {
     const { config } = runtimeOf(this.broker);
-    this.settings.port = config.http.port;
-    this.settings.ip = config.http.host;
-    this.settings.routes[0].bodyParsers.json.limit = config.http.bodyLimit;
+    schema.settings.port = config.http.port;
+    schema.settings.ip = config.http.host;
+    schema.settings.routes[0].bodyParsers = { json: { limit: config.http.bodyLimit, strict: false }, urlencoded: false };
   },
 
   async started(this: any) {

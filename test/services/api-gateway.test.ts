@@ -1,0 +1,188 @@
+import test from 'ava';
+import { startStack, type Stack } from '../support/stack.js';
+import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
+import { createTestKit } from '../support/testkit.service.js';
+
+const KEY = { 'x-api-key': fakeCallerKey({ partnerId: 'p-gw', plan: 'SCALE' }) };
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const counters: Record<string, number> = {};
+let stack: Stack;
+
+test.before(async () => {
+  stack = await startStack({ nodes: [{ services: ['api-gateway'], extra: [FakeAuthService, createTestKit(counters)] }], env: { BODY_LIMIT: '2kb' } });
+});
+test.after.always(() => stack?.stop());
+
+test('gateway wraps success as { data, meta } and echoes X-Request-Id', async (t) => {
+  const res = await stack.request('GET', '/v1/kit/ok', { headers: { ...KEY, 'x-request-id': 'client-req-0001' } });
+  t.is(res.status, 200);
+  t.deepEqual(res.body.data, { hello: 'mundo' });
+  t.is(res.body.meta.requestId, 'client-req-0001');
+  t.regex(res.body.meta.timestamp, ISO);
+  t.is(res.headers.get('x-request-id'), 'client-req-0001');
+});
+
+test('gateway replaces a malformed incoming request id and propagates it to the action context', async (t) => {
+  const res = await stack.request('GET', '/v1/kit/caller', { headers: { ...KEY, 'x-request-id': 'bad id with spaces' } });
+  t.regex(res.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+  t.is(res.body.data.requestId, res.headers.get('x-request-id'));
+  t.is(res.body.data.partnerId, 'p-gw');
+});
+
+test('gateway answers 201 when the action declares it', async (t) => {
+  const res = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'abc' } });
+  t.is(res.status, 201);
+  t.is(res.body.data.name, 'abc');
+});
+
+test('gateway renders a catalogued refusal with the full envelope', async (t) => {
+  const res = await stack.request('POST', '/v1/kit/refuse', { headers: KEY, body: {} });
+  t.is(res.status, 422);
+  t.deepEqual(res.body, {
+    error: {
+      type: 'https://errors.test/CFOP_IDDEST_DIVERGENTE', title: 'Unprocessable Entity', status: 422,
+      detail: 'Itens com CFOP de destinos diferentes.', details: { items: [0, 1] }, instance: '/v1/kit/refuse',
+      requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+    },
+  });
+  t.regex(res.body.error.timestamp, ISO);
+});
+
+test('gateway refuses invalid params with 400 VALIDATION_ERROR, Portuguese messages and unknown fields', async (t) => {
+  const res = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'a', valor: 1.005, extra: 1 } });
+  t.is(res.status, 400);
+  t.is(res.body.error.type, 'https://errors.test/VALIDATION_ERROR');
+  t.is(res.body.error.title, 'Bad Request');
+  t.deepEqual(res.body.error.errors.map((e: any) => e.field).sort(), ['extra', 'name', 'valor']);
+  t.deepEqual(res.body.error.details, { camposDesconhecidos: [{ campo: 'extra', caminho: 'extra', objeto: '' }] });
+  t.false('erros' in res.body.error);
+});
+
+test('gateway carries a fiscal rejection as 400 BAD_REQUEST with erros[] only', async (t) => {
+  const res = await stack.request('POST', '/v1/kit/fiscal', { headers: KEY, body: {} });
+  t.is(res.status, 400);
+  t.is(res.body.error.type, 'https://errors.test/BAD_REQUEST');
+  t.deepEqual(res.body.error.erros, [{ codigo: '539', descricao: 'Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso' }]);
+  t.false('errors' in res.body.error);
+});
+
+test('gateway maps an uncatalogued code to RECUSA_NAO_CATALOGADA keeping the status', async (t) => {
+  const res = await stack.request('GET', '/v1/kit/private', { headers: KEY });
+  t.is(res.status, 409);
+  t.is(res.body.error.type, 'https://errors.test/RECUSA_NAO_CATALOGADA');
+});
+
+test('gateway hides the text of an internal failure behind INTERNAL_ERROR', async (t) => {
+  const res = await stack.request('GET', '/v1/kit/crash', { headers: KEY });
+  t.is(res.status, 500);
+  t.is(res.body.error.type, 'https://errors.test/INTERNAL_ERROR');
+  t.notRegex(res.text, /secret|postgres/);
+  t.is(res.body.error.requestId, res.headers.get('x-request-id'));
+});
+
+test('gateway answers 404 for an unknown route and 405 with Allow for a wrong method, in the envelope', async (t) => {
+  const missing = await stack.request('GET', '/v1/nada', { headers: KEY });
+  t.is(missing.status, 404);
+  t.is(missing.body.error.type, 'https://errors.test/NOT_FOUND');
+  t.is(missing.body.error.instance, '/v1/nada');
+  const wrong = await stack.request('DELETE', '/v1/kit/ok', { headers: KEY });
+  t.is(wrong.status, 405);
+  t.is(wrong.body.error.type, 'https://errors.test/METHOD_NOT_ALLOWED');
+  t.is(wrong.headers.get('allow'), 'GET');
+});
+
+test('gateway answers malformed JSON with 400 and an oversized body with 413', async (t) => {
+  const bad = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json' }, rawBody: '{"name": ' });
+  t.is(bad.status, 400);
+  t.is(bad.body.error.type, 'https://errors.test/BAD_REQUEST');
+  t.is(bad.body.error.detail, 'Corpo da requisição não é JSON válido.');
+  const big = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'x'.repeat(5000) } });
+  t.is(big.status, 413);
+  t.is(big.body.error.type, 'https://errors.test/PAYLOAD_TOO_LARGE');
+  t.truthy(big.headers.get('x-request-id'));
+});
+
+test('gateway refuses a request without credentials with 401 and enforces roles and JWT-only routes', async (t) => {
+  const anon = await stack.request('GET', '/v1/kit/ok');
+  t.is(anon.status, 401);
+  t.is(anon.body.error.type, 'https://errors.test/UNAUTHORIZED');
+  const notAdmin = await stack.request('GET', '/v1/kit/admin', { headers: KEY });
+  t.is(notAdmin.status, 403);
+  t.is(notAdmin.body.error.type, 'https://errors.test/PERMISSAO_INSUFICIENTE');
+  const admin = await stack.request('GET', '/v1/kit/admin', { headers: { 'x-api-key': fakeCallerKey({ partnerId: 'p-adm', role: 'SUPERADMIN', plan: 'SCALE' }) } });
+  t.is(admin.status, 200);
+  const jwtOnly = await stack.request('GET', '/v1/kit/jwt', { headers: KEY });
+  t.is(jwtOnly.status, 403);
+  t.is(jwtOnly.body.error.type, 'https://errors.test/FORBIDDEN');
+});
+
+test('gateway serves public routes and monitoring without credentials', async (t) => {
+  t.is((await stack.request('GET', '/v1/kit/public')).status, 200);
+  const live = await stack.request('GET', '/health/live');
+  t.deepEqual(live.body.data, { status: 'ok' });
+  const version = await stack.request('GET', '/version');
+  t.is(version.body.data.version, '2.1.0');
+  const health = await stack.request('GET', '/health');
+  t.is(health.status, 200);
+  t.is(health.body.data.checks.database.status, 'up');
+  t.is(health.body.data.checks.database.kind, 'postgres');
+  t.true(health.body.data.checks.broker.services.includes('v1.kit'));
+});
+
+test('every authenticated response carries the rate-limit headers', async (t) => {
+  const res = await stack.request('GET', '/v1/kit/ok', { headers: KEY });
+  t.is(res.headers.get('x-ratelimit-limit'), '200');
+  t.regex(res.headers.get('x-ratelimit-remaining')!, /^\d+$/);
+  t.regex(res.headers.get('x-ratelimit-reset')!, /^\d{10}$/);
+  const refused = await stack.request('POST', '/v1/kit/refuse', { headers: KEY, body: {} });
+  t.is(refused.headers.get('x-ratelimit-limit'), '200');
+});
+
+test.serial('an Idempotency-Key replays the original status and body without reprocessing', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-create-1' };
+  const first = await stack.request('POST', '/v1/kit/things', { headers, body: { name: 'abc' } });
+  const before = counters.create;
+  const second = await stack.request('POST', '/v1/kit/things', { headers, body: { name: 'abc' } });
+  t.is(second.status, 201);
+  t.deepEqual(second.body, first.body);
+  t.is(counters.create, before);
+  t.is(second.headers.get('idempotent-replayed'), 'true');
+});
+
+test.serial('an Idempotency-Key replays a deterministic 422 refusal without running the action again', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-refuse-1' };
+  const first = await stack.request('POST', '/v1/kit/refuse', { headers, body: { a: 1 } });
+  const runs = counters.refuse;
+  const second = await stack.request('POST', '/v1/kit/refuse', { headers, body: { a: 1 } });
+  t.is(second.status, 422);
+  t.deepEqual(second.body, first.body);
+  t.is(counters.refuse, runs);
+});
+
+test('an Idempotency-Key reused with another body answers 422 IDEMPOTENCIA_CORPO_DIVERGENTE', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-create-2' };
+  await stack.request('POST', '/v1/kit/things', { headers, body: { name: 'abc' } });
+  const other = await stack.request('POST', '/v1/kit/things', { headers, body: { name: 'xyz' } });
+  t.is(other.status, 422);
+  t.is(other.body.error.type, 'https://errors.test/IDEMPOTENCIA_CORPO_DIVERGENTE');
+});
+
+test.serial('two concurrent requests with one Idempotency-Key execute once', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-slow-1' };
+  const before = counters.slow ?? 0;
+  const [a, b] = await Promise.all([
+    stack.request('POST', '/v1/kit/slow', { headers, body: {} }),
+    stack.request('POST', '/v1/kit/slow', { headers, body: {} }),
+  ]);
+  t.is(counters.slow, before + 1);
+  t.deepEqual([a.status, b.status].sort(), [201, 201]);
+  t.deepEqual(a.body, b.body);
+});
+
+test.serial('a non-deterministic failure frees the Idempotency-Key so a retry executes', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-flaky-1' };
+  const before = counters.flaky ?? 0;
+  t.is((await stack.request('POST', '/v1/kit/flaky', { headers, body: {} })).status, 503);
+  t.is((await stack.request('POST', '/v1/kit/flaky', { headers, body: {} })).status, 503);
+  t.is(counters.flaky, before + 2);
+});
