@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './shared/clock.js';
 export interface NodeOptions {
   config: AppConfig;
   clock?: Clock;
-  /** Overrides config.services (tests start partial nodes). */
+  /** Overrides config.services, even when empty (tests start partial nodes). */
   services?: readonly string[];
 }
 
@@ -17,7 +17,7 @@ export async function createNode(opts: NodeOptions): Promise<ServiceBroker> {
   const { config } = opts;
   const broker = new ServiceBroker(brokerOptions(config));
   attachRuntime(broker, { config, clock: opts.clock ?? systemClock });
-  const names = opts.services?.length ? opts.services : config.services.length ? config.services : ALL_SERVICES;
+  const names = opts.services ?? (config.services.length ? config.services : ALL_SERVICES);
   for (const name of names) {
     const load = SERVICE_LOADERS[name];
     if (!load) throw new Error(`unknown service '${name}' (known: ${ALL_SERVICES.join(', ')})`);

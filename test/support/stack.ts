@@ -7,7 +7,9 @@ import type { ServiceBroker, ServiceSchema } from 'moleculer';
 import type { Knex } from 'knex';
 import { loadConfig, type AppConfig } from '../../config.js';
 import { createNode } from '../../services/broker.js';
+import { ALL_SERVICES } from '../../services/index.js';
 import { closeKnex, getKnex } from '../../services/shared/database.js';
+import { closeAllRedis } from '../../services/shared/redis.js';
 import type { Clock } from '../../services/shared/clock.js';
 
 /**
@@ -20,6 +22,7 @@ export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgre
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface NodeSpec {
+  /** Product services this node runs (exactly these; ALL_SERVICES for everything). */
   services: string[];
   /** Test-only services added to this node. */
   extra?: ServiceSchema[];
@@ -28,7 +31,7 @@ export interface NodeSpec {
 }
 
 export interface StackOptions {
-  /** One node per entry; default: one node with every service. */
+  /** One node per entry; default: one node with every product service. */
   nodes?: NodeSpec[];
   redis?: boolean;
   pglite?: boolean;
@@ -118,7 +121,11 @@ async function refreshAliases(brokers: ServiceBroker[]): Promise<void> {
   }
 }
 
+/** Stacks alive in this test process; the shared Redis clients close with the last one. */
+let liveStacks = 0;
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  liveStacks++;
   const db = opts.pglite ? null : await createTestDatabase();
   const env = testEnv({
     ...(db ? { DATABASE_URL: db.url } : {}),
@@ -126,13 +133,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...(opts.env ?? {}),
   });
   const config = loadConfig(env);
-  const specs = opts.nodes ?? [{ services: [] }];
+  const specs = opts.nodes ?? [{ services: [...ALL_SERVICES] }];
   const nodes: ServiceBroker[] = [];
   let counter = 0;
 
   async function launch(spec: NodeSpec): Promise<ServiceBroker> {
     const nodeConfig = loadConfig({ ...env, ...(spec.env ?? {}), NODE_ID: `${config.namespace}-n${counter++}` });
-    const broker = await createNode({ config: nodeConfig, clock: spec.clock ?? opts.clock, services: spec.services.length ? spec.services : undefined });
+    const broker = await createNode({ config: nodeConfig, clock: spec.clock ?? opts.clock, services: spec.services });
     for (const extra of spec.extra ?? []) broker.createService(extra);
     await broker.start();
     return broker;
@@ -177,6 +184,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await closeKnex(config);
       if (db) await db.drop().catch(() => undefined);
       rmSync(env.VAR_DIR!, { recursive: true, force: true });
+      if (--liveStacks === 0) await closeAllRedis();
     },
   };
   return stack;
