@@ -19,7 +19,12 @@ const REDACT = [
  * retryable: an emission or a transmission is never repeated by the broker. The circuit breaker trips on infrastructure failures
  * (5xx-like), never on refusals.
  */
-export function brokerOptions(config: AppConfig): BrokerOptions {
+export interface BrokerExtras {
+  /** Where pino writes (tests capture the log stream); default stdout. */
+  logDestination?: NodeJS.WritableStream;
+}
+
+export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): BrokerOptions {
   return {
     namespace: config.namespace,
     nodeID: config.nodeId,
@@ -33,6 +38,7 @@ export function brokerOptions(config: AppConfig): BrokerOptions {
             mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
             redact: { paths: REDACT, censor: '[redacted]' },
           },
+          ...(extras.logDestination ? { destination: extras.logDestination } : {}),
         },
       },
     },

@@ -10,12 +10,14 @@ export interface NodeOptions {
   clock?: Clock;
   /** Overrides config.services, even when empty (tests start partial nodes). */
   services?: readonly string[];
+  /** Where logs go (tests capture them); default stdout. */
+  logDestination?: NodeJS.WritableStream;
 }
 
 /** Creates one node: a broker with its runtime and the selected services, not yet started. */
 export async function createNode(opts: NodeOptions): Promise<ServiceBroker> {
   const { config } = opts;
-  const broker = new ServiceBroker(brokerOptions(config));
+  const broker = new ServiceBroker(brokerOptions(config, { logDestination: opts.logDestination }));
   attachRuntime(broker, { config, clock: opts.clock ?? systemClock });
   const names = opts.services ?? (config.services.length ? config.services : ALL_SERVICES);
   for (const name of names) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
 import { createTestKit } from '../support/testkit.service.js';
 
@@ -185,4 +185,17 @@ test.serial('a non-deterministic failure frees the Idempotency-Key so a retry ex
   t.is((await stack.request('POST', '/v1/kit/flaky', { headers, body: {} })).status, 503);
   t.is((await stack.request('POST', '/v1/kit/flaky', { headers, body: {} })).status, 503);
   t.is(counters.flaky, before + 2);
+});
+
+test('every log line written while serving a request names its request id', async (t) => {
+  const logs = captureLogs();
+  const logged = await startStack({ nodes: [{ services: ['api-gateway'], extra: [FakeAuthService, createTestKit()], logDestination: logs.stream, env: { LOG_LEVEL: 'info' } }] });
+  t.teardown(() => logged.stop());
+  const before = logs.lines().length;
+  await logged.request('GET', '/v1/kit/crash', { headers: { ...KEY, 'x-request-id': 'log-trace-000001' } });
+  const lines = logs.lines().slice(before);
+  t.true(lines.length >= 2);
+  t.true(lines.some((l) => l.msg === 'request failed'));
+  for (const line of lines) t.is(line.requestId, 'log-trace-000001', JSON.stringify(line));
+  t.notRegex(logs.text(), /"x-api-key":"test-caller/);
 });

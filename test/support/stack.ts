@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import type { ServiceBroker, ServiceSchema } from 'moleculer';
 import type { Knex } from 'knex';
@@ -28,6 +29,8 @@ export interface NodeSpec {
   extra?: ServiceSchema[];
   clock?: Clock;
   env?: Record<string, string>;
+  /** Capture this node's log lines (see captureLogs). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export interface StackOptions {
@@ -107,6 +110,17 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
   };
 }
 
+/** A writable that keeps every log line written to it (JSON lines from pino). */
+export function captureLogs(): { stream: NodeJS.WritableStream; lines(): any[]; text(): string } {
+  const chunks: string[] = [];
+  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(chunk.toString()); cb(); } });
+  return {
+    stream,
+    text: () => chunks.join(''),
+    lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l)),
+  };
+}
+
 function gatewayUrl(broker: ServiceBroker): string | null {
   const api: any = broker.getLocalService('api');
   if (!api?.server) return null;
@@ -139,7 +153,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   async function launch(spec: NodeSpec): Promise<ServiceBroker> {
     const nodeConfig = loadConfig({ ...env, ...(spec.env ?? {}), NODE_ID: `${config.namespace}-n${counter++}` });
-    const broker = await createNode({ config: nodeConfig, clock: spec.clock ?? opts.clock, services: spec.services });
+    const broker = await createNode({ config: nodeConfig, clock: spec.clock ?? opts.clock, services: spec.services, logDestination: spec.logDestination });
     for (const extra of spec.extra ?? []) broker.createService(extra);
     await broker.start();
     return broker;
