@@ -12,6 +12,7 @@ import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import type { Caller } from './shared/caller.js';
+import { requestScope } from './shared/request-context.js';
 
 export const API_VERSION = '2.1.0';
 
@@ -88,7 +89,8 @@ const ApiGateway: ServiceSchema = {
       },
     ],
     onError(this: any, req: Req, res: ServerResponse, err: unknown) {
-      void this.sendErrorEnvelope(req, res, err);
+      // Error handling runs after the action's async scope ended: restore it for the log lines.
+      requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
     },
   },
 
@@ -260,7 +262,7 @@ const ApiGateway: ServiceSchema = {
 
     /** Replaces moleculer-web's handler, which logs client errors; 5xx are logged by sendErrorEnvelope. */
     errorHandler(this: any, req: Req, res: ServerResponse, err: unknown) {
-      void this.sendErrorEnvelope(req, res, err);
+      requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
     },
 
     /** A 404 whose path exists under another method is a 405 with Allow. */
