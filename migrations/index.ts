@@ -1,0 +1,10 @@
+import type { Migration } from '../services/shared/migrations.js';
+import { migrations as gateway } from './gateway/index.js';
+
+/**
+ * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
+ * when they start, so a node never runs against an older schema than its code).
+ */
+export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
+  gateway,
+};
