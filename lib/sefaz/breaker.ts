@@ -66,6 +66,11 @@ export class KeyedBreaker {
     this.record(c, now, true);
   }
 
+  /** An outcome that says nothing about the authority (e.g. our client certificate refused): frees the trial slot. */
+  neutral(key: string): void {
+    this.circuit(key).trialInFlight = false;
+  }
+
   failure(key: string, now: number): void {
     const c = this.circuit(key);
     c.trialInFlight = false;

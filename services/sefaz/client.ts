@@ -145,7 +145,10 @@ export class SefazClient {
     }
     const now = this.deps.now().getTime();
     const infra = (result as Failure).kind === 'failed' || (result as Failure).kind === 'unknown';
-    if (infra) this.breaker.failure(key, now);
+    // A TLS refusal is usually one issuer's certificate (expired, wrong CA): it must not open the
+    // circuit for every issuer of the UF. It costs no timeout, which is what the breaker saves.
+    if (infra && (result as Failure).reason === 'tls') this.breaker.neutral(key);
+    else if (infra) this.breaker.failure(key, now);
     else this.breaker.success(key, now);
     return result;
   }

@@ -37,6 +37,8 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
     let tcpUp = false;
     let tlsUp = false;
     let bodyWritten = false;
+    let fresh = true;
+    let answered = false;
     let timer: NodeJS.Timeout | null = null;
 
     const finish = (o: PostOutcome) => {
@@ -79,16 +81,18 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
     req.on('socket', (socket: Socket) => {
       if (req.reusedSocket || (!socket.connecting && (socket as any).encrypted && (socket as any).authorized)) {
         tcpUp = tlsUp = true;
+        fresh = false;
         if (!expect) writeBody();
         return;
       }
       socket.once('connect', () => { tcpUp = true; });
       socket.once('secureConnect', () => { tcpUp = tlsUp = true; if (!expect) writeBody(); });
     });
-    if (expect) req.on('continue', writeBody);
+    if (expect) req.on('continue', () => { answered = true; writeBody(); });
     else req.flushHeaders();
 
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), bodyWritten }));
@@ -102,7 +106,10 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
       const detail = `${code ? code + ': ' : ''}${err.message}`;
       if (bodyWritten) return failAfter('connection-lost-after-send', detail);
       if (TLS_ERROR.test(code) || TLS_ERROR.test(err.message) || (tcpUp && !tlsUp)) return failBefore('tls', detail);
-      return failBefore(tlsUp ? 'connect' : 'connect', detail);
+      // TLS 1.3: the server checks our certificate after the client's side of the handshake is
+      // done, so its refusal shows up as a reset of a brand-new connection before any answer.
+      if (fresh && tlsUp && !answered) return failBefore('tls', `${detail} (connection closed right after the handshake: client certificate refused?)`);
+      return failBefore('connect', detail);
     });
   });
 }
