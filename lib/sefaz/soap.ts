@@ -1,4 +1,4 @@
-import { DOMParser } from '@xmldom/xmldom';
+import { assertWellFormed } from './xml.js';
 import { SERVICES, SOAP12_NS, WSDL_NS_BASE, type SefazService } from './services.js';
 
 /**
@@ -55,9 +55,11 @@ export function soapPayload(envelope: string, wrapper: 'nfeDadosMsg' | 'nfeResul
   const inner = m[1]!.trim();
   if (!inner.startsWith('<')) throw new MalformedSoapError(`${wrapper} is empty`);
   // Fail loudly on broken XML rather than hand a partial document on.
-  let ok = true;
-  const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: () => { ok = false; }, fatalError: () => { ok = false; } } }).parseFromString(inner, 'text/xml');
-  if (!ok || !doc.documentElement) throw new MalformedSoapError(`${wrapper} content is not well-formed XML`);
+  try {
+    assertWellFormed(inner);
+  } catch {
+    throw new MalformedSoapError(`${wrapper} content is not well-formed XML`);
+  }
   return inner;
 }
 

@@ -1,4 +1,5 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { XmlDocument } from 'libxml2-wasm';
 import { NFE_NS } from './services.js';
 
 /** Small XML helpers over @xmldom/xmldom for the authority messages. */
@@ -6,7 +7,19 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** libxml2 is strict where xmldom recovers (e.g. mismatched end tags): throws on broken XML. */
+export function assertWellFormed(xml: string): void {
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (err) {
+    throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
+  }
+  doc.dispose();
+}
+
 export function parseXml(xml: string): Document {
+  assertWellFormed(xml);
   let error: string | null = null;
   const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: (msg: string) => { error ??= msg; }, fatalError: (msg: string) => { error ??= msg; } } })
     .parseFromString(xml, 'text/xml') as unknown as Document;
