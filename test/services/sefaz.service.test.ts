@@ -7,6 +7,7 @@ import { NFE_SCHEMAS } from '../../lib/xml/schemas.js';
 import { buildEnviNFe } from '../../lib/sefaz/messages.js';
 import { parseRetEnviNFe } from '../../lib/sefaz/parsers.js';
 import { cstatText } from '../../lib/sefaz/cstat.js';
+import { verifyDfe } from '../support/verify-dfe.js';
 
 const CNPJ = '12345678000195';
 const OTHER_CNPJ = '98765432000198';
@@ -42,6 +43,8 @@ test.serial('authorize answers 100 with a protNFe that builds a valid nfeProc', 
   t.true(r.protNFeXml.includes(`<chNFe>${n.accessKey}</chNFe>`));
   const proc = `<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00">${n.xml}${r.protNFeXml}</nfeProc>`;
   t.deepEqual(validateXml(NFE_SCHEMAS.nfeProc, proc), { valid: true, errors: [] });
+  const check = verifyDfe({ nfeProc: proc });
+  t.true(check.ok, check.output);
 });
 
 test.serial('authorize in asynchronous mode returns a receipt that fetchReceipt resolves', async (t) => {
@@ -152,6 +155,8 @@ test.serial('cancellation (110111) is registered with 135 and consult then says 
   t.is(r.cStat, 135);
   t.is(r.xMotivo, 'Evento registrado e vinculado a NF-e');
   t.deepEqual(validateXml(NFE_SCHEMAS.procEventoNFe, r.procEventoXml), { valid: true, errors: [] });
+  const check = verifyDfe({ procEvento: r.procEventoXml });
+  t.true(check.ok, check.output);
   const c = await s.call('v1.sefaz.consult', { ...target, issuerId: 'iss-1', accessKey: n.accessKey });
   t.like(c, { kind: 'canceled', cStat: 101 });
   const again = await s.call('v1.sefaz.sendEvent', {
@@ -241,4 +246,13 @@ test.serial('the breaker opens after consecutive failures, refuses without calli
   s.clock.advance(61_000);
   t.like(await st(), { kind: 'up', cStat: 107 }); // half-open trial succeeds → closed
   t.like(await st(), { kind: 'up' });
+});
+
+test.serial('endpoint choice: an override URL or sandbox wins over the table; production without override goes to the authority', async (t) => {
+  const prod = { uf: 'SP', model: '55', ambiente: 1, issuerId: 'iss-1' } as const;
+  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: s.simulator.url }), { kind: 'up', cStat: 107 });
+  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: `${s.simulator.url}/ws/SP/{service}.asmx` }), { kind: 'up' });
+  t.like(await s.call('v1.sefaz.status', { ...prod, sandbox: true }), { kind: 'up' });
+  const real = await s.call('v1.sefaz.status', prod);
+  t.is(real.kind, 'failed', 'the real SEFAZ-SP is not reachable from the test machine');
 });
