@@ -95,7 +95,10 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), bodyWritten }));
+      res.on('end', () => {
+        finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), bodyWritten });
+        if (!bodyWritten) req.destroy(); // the declared body never left: this connection cannot be reused
+      });
       res.on('aborted', () => (bodyWritten ? failAfter('connection-lost-after-send', 'answer cut short')
         : failBefore('connect', 'answer cut short before the request was sent')));
       res.on('error', (err) => (bodyWritten ? failAfter('connection-lost-after-send', err.message) : failBefore('connect', err.message)));

@@ -256,3 +256,22 @@ test.serial('endpoint choice: an override URL or sandbox wins over the table; pr
   const real = await s.call('v1.sefaz.status', prod);
   t.is(real.kind, 'failed', 'the real SEFAZ-SP is not reachable from the test machine');
 });
+
+test.serial('a UF whose service is down answers HTTP 503 before the body is sent: failed, not unknown', async (t) => {
+  await s.fault({ mode: 'down', uf: 'SP', service: 'NFeAutorizacao4' });
+  const n = note();
+  const r = await authorize(n);
+  t.like(r, { kind: 'failed', reason: 'http-status' });
+  t.regex(r.detail, /^HTTP 503/);
+  await s.clearFaults();
+  t.like(await s.call('v1.sefaz.consult', { ...target, issuerId: 'iss-1', accessKey: n.accessKey }), { kind: 'not-found' });
+});
+
+test.serial('no answer within the read timeout after sending is unknown, and the note is then found by consult', async (t) => {
+  await s.fault({ mode: 'slow', uf: 'SP', service: 'NFeAutorizacao4', delayMs: 4_500, times: 1 });
+  const n = note();
+  t.like(await authorize(n), { kind: 'unknown', reason: 'timeout-after-send' });
+  // The simulator finishes processing after the client gave up: the note exists.
+  await new Promise((r) => setTimeout(r, 1_500));
+  t.like(await s.call('v1.sefaz.consult', { ...target, issuerId: 'iss-1', accessKey: n.accessKey }), { kind: 'authorized' });
+});

@@ -8,7 +8,7 @@ import { signXml } from './xml-sign.js';
  * rewritten for the test certificate, infRespTec is added (NT 2018.005), then it is signed.
  * Options break one thing at a time for the rejection tests.
  */
-const FIXTURE = '/work/shared/fixtures/nfe/ibscbs/enviNFe_IbsCbsRegular.xml';
+const FIXTURE = new URL('../../../shared/fixtures/nfe/ibscbs/enviNFe_IbsCbsRegular.xml', import.meta.url);
 
 export interface SampleOptions {
   cnpj: string;

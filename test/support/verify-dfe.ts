@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Runs /work/shared/tools/verify-dfe.sh (xmllint + xmlsec1, independent of our code) on documents. */
-const TOOL = resolve('../shared/tools/verify-dfe.sh');
+const TOOL = fileURLToPath(new URL('../../../shared/tools/verify-dfe.sh', import.meta.url));
 
 export function verifyDfe(docs: Record<string, string>): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'dfe-'));

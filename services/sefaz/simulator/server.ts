@@ -129,7 +129,15 @@ export class SefazSimulator {
     const service = ctx.params.service!;
     const uf = ctx.params.uf && SIGLAS.has(ctx.params.uf) ? ctx.params.uf : null;
     if (!isSefazService(service)) { res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown service'); return; }
+    // Read the client certificate now: once the client gives up, the socket no longer has it.
+    const peer = (ctx.req.socket as TLSSocket).getPeerCertificate?.();
+    const clientCnpj = peer?.raw ? certificateCnpj(peer.raw) : null;
     if (this.faults.take('timeout-before-processing', uf, service)) return; // hold: no 100, no answer
+    // A UF named in the path that is down refuses before reading anything (as a front end would).
+    if (uf && service !== 'NFeStatusServico4' && this.faults.take('down', uf, service)) {
+      res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('Service Unavailable');
+      return;
+    }
     const envelope = await ctx.body();
     let payload: string;
     try {
@@ -155,8 +163,6 @@ export class SefazSimulator {
     }
     const slow = this.faults.take('slow', effectiveUf, service);
     if (slow) await sleep(slow.delayMs ?? 2_000);
-    const peer = (ctx.req.socket as TLSSocket).getPeerCertificate?.();
-    const clientCnpj = peer?.raw ? certificateCnpj(peer.raw) : null;
     const result = await handlers[service](payload, { clientCnpj, uf: effectiveUf, now: this.now() });
     if (this.faults.take('drop-after-processing', effectiveUf, service)) { ctx.req.socket.destroy(); return; }
     this.reply(res, service, result);

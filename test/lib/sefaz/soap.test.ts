@@ -11,7 +11,7 @@ test('soap12 wraps the message in nfeDadosMsg of the service WSDL namespace with
 });
 
 test('soapPayload extracts the result message of a real authority envelope', (t) => {
-  const env = readFileSync('/work/shared/fixtures/sefaz/soap12_retInutNFe_response.xml', 'utf8');
+  const env = readFileSync(new URL('../../../../shared/fixtures/sefaz/soap12_retInutNFe_response.xml', import.meta.url), 'utf8');
   t.regex(soapPayload(env, 'nfeResultMsg'), /^<retInutNFe versao="4.00"/);
 });
 
