@@ -138,6 +138,11 @@ test.serial('status answers 107, and 108/109 while the UF is marked down', async
   t.like(await s.call('v1.sefaz.status', { uf: 'RS', model: '55', ambiente: 2, issuerId: 'iss-1' }), { kind: 'up' });
 });
 
+test.serial('status without an issuer reuses a pooled client certificate', async (t) => {
+  await s.call('v1.sefaz.status', { uf: 'SC', model: '65', ambiente: 2, issuerId: 'iss-1' });
+  t.like(await s.call('v1.sefaz.status', { uf: 'SC', model: '65', ambiente: 2 }), { kind: 'up', cStat: 107 });
+});
+
 test.serial('the admin endpoint refuses an unknown fault mode', async (t) => {
   const r = await s.fault({ mode: 'explode' });
   t.is(r.status, 400);

@@ -28,3 +28,12 @@ test('FaultBoard tls-flaky aborts every n-th handshake; clear by UF keeps the ot
   t.is(b.list().length, 1);
   t.is(b.clear(), 1);
 });
+
+test('faults from configuration (SIMULATOR_FAULTS) are active when the simulator is created', async (t) => {
+  const { loadConfig } = await import('../../../../config.js');
+  const { testEnv } = await import('../../../support/stack.js');
+  const { SefazSimulator } = await import('../../../../services/sefaz/simulator/server.js');
+  const config = loadConfig(testEnv({ SIMULATOR_FAULTS: '[{"mode":"down","uf":"BA","cStat":109}]' }));
+  const sim = new SefazSimulator({ knex: {} as any, pki: {} as any, faults: config.sefaz.simulatorFaults.map(parseFaultSpec) });
+  t.like(sim.faults.list()[0], { mode: 'down', uf: 'BA', cStat: 109 });
+});
