@@ -280,3 +280,10 @@ test.serial('no answer within the read timeout after sending is unknown, and the
   await new Promise((r) => setTimeout(r, 1_500));
   t.like(await s.call('v1.sefaz.consult', { ...target, issuerId: 'iss-1', accessKey: n.accessKey }), { kind: 'authorized' });
 });
+
+test.serial('simulator rejects namespace prefixes in the data area with 404', async (t) => {
+  const n = note();
+  const prefixed = `<nfe:enviNFe xmlns:nfe="http://www.portalfiscal.inf.br/nfe" versao="4.00"><nfe:idLote>1</nfe:idLote><nfe:indSinc>1</nfe:indSinc>${n.xml}</nfe:enviNFe>`;
+  const r = parseRetEnviNFe(await s.rawPost('NFeAutorizacao4', prefixed, a1));
+  t.like(r, { kind: 'rejected', cStat: 404, xMotivo: 'Rejeição: Uso de prefixo de namespace não permitido' });
+});

@@ -64,6 +64,8 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
 
   const NFeAutorizacao4: NfeHandler = async (payload, req) => {
     const head = { tpAmb: tpAmbOf(payload), cUF: cufOf(payload, req), dhRecbto: brasiliaDateTime(req.now) };
+    // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
+    if (/<[A-Za-z_][\w.-]*:[A-Za-z_]/.test(payload.replace(/<\/?(?:[\w.-]+:)?Signature[\s\S]*?<\/(?:[\w.-]+:)?Signature>/g, ''))) return R.retEnviNFe(head, motivo(404));
     const xsd = validateXml(NFE_SCHEMAS.enviNFe, payload);
     if (!xsd.valid) return R.retEnviNFe(head, { cStat: 225, xMotivo: schemaMotivo(cstatText(225), xsd.errors[0]) });
     const receipt = R.receiptNumber(head.cUF, await store.nextSequence());
