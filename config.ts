@@ -41,6 +41,26 @@ export interface AppConfig {
     readonly readTimeoutMs: number;
     /** PEM bundle of authority CAs trusted for mTLS; null = the simulator's CA only. */
     readonly caFile: string | null;
+    /** Where the simulator keeps its CA and server certificate (generated once). */
+    readonly simulatorDir: string;
+    /** CA the client trusts for a standalone simulator (its var/simulator/ca.pem). */
+    readonly simulatorCaFile: string | null;
+    /** PEM bundle of CAs whose client certificates the simulator accepts besides its own (ICP-Brasil, tests). */
+    readonly simulatorClientCaFile: string | null;
+    /** Loopback port of the simulator's plain-HTTP admin (fault injection); 0 picks a free one. */
+    readonly simulatorAdminPort: number;
+    /** Faults active from start, JSON array of FaultSpec (services/sefaz/simulator/faults.ts). */
+    readonly simulatorFaults: readonly unknown[];
+    /** Where homologation issuers without an endpoint override go: the simulator or the real authority. */
+    readonly homologationTarget: 'simulator' | 'authority';
+    /** Extra attempts of consult/status/receipt after an infrastructure failure (never of transmissions). */
+    readonly consultRetries: number;
+    readonly retryDelayMs: number;
+    /** Per UF+model+environment breaker: consecutive failures to open, and cooldown before a trial. */
+    readonly breakerThreshold: number;
+    readonly breakerCooldownMs: number;
+    /** Send `Expect: 100-continue` so failures before the body left are told apart exactly. */
+    readonly expectContinue: boolean;
   };
   readonly lookupProviderUrl: string | null;
 }
@@ -134,6 +154,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       connectTimeoutMs: int(env, 'SEFAZ_CONNECT_TIMEOUT_MS', 5_000),
       readTimeoutMs: int(env, 'SEFAZ_READ_TIMEOUT_MS', 30_000),
       caFile: env.SEFAZ_CA_FILE || null,
+      simulatorDir: resolve(env.SIMULATOR_DIR ?? resolve(varDir, 'simulator')),
+      simulatorCaFile: env.SIMULATOR_CA_FILE || null,
+      simulatorClientCaFile: env.SIMULATOR_CLIENT_CA_FILE || null,
+      simulatorAdminPort: int(env, 'SIMULATOR_ADMIN_PORT', 0),
+      simulatorFaults: Object.freeze(env.SIMULATOR_FAULTS ? JSON.parse(env.SIMULATOR_FAULTS) as unknown[] : []),
+      homologationTarget: env.SEFAZ_HOMOLOGATION_TARGET === 'authority' ? 'authority' : 'simulator',
+      consultRetries: int(env, 'SEFAZ_CONSULT_RETRIES', 2),
+      retryDelayMs: int(env, 'SEFAZ_RETRY_DELAY_MS', 200),
+      breakerThreshold: int(env, 'SEFAZ_BREAKER_THRESHOLD', 5),
+      breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
+      expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
     }),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,
   });

@@ -1,10 +1,138 @@
-import type { ServiceSchema } from 'moleculer';
+import { readFileSync } from 'node:fs';
+import type { Context, ServiceSchema } from 'moleculer';
+import type { SigningMaterial } from '../lib/issuer/types.js';
+import { getKnex } from './shared/database.js';
+import { runtimeOf } from './shared/runtime.js';
+import { SefazClient, type Target } from './sefaz/client.js';
+import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
+import { SefazSimulator } from './sefaz/simulator/server.js';
+import { parseFaultSpec } from './sefaz/simulator/faults.js';
 
-/** sefaz: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+/**
+ * sefaz: the NF-e authority client (SOAP 1.2 over mutual TLS with the issuer's A1). Every action
+ * returns a typed result from lib/sefaz/results.ts and never throws for an authority or network
+ * failure: the emission service decides from `kind`. Transmissions are never retried here or by the
+ * broker (no retryable errors are thrown); reads retry internally (see services/sefaz/client.ts).
+ * With config.sefaz.embeddedSimulator this node also runs the authority simulator.
+ */
+const UF = { type: 'string', pattern: /^[A-Z]{2}$/ } as const;
+const target = {
+  uf: UF,
+  model: { type: 'enum', values: ['55', '65'] },
+  ambiente: { type: 'enum', values: [1, 2] },
+  endpointUrl: { type: 'string', optional: true, nullable: true, max: 500 },
+  sandbox: { type: 'boolean', optional: true },
+} as const;
+const issuerId = { type: 'string', min: 1, max: 64 } as const;
+const accessKey = { type: 'string', pattern: /^\d{6}[0-9A-Z]{12}\d{26}$/ } as const;
+const cnpj = { type: 'string', pattern: /^[0-9A-Z]{12}\d{2}$/ } as const;
+
+interface Local {
+  client: SefazClient;
+  simulator: SefazSimulator | null;
+}
+
+const SefazService: ServiceSchema = {
   name: 'sefaz',
   version: 1,
   settings: { rest: '/' },
+
+  actions: {
+    authorize: {
+      visibility: 'public',
+      params: { $$strict: true, ...target, issuerId, signedNfeXml: { type: 'string', min: 1 }, accessKey, sync: { type: 'boolean', optional: true } },
+      handler(this: Local, ctx: Context<Target & { issuerId: string; signedNfeXml: string; accessKey: string; sync?: boolean }>) {
+        return this.client.authorize(ctx.params);
+      },
+    },
+    fetchReceipt: {
+      visibility: 'public',
+      params: { $$strict: true, ...target, issuerId, receipt: { type: 'string', pattern: /^\d{15}$/ }, accessKey: { ...accessKey, optional: true } },
+      handler(this: Local, ctx: Context<Target & { issuerId: string; receipt: string; accessKey?: string }>) {
+        return this.client.fetchReceipt(ctx.params);
+      },
+    },
+    consult: {
+      visibility: 'public',
+      params: { $$strict: true, ...target, issuerId, accessKey },
+      handler(this: Local, ctx: Context<Target & { issuerId: string; accessKey: string }>) {
+        return this.client.consult(ctx.params);
+      },
+    },
+    status: {
+      visibility: 'public',
+      params: { $$strict: true, ...target, issuerId: { ...issuerId, optional: true } },
+      handler(this: Local, ctx: Context<Target & { issuerId?: string }>) {
+        return this.client.status(ctx.params);
+      },
+    },
+    sendEvent: {
+      visibility: 'public',
+      params: {
+        $$strict: true, ...target, issuerId, cnpj, accessKey,
+        sequence: { type: 'number', integer: true, min: 1, max: 20, optional: true, default: 1 },
+        type: { type: 'enum', values: ['cancelamento', 'cce'] },
+        protocol: { type: 'string', pattern: /^\d{15}$/, optional: true },
+        justificativa: { type: 'string', min: 15, max: 255, optional: true },
+        correcao: { type: 'string', min: 15, max: 1000, optional: true },
+      },
+      handler(this: Local, ctx: Context<Target & { issuerId: string; cnpj: string; accessKey: string; sequence: number; type: 'cancelamento' | 'cce'; protocol?: string; justificativa?: string; correcao?: string }>) {
+        const p = ctx.params;
+        if (p.type === 'cancelamento' && (!p.protocol || !p.justificativa)) throw new Error('cancelamento requires protocol and justificativa');
+        if (p.type === 'cce' && !p.correcao) throw new Error('cce requires correcao');
+        const detail = p.type === 'cancelamento'
+          ? { type: 'cancelamento' as const, protocol: p.protocol!, justificativa: p.justificativa! }
+          : { type: 'cce' as const, correcao: p.correcao! };
+        return this.client.sendEvent({ ...p, detail });
+      },
+    },
+    inutilizar: {
+      visibility: 'public',
+      params: {
+        $$strict: true, ...target, issuerId, cnpj,
+        serie: { type: 'number', integer: true, min: 0, max: 999 },
+        inicio: { type: 'number', integer: true, min: 1, max: 999_999_999 },
+        fim: { type: 'number', integer: true, min: 1, max: 999_999_999 },
+        justificativa: { type: 'string', min: 15, max: 255 },
+        ano: { type: 'string', pattern: /^\d{2}$/, optional: true },
+      },
+      handler(this: Local, ctx: Context<Target & { issuerId: string; cnpj: string; serie: number; inicio: number; fim: number; justificativa: string; ano?: string }>) {
+        if (ctx.params.fim < ctx.params.inicio) throw new Error('fim must not be lower than inicio');
+        return this.client.inutilizar(ctx.params);
+      },
+    },
+  },
+
+  async started(this: any) {
+    const { config, clock } = runtimeOf(this.broker);
+    this.simulator = null;
+    if (config.sefaz.embeddedSimulator) {
+      const s = config.sefaz;
+      this.simulator = new SefazSimulator({
+        knex: await getKnex(config),
+        pki: loadOrCreateSimulatorPki(s.simulatorDir),
+        clientCaPems: s.simulatorClientCaFile ? [readFileSync(s.simulatorClientCaFile, 'utf8')] : [],
+        port: s.simulatorPort,
+        adminPort: s.simulatorAdminPort,
+        now: () => clock.now(),
+        faults: s.simulatorFaults.map(parseFaultSpec),
+        log: (msg: string, extra?: Record<string, unknown>) => this.logger.warn(extra ?? {}, msg),
+      });
+      await this.simulator.start();
+      this.logger.info({ url: this.simulator.url, admin: this.simulator.adminUrl }, 'authority simulator started');
+    }
+    this.client = new SefazClient({
+      config,
+      now: () => clock.now(),
+      material: (id: string) => this.broker.call('v1.issuer.signingMaterial', { issuerId: id }) as Promise<SigningMaterial>,
+      simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+    });
+  },
+
+  async stopped(this: any) {
+    this.client?.close();
+    await this.simulator?.stop();
+  },
 };
 
-export default Service;
+export default SefazService;

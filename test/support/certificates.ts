@@ -28,7 +28,9 @@ function rsaKeys(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki
 
 let serialCounter = 1;
 function serial(): string {
-  return (Date.now().toString(16) + (serialCounter++).toString(16)).padStart(16, '0');
+  // DER INTEGER must be minimal: a leading 00 byte made OpenSSL (TLS, X509Certificate) refuse the
+  // certificate ("illegal padding"). A fixed 01 first byte keeps it positive and minimal.
+  return '01' + (Date.now().toString(16) + (serialCounter++).toString(16)).padStart(14, '0');
 }
 
 export function createCa(name = 'AC Teste Fiscal'): KeyAndCert & { key: forge.pki.rsa.PrivateKey; cert: forge.pki.Certificate } {

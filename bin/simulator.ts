@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config.js';
+import { closeAllKnex, getKnex } from '../services/shared/database.js';
+import { loadOrCreateSimulatorPki } from '../services/sefaz/simulator/pki.js';
+import { SefazSimulator } from '../services/sefaz/simulator/server.js';
+import { parseFaultSpec } from '../services/sefaz/simulator/faults.js';
+
+/**
+ * Standalone authority simulator (`npm run simulator`) for multi-node deployments. Uses the same
+ * database configuration (schema `simulator`), SIMULATOR_PORT (default 8443), SIMULATOR_HOST,
+ * SIMULATOR_ADMIN_PORT, SIMULATOR_CLIENT_CA_FILE, SIMULATOR_FAULTS. Its CA is written to
+ * <SIMULATOR_DIR>/ca.pem: give that file to the API nodes as SIMULATOR_CA_FILE.
+ */
+const config = loadConfig(process.env);
+const s = config.sefaz;
+const host = process.env.SIMULATOR_HOST ?? '0.0.0.0';
+const simulator = new SefazSimulator({
+  knex: await getKnex(config),
+  pki: loadOrCreateSimulatorPki(s.simulatorDir, (process.env.SIMULATOR_HOSTNAMES ?? 'localhost,127.0.0.1').split(',')),
+  clientCaPems: s.simulatorClientCaFile ? [readFileSync(s.simulatorClientCaFile, 'utf8')] : [],
+  host,
+  port: s.simulatorPort || 8443,
+  adminPort: s.simulatorAdminPort,
+  faults: s.simulatorFaults.map(parseFaultSpec),
+  log: (msg, extra) => console.error(msg, extra ?? ''),
+});
+await simulator.start();
+console.log(`SEFAZ simulator at ${simulator.url} (admin ${simulator.adminUrl}); CA: ${s.simulatorDir}/ca.pem`);
+const shutdown = async () => { await simulator.stop(); await closeAllKnex(); process.exit(0); };
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

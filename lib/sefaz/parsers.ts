@@ -1,0 +1,131 @@
+import { soapPayload } from './soap.js';
+import { child, parseXml, requireText, serialize, text } from './xml.js';
+import { AUTHORIZED, CANCELED, DENIED, EVENT_REGISTERED, INUT_HOMOLOGATED, NOT_FOUND, PROCESSING, SERVICE_DOWN, SERVICE_UP } from './cstat.js';
+import { NFE_NS } from './services.js';
+import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult, Protocol, StatusResult } from './results.js';
+
+/**
+ * Authority answers → typed results. Input is either a whole SOAP envelope or the bare message.
+ * Anything that is not a recognisable answer throws (the client turns that into `malformed-response`).
+ */
+function message(xml: string, root: string): Document {
+  const inner = /<(?:[\w.-]+:)?Envelope\b/.test(xml) ? soapPayload(xml, 'nfeResultMsg') : xml;
+  const doc = parseXml(inner);
+  const el = doc.documentElement;
+  if (el.localName !== root || el.namespaceURI !== NFE_NS) throw new Error(`expected ${root}, got ${el.localName}`);
+  return doc;
+}
+
+function status(node: Document | Element): { cStat: number; xMotivo: string } {
+  const cStat = Number(requireText(node, 'cStat'));
+  if (!Number.isInteger(cStat)) throw new Error('cStat is not a number');
+  return { cStat, xMotivo: text(node, 'xMotivo') ?? '' };
+}
+
+/** Status of the top-level element only (not of a nested infProt). */
+function ownStatus(el: Element): { cStat: number; xMotivo: string } {
+  let cStat: string | null = null;
+  let xMotivo = '';
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1) continue;
+    const name = (n as Element).localName;
+    if (name === 'cStat') cStat = (n.textContent ?? '').trim();
+    if (name === 'xMotivo') xMotivo = (n.textContent ?? '').trim();
+  }
+  if (cStat === null || !/^\d{3}$/.test(cStat)) throw new Error(`missing cStat in ${el.localName}`);
+  return { cStat: Number(cStat), xMotivo };
+}
+
+function protocolOf(protNFe: Element): Protocol {
+  const inf = child(protNFe, 'infProt');
+  return {
+    protocol: requireText(inf, 'nProt'),
+    receivedAt: requireText(inf, 'dhRecbto'),
+    digest: text(inf, 'digVal') ?? '',
+    protNFeXml: serialize(protNFe),
+  };
+}
+
+/** protNFe → authorization outcome of one note (shared by retEnviNFe and retConsReciNFe). */
+function fromProtNFe(protNFe: Element, accessKey?: string): AuthorizationResult {
+  const inf = child(protNFe, 'infProt');
+  if (!inf) throw new Error('protNFe without infProt');
+  const ch = text(inf, 'chNFe');
+  if (accessKey && ch && ch !== accessKey) throw new Error(`protNFe is for ${ch}, expected ${accessKey}`);
+  const s = ownStatus(inf);
+  if (AUTHORIZED.has(s.cStat)) return { kind: 'authorized', ...s, ...protocolOf(protNFe) };
+  if (DENIED.has(s.cStat)) return { kind: 'denied', ...s, ...(text(inf, 'nProt') ? protocolOf(protNFe) : {}) };
+  return { kind: 'rejected', ...s };
+}
+
+/** retEnviNFe (AR01): 104 + protNFe (sync), 103 + infRec (async), or a batch rejection. */
+export function parseRetEnviNFe(xml: string, accessKey?: string): AuthorizationResult {
+  const doc = message(xml, 'retEnviNFe');
+  const s = ownStatus(doc.documentElement);
+  const prot = child(doc, 'protNFe');
+  if (prot) return fromProtNFe(prot, accessKey);
+  if (PROCESSING.has(s.cStat)) return { kind: 'processing', receipt: requireText(child(doc, 'infRec'), 'nRec'), ...s };
+  return { kind: 'rejected', ...s };
+}
+
+/** retConsReciNFe (BR01): 104 + protNFe, 105 still processing, or a rejection. */
+export function parseRetConsReciNFe(xml: string, accessKey?: string): AuthorizationResult {
+  const doc = message(xml, 'retConsReciNFe');
+  const s = ownStatus(doc.documentElement);
+  const prot = child(doc, 'protNFe');
+  if (prot) return fromProtNFe(prot, accessKey);
+  if (PROCESSING.has(s.cStat)) return { kind: 'processing', receipt: requireText(doc, 'nRec'), ...s };
+  return { kind: 'rejected', ...s };
+}
+
+/** retConsSitNFe (ER01). */
+export function parseRetConsSitNFe(xml: string): ConsultResult {
+  const doc = message(xml, 'retConsSitNFe');
+  const s = ownStatus(doc.documentElement);
+  const prot = child(doc, 'protNFe');
+  if (AUTHORIZED.has(s.cStat)) {
+    if (!prot) throw new Error(`cStat ${s.cStat} without protNFe`);
+    return { kind: 'authorized', ...s, ...protocolOf(prot) };
+  }
+  if (CANCELED.has(s.cStat)) return { kind: 'canceled', ...s, ...(prot ? protocolOf(prot) : {}) };
+  if (DENIED.has(s.cStat)) return { kind: 'denied', ...s, ...(prot ? protocolOf(prot) : {}) };
+  if (s.cStat === NOT_FOUND) return { kind: 'not-found', ...s };
+  return { kind: 'rejected', ...s };
+}
+
+/**
+ * retConsStatServ (FR01). 107 up; 108/109 down; any other answer (e.g. 656 consumo indevido) also
+ * means the service cannot be used by us now, so it is `down` with the verbatim text.
+ */
+export function parseRetConsStatServ(xml: string, checkedAt: string): StatusResult {
+  const doc = message(xml, 'retConsStatServ');
+  const s = status(doc);
+  if (s.cStat === SERVICE_UP) return { kind: 'up', ...s, checkedAt };
+  if (SERVICE_DOWN.has(s.cStat)) return { kind: 'down', ...s, checkedAt };
+  return { kind: 'down', ...s, checkedAt };
+}
+
+/** retEnvEvento (HR01) for a batch of one event; procEventoNFe assembled from the sent evento. */
+export function parseRetEnvEvento(xml: string, signedEvento: string): EventResult {
+  const doc = message(xml, 'retEnvEvento');
+  const batch = ownStatus(doc.documentElement);
+  const ret = child(doc, 'retEvento');
+  if (!ret) return { kind: 'rejected', ...batch };
+  const inf = child(ret, 'infEvento');
+  if (!inf) throw new Error('retEvento without infEvento');
+  const s = ownStatus(inf);
+  if (!EVENT_REGISTERED.has(s.cStat)) return { kind: 'rejected', ...s };
+  const procEventoXml = `<procEventoNFe xmlns="${NFE_NS}" versao="1.00">${signedEvento}${serialize(ret)}</procEventoNFe>`;
+  return { kind: 'registered', ...s, protocol: requireText(inf, 'nProt'), receivedAt: requireText(inf, 'dhRegEvento'), procEventoXml };
+}
+
+/** retInutNFe (DR01); ProcInutNFe assembled from the sent inutNFe. */
+export function parseRetInutNFe(xml: string, signedInutNFe: string): InutilizacaoResult {
+  const doc = message(xml, 'retInutNFe');
+  const inf = child(doc, 'infInut');
+  if (!inf) throw new Error('retInutNFe without infInut');
+  const s = ownStatus(inf);
+  if (s.cStat !== INUT_HOMOLOGATED) return { kind: 'rejected', ...s };
+  const procInutXml = `<ProcInutNFe xmlns="${NFE_NS}" versao="4.00">${signedInutNFe}${serialize(doc.documentElement)}</ProcInutNFe>`;
+  return { kind: 'homologated', ...s, protocol: requireText(inf, 'nProt'), receivedAt: requireText(inf, 'dhRecbto'), procInutXml };
+}

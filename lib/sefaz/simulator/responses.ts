@@ -1,0 +1,106 @@
+import { NFE_NS } from '../services.js';
+import { escapeXml } from '../xml.js';
+
+/**
+ * Answers of the simulated authority, in the official layouts (retEnviNFe, retConsReciNFe,
+ * retConsSitNFe, retConsStatServ, retEnvEvento, retInutNFe — element order per the XSDs;
+ * unit tests validate each against them).
+ */
+export const VER_APLIC = 'SIMULADOR_4.00';
+
+export interface Motivo { cStat: number; xMotivo: string }
+
+export interface ProtInput extends Motivo {
+  tpAmb: string;
+  chNFe: string;
+  dhRecbto: string;
+  nProt?: string;
+  digVal?: string | null;
+}
+
+export function protNFe(p: ProtInput): string {
+  return `<protNFe versao="4.00"><infProt${p.nProt ? ` Id="ID${p.nProt}"` : ''}><tpAmb>${p.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+    + `<chNFe>${p.chNFe}</chNFe><dhRecbto>${p.dhRecbto}</dhRecbto>${p.nProt ? `<nProt>${p.nProt}</nProt>` : ''}`
+    + `${p.digVal ? `<digVal>${p.digVal}</digVal>` : ''}<cStat>${p.cStat}</cStat><xMotivo>${escapeXml(p.xMotivo)}</xMotivo></infProt></protNFe>`;
+}
+
+interface Head { tpAmb: string; cUF: string; dhRecbto: string }
+
+function head(h: Head, m: Motivo): string {
+  return `<tpAmb>${h.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic><cStat>${m.cStat}</cStat><xMotivo>${escapeXml(m.xMotivo)}</xMotivo>`
+    + `<cUF>${h.cUF}</cUF><dhRecbto>${h.dhRecbto}</dhRecbto>`;
+}
+
+/** Batch answer: `prot` (sync, cStat 104), `receipt` (async, 103) or neither (batch rejected). */
+export function retEnviNFe(h: Head, m: Motivo, opts: { prot?: string; receipt?: string } = {}): string {
+  const rec = opts.receipt ? `<infRec><nRec>${opts.receipt}</nRec><tMed>1</tMed></infRec>` : '';
+  return `<retEnviNFe xmlns="${NFE_NS}" versao="4.00">${head(h, m)}${rec}${opts.prot ?? ''}</retEnviNFe>`;
+}
+
+export function retConsReciNFe(h: Head & { nRec: string }, m: Motivo, prot?: string): string {
+  return `<retConsReciNFe xmlns="${NFE_NS}" versao="4.00"><tpAmb>${h.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+    + `<nRec>${h.nRec}</nRec><cStat>${m.cStat}</cStat><xMotivo>${escapeXml(m.xMotivo)}</xMotivo><cUF>${h.cUF}</cUF>`
+    + `<dhRecbto>${h.dhRecbto}</dhRecbto>${prot ?? ''}</retConsReciNFe>`;
+}
+
+export function retConsSitNFe(h: Head & { chNFe: string }, m: Motivo, prot?: string): string {
+  return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head(h, m)}<chNFe>${h.chNFe}</chNFe>${prot ?? ''}</retConsSitNFe>`;
+}
+
+export function retConsStatServ(h: Head, m: Motivo): string {
+  return `<retConsStatServ xmlns="${NFE_NS}" versao="4.00">${head(h, m)}<tMed>1</tMed></retConsStatServ>`;
+}
+
+export interface RetEventoInput extends Motivo {
+  tpAmb: string;
+  cOrgao: string;
+  chNFe?: string;
+  tpEvento?: string;
+  xEvento?: string;
+  nSeqEvento?: string;
+  dhRegEvento: string;
+  nProt?: string;
+}
+
+export function retEnvEvento(h: { idLote: string; tpAmb: string; cOrgao: string }, m: Motivo, ev?: RetEventoInput): string {
+  const ret = ev
+    ? `<retEvento versao="1.00"><infEvento${ev.nProt ? ` Id="ID${ev.nProt}"` : ''}><tpAmb>${ev.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+      + `<cOrgao>${ev.cOrgao}</cOrgao><cStat>${ev.cStat}</cStat><xMotivo>${escapeXml(ev.xMotivo)}</xMotivo>`
+      + `${ev.chNFe ? `<chNFe>${ev.chNFe}</chNFe>` : ''}${ev.tpEvento ? `<tpEvento>${ev.tpEvento}</tpEvento>` : ''}`
+      + `${ev.xEvento ? `<xEvento>${escapeXml(ev.xEvento)}</xEvento>` : ''}${ev.nSeqEvento ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : ''}`
+      + `<dhRegEvento>${ev.dhRegEvento}</dhRegEvento>${ev.nProt ? `<nProt>${ev.nProt}</nProt>` : ''}</infEvento></retEvento>`
+    : '';
+  return `<retEnvEvento xmlns="${NFE_NS}" versao="1.00"><idLote>${h.idLote}</idLote><tpAmb>${h.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+    + `<cOrgao>${h.cOrgao}</cOrgao><cStat>${m.cStat}</cStat><xMotivo>${escapeXml(m.xMotivo)}</xMotivo>${ret}</retEnvEvento>`;
+}
+
+export interface RetInutInput extends Motivo {
+  tpAmb: string;
+  cUF: string;
+  ano?: string;
+  CNPJ?: string;
+  mod?: string;
+  serie?: string;
+  nNFIni?: string;
+  nNFFin?: string;
+  dhRecbto: string;
+  nProt?: string;
+}
+
+export function retInutNFe(r: RetInutInput): string {
+  const opt = (tag: string, v?: string) => (v ? `<${tag}>${v}</${tag}>` : '');
+  return `<retInutNFe xmlns="${NFE_NS}" versao="4.00"><infInut${r.nProt ? ` Id="ID${r.nProt}"` : ''}><tpAmb>${r.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+    + `<cStat>${r.cStat}</cStat><xMotivo>${escapeXml(r.xMotivo)}</xMotivo><cUF>${r.cUF}</cUF>`
+    + `${opt('ano', r.ano)}${opt('CNPJ', r.CNPJ)}${opt('mod', r.mod)}${opt('serie', r.serie)}${opt('nNFIni', r.nNFIni)}${opt('nNFFin', r.nNFFin)}`
+    + `<dhRecbto>${r.dhRecbto}</dhRecbto>${opt('nProt', r.nProt)}</infInut></retInutNFe>`;
+}
+
+/** nProt: 1 + cUF + yy + 10-digit sequence (15 digits, as the authorities number them). */
+export function protocolNumber(cUF: string, at: Date, seq: number | bigint): string {
+  return `1${cUF.padStart(2, '0')}${String(at.getUTCFullYear()).slice(2)}${String(seq).padStart(10, '0')}`;
+}
+
+/** nRec: cUF + 1 + 12-digit sequence (15 digits). */
+export function receiptNumber(cUF: string, seq: number | bigint): string {
+  return `${cUF.padStart(2, '0')}1${String(seq).padStart(12, '0')}`;
+}

@@ -1,0 +1,54 @@
+import type { Migration } from '../../services/shared/migrations.js';
+
+/** Tables of the authority simulator (schema `simulator`): what "the authority" has received. */
+export const migrations: Migration[] = [
+  {
+    name: '001_simulator_base',
+    async up(knex, schema) {
+      await knex.raw(`create sequence if not exists ??.protocol_seq`, [schema]);
+      await knex.schema.withSchema(schema).createTable('notes', (t) => {
+        t.string('access_key', 44).primary();
+        t.string('cnpj', 14).notNullable();
+        t.string('model', 2).notNullable();
+        t.integer('serie').notNullable();
+        t.integer('numero').notNullable();
+        t.smallint('tp_amb').notNullable();
+        t.string('c_uf', 2).notNullable();
+        t.string('status', 16).notNullable(); // authorized | canceled
+        t.string('protocol', 15).notNullable();
+        t.string('receipt', 15).notNullable();
+        t.timestamp('authorized_at', { useTz: true }).notNullable();
+        t.text('prot_xml').notNullable();
+        t.unique(['cnpj', 'model', 'serie', 'numero', 'tp_amb']);
+      });
+      await knex.schema.withSchema(schema).createTable('receipts', (t) => {
+        t.string('receipt', 15).primary();
+        t.string('c_uf', 2).notNullable();
+        t.smallint('tp_amb').notNullable();
+        t.text('prot_xml').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+      });
+      await knex.schema.withSchema(schema).createTable('events', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('access_key', 44).notNullable();
+        t.string('tp_evento', 6).notNullable();
+        t.integer('n_seq').notNullable();
+        t.string('protocol', 15).notNullable();
+        t.timestamp('registered_at', { useTz: true }).notNullable();
+        t.unique(['access_key', 'tp_evento', 'n_seq']);
+      });
+      await knex.schema.withSchema(schema).createTable('inutilizacoes', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('cnpj', 14).notNullable();
+        t.string('model', 2).notNullable();
+        t.integer('serie').notNullable();
+        t.integer('inicio').notNullable();
+        t.integer('fim').notNullable();
+        t.smallint('tp_amb').notNullable();
+        t.string('protocol', 15).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.index(['cnpj', 'model', 'serie']);
+      });
+    },
+  },
+];

@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import type { AppConfig } from '../../config.js';
+import type { Ambiente, SigningMaterial } from '../../lib/issuer/types.js';
+import { UF_BY_SIGLA } from '../../lib/nfe/access-key.js';
+import { KeyedBreaker } from '../../lib/sefaz/breaker.js';
+import { endpointFor, type Model } from '../../lib/sefaz/endpoints.js';
+import * as M from '../../lib/sefaz/messages.js';
+import * as P from '../../lib/sefaz/parsers.js';
+import type { AuthorizationResult, ConsultResult, EventResult, InfrastructureReason, InutilizacaoResult, StatusResult } from '../../lib/sefaz/results.js';
+import type { SefazService } from '../../lib/sefaz/services.js';
+import { soap12 } from '../../lib/sefaz/soap.js';
+import { assertValid, type OutgoingSchema } from '../../lib/sefaz/validate.js';
+import { brasiliaDateTime } from '../../lib/sefaz/xml.js';
+import { AgentPool } from './agents.js';
+import { postSoap } from './http-client.js';
+import { signerFor } from './xmldsig.js';
+
+/**
+ * The authority client behind the sefaz service: endpoint choice, mTLS agent, breaker, one POST,
+ * classification into the typed results. Transmissions (authorize, event, inutilização) are sent
+ * once; reads (consult, status, receipt) are repeated up to `consultRetries` times on an
+ * infrastructure failure and then return `failed` — so callers always get a typed result and the
+ * broker's retry policy (which would surface an exception) is not involved.
+ */
+export interface Target {
+  uf: string;
+  model: Model;
+  ambiente: Ambiente;
+  /** Override of the authority (issuer sefazUrl): a base URL, or a URL with a `{service}` placeholder. */
+  endpointUrl?: string | null;
+  /** Sandbox issuers always go to the simulator unless overridden. */
+  sandbox?: boolean;
+}
+
+export interface ClientDeps {
+  config: AppConfig;
+  now(): Date;
+  material(issuerId: string): Promise<SigningMaterial>;
+  /** The in-process simulator, when this node runs it. */
+  simulator(): { url: string; caPem: string } | null;
+}
+
+type Failure = { kind: 'failed' | 'unknown'; reason: InfrastructureReason; detail: string };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SefazClient {
+  readonly breaker: KeyedBreaker;
+  private readonly agents = new AgentPool();
+  private authorityCa: string[] | undefined | null = null;
+
+  constructor(private readonly deps: ClientDeps) {
+    const s = deps.config.sefaz;
+    this.breaker = new KeyedBreaker({ threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs });
+  }
+
+  close(): void {
+    this.agents.destroyAll();
+  }
+
+  /** Where a call goes and which CAs it trusts. */
+  resolve(t: Target, service: SefazService): { url: string; trustId: string; ca: string[] | undefined } {
+    const s = this.deps.config.sefaz;
+    const simulatorBase = () => {
+      const sim = this.deps.simulator();
+      if (sim) return sim.url;
+      if (s.simulatorUrl) return s.simulatorUrl;
+      throw new Error('no authority simulator: set SIMULATOR_URL or SIMULATOR_EMBEDDED=1');
+    };
+    const simPath = (base: string) => `${base.replace(/\/$/, '')}/ws/${t.uf}/${service}.asmx`;
+    if (t.endpointUrl) {
+      const url = t.endpointUrl.includes('{service}') ? t.endpointUrl.replace('{service}', service) : simPath(t.endpointUrl);
+      const ca = [...(this.authorityTrust() ?? []), ...this.simulatorTrust()];
+      return { url, trustId: 'custom', ca: ca.length ? ca : undefined };
+    }
+    if (t.sandbox || (t.ambiente === 2 && s.homologationTarget === 'simulator')) {
+      return { url: simPath(simulatorBase()), trustId: 'simulator', ca: this.simulatorTrust() };
+    }
+    return { url: endpointFor({ uf: t.uf, model: t.model, ambiente: t.ambiente, service }).url, trustId: 'authority', ca: this.authorityTrust() };
+  }
+
+  private authorityTrust(): string[] | undefined {
+    if (this.authorityCa === null) {
+      const file = this.deps.config.sefaz.caFile;
+      this.authorityCa = file ? [readFileSync(file, 'utf8')] : undefined; // undefined: Node's roots
+    }
+    return this.authorityCa;
+  }
+
+  private simulatorTrust(): string[] {
+    const sim = this.deps.simulator();
+    if (sim) return [sim.caPem];
+    const file = this.deps.config.sefaz.simulatorCaFile ?? `${this.deps.config.sefaz.simulatorDir}/ca.pem`;
+    try { return [readFileSync(file, 'utf8')]; } catch { return []; }
+  }
+
+  private breakerKey(t: Target): string {
+    return `${t.uf}|${t.model}|${t.ambiente}`;
+  }
+
+  /**
+   * Sends one message and interprets the answer. `transmission` decides what an after-send failure
+   * is: `unknown` for transmissions (it may have been processed), `failed` for reads.
+   */
+  private async call<R>(opts: {
+    target: Target; service: SefazService; issuerId?: string; xml: string; schema: OutgoingSchema;
+    transmission: boolean; parse(body: string): R;
+  }): Promise<R | Failure> {
+    const { target, service } = opts;
+    assertValid(opts.schema, opts.xml); // our bug if it fails: throw, never send
+    const key = this.breakerKey(target);
+    const fail = (kind: 'failed' | 'unknown', reason: InfrastructureReason, detail: string): Failure => ({ kind, reason, detail });
+    let where: ReturnType<SefazClient['resolve']>;
+    try {
+      where = this.resolve(target, service);
+    } catch (err) {
+      return fail('failed', 'connect', (err as Error).message);
+    }
+    let agent;
+    if (opts.issuerId) {
+      agent = this.agents.get(await this.deps.material(opts.issuerId), { id: where.trustId, ca: where.ca });
+    } else {
+      agent = this.agents.any(where.trustId);
+      if (!agent) return fail('failed', 'tls', 'no client certificate: pass issuerId (mutual TLS needs an A1)');
+    }
+    if (!this.breaker.allow(key, this.deps.now().getTime())) return fail('failed', 'circuit-open', `circuit open for ${key}`);
+    const soap = soap12(service, opts.xml);
+    const s = this.deps.config.sefaz;
+    const out = await postSoap({
+      url: where.url, agent, body: soap.body, contentType: soap.contentType,
+      connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
+    });
+    const maybe = opts.transmission ? 'unknown' : 'failed';
+    let result: R | Failure;
+    if (!out.ok) {
+      result = fail(out.phase === 'before-send' ? 'failed' : maybe, out.reason, out.detail);
+    } else if (out.status < 200 || out.status >= 300) {
+      // An HTTP error before our body left proves nothing was processed; after, it may have been.
+      result = fail(out.bodyWritten ? maybe : 'failed', 'http-status', `HTTP ${out.status}: ${out.body.slice(0, 200)}`);
+    } else {
+      try {
+        result = opts.parse(out.body);
+      } catch (err) {
+        result = fail(maybe, 'malformed-response', (err as Error).message);
+      }
+    }
+    const now = this.deps.now().getTime();
+    const infra = (result as Failure).kind === 'failed' || (result as Failure).kind === 'unknown';
+    // A TLS refusal is usually one issuer's certificate (expired, wrong CA): it must not open the
+    // circuit for every issuer of the UF. It costs no timeout, which is what the breaker saves.
+    if (infra && (result as Failure).reason === 'tls') this.breaker.neutral(key);
+    else if (infra) this.breaker.failure(key, now);
+    else this.breaker.success(key, now);
+    return result;
+  }
+
+  /** Reads: repeat on infrastructure failure (not when the breaker is open). */
+  private async read<R extends { kind: string }>(attempt: () => Promise<R>): Promise<R> {
+    let result = await attempt();
+    for (let i = 0; i < this.deps.config.sefaz.consultRetries; i++) {
+      const r = result as unknown as Failure;
+      if (r.kind !== 'failed' || r.reason === 'circuit-open') break;
+      await sleep(this.deps.config.sefaz.retryDelayMs * 2 ** i);
+      result = await attempt();
+    }
+    return result;
+  }
+
+  private idLote(): string {
+    return String(this.deps.now().getTime()).slice(-15);
+  }
+
+  async authorize(p: Target & { issuerId: string; signedNfeXml: string; accessKey: string; sync?: boolean }): Promise<AuthorizationResult> {
+    const xml = M.buildEnviNFe({ idLote: this.idLote(), signedNfeXml: p.signedNfeXml, sync: p.sync !== false });
+    return this.call({
+      target: p, service: 'NFeAutorizacao4', issuerId: p.issuerId, xml, schema: 'enviNFe', transmission: true,
+      parse: (body) => P.parseRetEnviNFe(body, p.accessKey),
+    }) as Promise<AuthorizationResult>;
+  }
+
+  async fetchReceipt(p: Target & { issuerId: string; receipt: string; accessKey?: string }): Promise<AuthorizationResult> {
+    const xml = M.buildConsReciNFe({ ambiente: p.ambiente, receipt: p.receipt });
+    return this.read(() => this.call({
+      target: p, service: 'NFeRetAutorizacao4', issuerId: p.issuerId, xml, schema: 'consReciNFe', transmission: false,
+      parse: (body) => P.parseRetConsReciNFe(body, p.accessKey),
+    }) as Promise<AuthorizationResult>);
+  }
+
+  async consult(p: Target & { issuerId: string; accessKey: string }): Promise<ConsultResult> {
+    const xml = M.buildConsSitNFe({ ambiente: p.ambiente, accessKey: p.accessKey });
+    return this.read(() => this.call({
+      target: p, service: 'NFeConsultaProtocolo4', issuerId: p.issuerId, xml, schema: 'consSitNFe', transmission: false,
+      parse: P.parseRetConsSitNFe,
+    }) as Promise<ConsultResult>);
+  }
+
+  async status(p: Target & { issuerId?: string }): Promise<StatusResult> {
+    const cUF = UF_BY_SIGLA[p.uf];
+    if (!cUF) throw new Error(`unknown UF ${p.uf}`);
+    const xml = M.buildConsStatServ({ ambiente: p.ambiente, cUF });
+    return this.read(() => this.call({
+      target: p, service: 'NFeStatusServico4', issuerId: p.issuerId, xml, schema: 'consStatServ', transmission: false,
+      parse: (body) => P.parseRetConsStatServ(body, brasiliaDateTime(this.deps.now())),
+    }) as Promise<StatusResult>);
+  }
+
+  async sendEvent(p: Target & { issuerId: string; cnpj: string; accessKey: string; sequence: number; detail: M.EventDetail }): Promise<EventResult> {
+    const material = await this.deps.material(p.issuerId);
+    const { xml, signedEvento } = await M.buildEnvEvento({
+      idLote: this.idLote(), cOrgao: p.accessKey.slice(0, 2), ambiente: p.ambiente, cnpj: p.cnpj, accessKey: p.accessKey,
+      sequence: p.sequence, at: this.deps.now(), detail: p.detail,
+    }, signerFor(material));
+    return this.call({
+      target: p, service: 'NFeRecepcaoEvento4', issuerId: p.issuerId, xml,
+      schema: p.detail.type === 'cancelamento' ? 'envEventoCancNFe' : 'envCCe', transmission: true,
+      parse: (body) => P.parseRetEnvEvento(body, signedEvento),
+    }) as Promise<EventResult>;
+  }
+
+  async inutilizar(p: Target & { issuerId: string; cnpj: string; serie: number; inicio: number; fim: number; justificativa: string; ano?: string }): Promise<InutilizacaoResult> {
+    const cUF = UF_BY_SIGLA[p.uf];
+    if (!cUF) throw new Error(`unknown UF ${p.uf}`);
+    const material = await this.deps.material(p.issuerId);
+    const xml = await M.buildInutNFe({
+      cUF, ambiente: p.ambiente, ano: p.ano ?? brasiliaDateTime(this.deps.now()).slice(2, 4), cnpj: p.cnpj, model: p.model,
+      serie: p.serie, inicio: p.inicio, fim: p.fim, justificativa: p.justificativa,
+    }, signerFor(material));
+    return this.call({
+      target: p, service: 'NFeInutilizacao4', issuerId: p.issuerId, xml, schema: 'inutNFe', transmission: true,
+      parse: (body) => P.parseRetInutNFe(body, xml),
+    }) as Promise<InutilizacaoResult>;
+  }
+}

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+
+/** The simulator's memory of what it received (schema `simulator`, migrations/simulator). */
+export interface NoteRow {
+  access_key: string;
+  cnpj: string;
+  model: string;
+  serie: number;
+  numero: number;
+  tp_amb: number;
+  c_uf: string;
+  status: 'authorized' | 'canceled';
+  protocol: string;
+  receipt: string;
+  authorized_at: Date;
+  prot_xml: string;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+export class SimulatorStore {
+  constructor(private readonly knex: Knex, private readonly schema = 'simulator') {}
+
+  private t(name: string): string {
+    return `${this.schema}.${name}`;
+  }
+
+  async nextSequence(): Promise<bigint> {
+    const r = await this.knex.raw(`select nextval('${this.schema}.protocol_seq') as n`);
+    return BigInt(r.rows[0].n);
+  }
+
+  noteByKey(key: string): Promise<NoteRow | undefined> {
+    return this.knex(this.t('notes')).where({ access_key: key }).first();
+  }
+
+  noteByNumber(n: { cnpj: string; model: string; serie: number; numero: number; tp_amb: number }): Promise<NoteRow | undefined> {
+    return this.knex(this.t('notes')).where(n).first();
+  }
+
+  /** Inserts an authorized note; false when the key or the number is already there (unique). */
+  async insertNote(row: NoteRow): Promise<boolean> {
+    try {
+      await this.knex(this.t('notes')).insert(row);
+      return true;
+    } catch (err: any) {
+      if (err?.code === UNIQUE_VIOLATION) return false;
+      throw err;
+    }
+  }
+
+  async isInutilizado(n: { cnpj: string; model: string; serie: number; numero: number; tp_amb: number }): Promise<boolean> {
+    const row = await this.knex(this.t('inutilizacoes'))
+      .where({ cnpj: n.cnpj, model: n.model, serie: n.serie, tp_amb: n.tp_amb })
+      .andWhere('inicio', '<=', n.numero).andWhere('fim', '>=', n.numero).first();
+    return !!row;
+  }
+
+  async saveReceipt(r: { receipt: string; c_uf: string; tp_amb: number; prot_xml: string; created_at: Date }): Promise<void> {
+    await this.knex(this.t('receipts')).insert(r);
+  }
+
+  receipt(receipt: string): Promise<{ receipt: string; c_uf: string; tp_amb: number; prot_xml: string } | undefined> {
+    return this.knex(this.t('receipts')).where({ receipt }).first();
+  }
+
+  async insertEvent(e: { access_key: string; tp_evento: string; n_seq: number; protocol: string; registered_at: Date }): Promise<boolean> {
+    try {
+      await this.knex(this.t('events')).insert(e);
+      return true;
+    } catch (err: any) {
+      if (err?.code === UNIQUE_VIOLATION) return false;
+      throw err;
+    }
+  }
+
+  async cancelNote(key: string): Promise<void> {
+    await this.knex(this.t('notes')).where({ access_key: key }).update({ status: 'canceled' });
+  }
+
+  async numbersUsed(r: { cnpj: string; model: string; serie: number; inicio: number; fim: number; tp_amb: number }): Promise<boolean> {
+    const row = await this.knex(this.t('notes')).where({ cnpj: r.cnpj, model: r.model, serie: r.serie, tp_amb: r.tp_amb })
+      .whereBetween('numero', [r.inicio, r.fim]).first();
+    return !!row;
+  }
+
+  async rangeInutilizado(r: { cnpj: string; model: string; serie: number; inicio: number; fim: number; tp_amb: number }): Promise<boolean> {
+    const row = await this.knex(this.t('inutilizacoes')).where({ cnpj: r.cnpj, model: r.model, serie: r.serie, tp_amb: r.tp_amb })
+      .andWhere('inicio', '<=', r.fim).andWhere('fim', '>=', r.inicio).first();
+    return !!row;
+  }
+
+  async insertInutilizacao(r: { cnpj: string; model: string; serie: number; inicio: number; fim: number; tp_amb: number; protocol: string; created_at: Date }): Promise<void> {
+    await this.knex(this.t('inutilizacoes')).insert(r);
+  }
+}
