@@ -1,5 +1,6 @@
 import type { Migration } from '../services/shared/migrations.js';
 import { migrations as gateway } from './gateway/index.js';
+import { migrations as simulator } from './simulator/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -7,4 +8,5 @@ import { migrations as gateway } from './gateway/index.js';
  */
 export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   gateway,
+  simulator,
 };
