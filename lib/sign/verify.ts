@@ -35,7 +35,9 @@ export function verifyXmlSignature(xml: string, signedElementId?: string): Signa
   const keyInfo = signature.getElementsByTagNameNS(DSIG_NS, 'KeyInfo')[0] ?? null;
   const certificatePem = SignedXml.getCertFromKeyInfo(keyInfo) ?? undefined;
   if (!certificatePem) return { valid: false, reason: 'no X509Certificate in KeyInfo' };
-  const sig = new SignedXml({ publicCert: certificatePem, idAttribute: 'Id' });
+  // No `idAttribute`: xml-crypto already looks up Id/ID/id, and naming 'Id' again makes it count
+  // the signed element twice and refuse it as a signature-wrapping attempt.
+  const sig = new SignedXml({ publicCert: certificatePem });
   try {
     sig.loadSignature(signature as unknown as Node);
     const valid = sig.checkSignature(xml);

@@ -28,7 +28,9 @@ function rsaKeys(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki
 
 let serialCounter = 1;
 function serial(): string {
-  return (Date.now().toString(16) + (serialCounter++).toString(16)).padStart(16, '0');
+  // DER INTEGER must be minimal and positive: no leading 00 octet (OpenSSL 3 and Node's
+  // X509Certificate refuse "illegal padding"), so the first hex digit is a fixed 1.
+  return '1' + (Date.now().toString(16) + (serialCounter++).toString(16)).padStart(15, '0');
 }
 
 export function createCa(name = 'AC Teste Fiscal'): KeyAndCert & { key: forge.pki.rsa.PrivateKey; cert: forge.pki.Certificate } {
