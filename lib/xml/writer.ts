@@ -19,6 +19,8 @@ export type XmlChild = XmlNode | undefined | null | false;
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const TEXT_SPECIAL = /[&<>\r]/;
 const ATTR_SPECIAL = /[&<"\t\n\r]/;
+const TEXT_SCAN = /[&<>\u0000-\u001F\uFFFE\uFFFF]/;
+const ATTR_SCAN = /[&<"\u0000-\u001F\uFFFE\uFFFF]/;
 
 function assertChars(value: string, where: string): void {
   if (FORBIDDEN.test(value)) throw new RangeError(`character not allowed in XML in ${where}`);
@@ -26,6 +28,8 @@ function assertChars(value: string, where: string): void {
 
 /** C14N text escaping: & < > as entities and CR as &#xD; (LF and TAB stay literal). */
 export function escapeText(value: string): string {
+  // One scan for the common case (nothing to escape, nothing forbidden).
+  if (!TEXT_SCAN.test(value)) return value;
   assertChars(value, 'text');
   if (!TEXT_SPECIAL.test(value)) return value;
   let out = '';
@@ -42,6 +46,7 @@ export function escapeText(value: string): string {
 
 /** C14N attribute escaping: & < " as entities and TAB, LF, CR as character references. */
 export function escapeAttr(value: string): string {
+  if (!ATTR_SCAN.test(value)) return value;
   assertChars(value, 'attribute');
   if (!ATTR_SPECIAL.test(value)) return value;
   let out = '';
