@@ -76,7 +76,7 @@ export function scenarios(): Scenario[] {
     { name: 'ibscbs-immune-410', note: aNfe([item(I00, { ibsCbsResolved: { ...ibsCbsFor(0n), cst: '410', cClassTrib: '410001' } })]) },
     {
       name: 'transport-billing-card-change',
-      note: aNfe([item(I00, { valorFrete: 15, valorSeguro: 5, desconto: 10, outrasDespesas: 2.5 })], {
+      note: aNfe([item({ cst: '00', modBC: 3, vBC: 112.5, pICMS: 18, vICMS: 20.25 }, { valorFrete: 15, valorSeguro: 5, desconto: 10, outrasDespesas: 2.5 })], {
         transporte: {
           modFrete: 0,
           transportador: { cnpjCpf: '11222333000181', nome: 'TRANSPORTES RAPIDOS LTDA', ie: '111222333444', endereco: 'Rod. Anhanguera km 10', municipio: 'Sao Paulo', uf: 'SP' },
