@@ -56,6 +56,10 @@ export const CATALOG = {
   JUSTIFICATIVA_CONTINGENCIA_INVALIDA: { status: 422, detail: 'justificativaContingencia deve ter de 15 a 256 caracteres.' },
   XML_FORA_DO_ESQUEMA: { status: 422, detail: 'Documento gerado não passou no esquema oficial; nada foi transmitido.' },
 
+  // NF-e XML (nfe-xml branch)
+  QRCODE_FORA_DO_PADRAO: { status: 422, detail: 'QR Code da NFC-e fora do padrão do leiaute; a nota não foi emitida.' },
+  UF_SEM_URL_NFCE: { status: 422, detail: 'UF do emissor sem endereço de consulta de NFC-e cadastrado.' },
+
   // Goods documents (API.md, NF-e payload, icms, pis/cofins/ipi, emission rules)
   CFOP_IDDEST_DIVERGENTE: { status: 422, detail: 'Itens com CFOP de destinos diferentes.' },
   INDFINAL_INCOERENTE_COM_DESTINATARIO: { status: 422, detail: 'indFinal 0 com destinatário não contribuinte.' },

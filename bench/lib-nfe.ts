@@ -1,0 +1,123 @@
+/**
+ * Benchmark (not a test) of the NF-e hot path in lib/, one core, per note:
+ *   build (canonical XML) + sign (node:crypto) + XSD (reused libxml2-wasm validator)
+ * for 1, 50 and 990 items, median and p99 over repeated runs; the same unsigned notes signed
+ * through xml-crypto's generic path as a baseline; and RSS/heap across 100 000 one-item notes.
+ *
+ *   npx tsx --expose-gc bench/lib-nfe.ts            (--expose-gc optional: exact heap figures)
+ *   BENCH_MEMORY_NOTES=20000 npx tsx bench/lib-nfe.ts
+ *
+ * HOOK(validate+totals): request validation (lib/nfe/check.ts) and totals (lib/nfe/totals.ts)
+ * are written on another branch. Until they land here the notes are built as CheckedNote by
+ * test/support/checked-note-factories.ts and totalled by its test oracle `totalsOf`, which is
+ * timed separately as "totals (oracle)". Replace `prepare` below with checkNfe + computeTotals.
+ */
+import { performance } from 'node:perf_hooks';
+import { SignedXml } from 'xml-crypto';
+import { buildSignedNfe } from '../lib/nfe/document.js';
+import { buildNfe, NFE_NS } from '../lib/nfe/xml/nfe.js';
+import { assertNfeSchema } from '../lib/nfe/xml/validate.js';
+import { createSigner } from '../lib/sign/signer.js';
+import type { CheckedNote, NoteTotals } from '../lib/nfe/types.js';
+import { aContext, aNfe, anItem, ibsCbsFor, testSigningMaterial, totalsOf } from '../test/support/checked-note-factories.js';
+
+const material = testSigningMaterial();
+const signer = createSigner(material);
+
+function noteWith(items: number): CheckedNote {
+  return aNfe(Array.from({ length: items }, (_, i) => anItem({
+    codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`,
+    quantidade: 1 + (i % 5), valorUnitario: 3.99 + i, ibsCbsResolved: ibsCbsFor(BigInt(Math.round((1 + (i % 5)) * (3.99 + i) * 100))),
+  })));
+}
+
+/** HOOK(validate+totals): today the totals oracle; later checkNfe(body, issuer) + computeTotals. */
+function prepare(note: CheckedNote): NoteTotals {
+  return totalsOf(note);
+}
+
+function stats(samples: number[]): { median: number; p99: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]! };
+}
+
+function time(runs: number, fn: () => void): { median: number; p99: number } {
+  for (let i = 0; i < Math.min(20, runs); i++) fn(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  return stats(samples);
+}
+
+function xmlCryptoSign(unsignedXml: string): string {
+  const sig = new SignedXml({ privateKey: material.keyPem, publicCert: material.certPem });
+  sig.signatureAlgorithm = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+  sig.canonicalizationAlgorithm = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+  sig.addReference({
+    xpath: "//*[local-name(.)='infNFe']",
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315'],
+    digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1',
+  });
+  sig.computeSignature(unsignedXml, { location: { reference: "//*[local-name(.)='infNFe']", action: 'after' } });
+  return sig.getSignedXml();
+}
+
+const fmt = (ms: number): string => (ms < 10 ? ms.toFixed(3) : ms.toFixed(1));
+const rows: string[] = [];
+const RUNS: Record<number, [chain: number, baseline: number]> = { 1: [3000, 200], 50: [500, 20], 990: [40, 3] };
+
+console.log(`node ${process.version}, ${process.arch}; one process, one thread`);
+for (const items of [1, 50, 990]) {
+  const note = noteWith(items);
+  const totals = prepare(note);
+  const ctx = aContext(note);
+  const [runs, baseRuns] = RUNS[items]!;
+  const inf = buildNfe(note, totals, ctx);
+  const signed = buildSignedNfe(note, totals, ctx, signer);
+  const kb = Buffer.byteLength(signed.xml) / 1024;
+  const tTotals = time(runs, () => prepare(note));
+  const tBuild = time(runs, () => buildNfe(note, totals, ctx));
+  const tSign = time(runs, () => signer.sign(inf.canonical, inf.id));
+  const tXsd = time(runs, () => assertNfeSchema(signed.xml));
+  const tChain = time(runs, () => buildSignedNfe(note, prepare(note), ctx, signer));
+  const unsigned = `<NFe xmlns="${NFE_NS}">${inf.element}</NFe>`;
+  const tBase = time(baseRuns, () => xmlCryptoSign(unsigned));
+  const ratio = tBase.median / (tBuild.median + tSign.median);
+  const line = `| ${items} | ${kb.toFixed(1)} | ${fmt(tTotals.median)} | ${fmt(tBuild.median)} | ${fmt(tSign.median)} | ${fmt(tXsd.median)} | **${fmt(tChain.median)}** / ${fmt(tChain.p99)} | ${fmt(tBase.median)} / ${fmt(tBase.p99)} | ${ratio.toFixed(0)}× |`;
+  rows.push(line);
+  console.log(line);
+}
+console.log('| items | KB | totals (oracle) | build | sign | XSD | chain median / p99 | xml-crypto sign median / p99 | xml-crypto ÷ (build+sign) |');
+
+const MEMORY_NOTES = Number(process.env.BENCH_MEMORY_NOTES ?? 100_000);
+const gc = (globalThis as { gc?: () => void }).gc;
+const mem = () => { gc?.(); const m = process.memoryUsage(); return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20, ext: m.external / 2 ** 20 }; };
+const one = noteWith(1);
+const oneCtx = aContext(one);
+for (let i = 0; i < 2000; i++) buildSignedNfe(one, prepare(one), oneCtx, signer); // reach steady state
+await new Promise((r) => setImmediate(r));
+const before = mem();
+const t0 = performance.now();
+const checkpoints: string[] = [];
+// Yield to the event loop every 1000 notes, as a service does between requests: libxml2-wasm
+// wraps each parsed document in a WeakRef, and V8 keeps WeakRef targets alive until the current
+// job ends, so one synchronous loop of 100 000 parses would grow the heap (~90 B/parse) even
+// though every document is disposed. Measured here: flat once the loop yields.
+const tick = () => new Promise((r) => setImmediate(r));
+for (let i = 1; i <= MEMORY_NOTES; i++) {
+  buildSignedNfe(one, prepare(one), oneCtx, signer);
+  if (i % 1000 === 0) await tick();
+  if (i % (MEMORY_NOTES / 5) === 0) {
+    const m = mem();
+    checkpoints.push(`${i}: rss ${m.rss.toFixed(0)} MB, heap ${m.heap.toFixed(1)} MB`);
+  }
+}
+const elapsed = performance.now() - t0;
+const after = mem();
+console.log(`memory over ${MEMORY_NOTES} one-item notes (${(elapsed / MEMORY_NOTES).toFixed(3)} ms/note, gc ${gc ? 'forced' : 'not exposed'}):`);
+console.log(`  before: rss ${before.rss.toFixed(0)} MB, heap ${before.heap.toFixed(1)} MB, external ${before.ext.toFixed(1)} MB`);
+console.log(`  after:  rss ${after.rss.toFixed(0)} MB, heap ${after.heap.toFixed(1)} MB, external ${after.ext.toFixed(1)} MB`);
+for (const c of checkpoints) console.log(`  ${c}`);

@@ -1,0 +1,44 @@
+import { UF_BY_SIGLA } from '../access-key.js';
+import type { CheckedNote } from '../types.js';
+import { el, leaf, opt, type XmlNode } from '../../xml/writer.js';
+import type { EmissionContext } from './context.js';
+
+/** tpImp (B21): 1 DANFE portrait for NF-e, 4 DANFE NFC-e (MOC 4.00). */
+const TP_IMP = { '55': '1', '65': '4' } as const;
+
+/**
+ * ide: B01, child of infNFe (A01). Order per the XSD sequence (MOC 4.00 + NT 2025.002).
+ * dhSaiEnt is not written (forbidden in NFC-e, optional in NF-e and not in the API).
+ * procEmi (B26) is 0: issued by the taxpayer's own application.
+ */
+export function buildIde(note: CheckedNote, ctx: EmissionContext): XmlNode {
+  const cUF = UF_BY_SIGLA[ctx.issuer.endereco.uf];
+  if (!cUF) throw new RangeError(`unknown issuer UF ${ctx.issuer.endereco.uf}`);
+  const contingent = ctx.tpEmis !== 1;
+  if (contingent && !ctx.contingency) throw new RangeError(`tpEmis ${ctx.tpEmis} needs dhCont and xJust`);
+  return el('ide', [
+    leaf('cUF', cUF),
+    leaf('cNF', ctx.cNF),
+    leaf('natOp', note.naturezaOperacao),
+    leaf('mod', note.model),
+    leaf('serie', ctx.serie),
+    leaf('nNF', ctx.numero),
+    leaf('dhEmi', ctx.dhEmi),
+    leaf('tpNF', note.tpNF),
+    leaf('idDest', note.idDest),
+    leaf('cMunFG', ctx.issuer.endereco.codigoMunicipio),
+    leaf('tpImp', TP_IMP[note.model]),
+    leaf('tpEmis', ctx.tpEmis),
+    leaf('cDV', ctx.accessKey.charAt(43)),
+    leaf('tpAmb', ctx.tpAmb),
+    leaf('finNFe', note.finNFe),
+    leaf('indFinal', note.indFinal),
+    leaf('indPres', note.indPres),
+    opt('indIntermed', note.indIntermed),
+    leaf('procEmi', '0'),
+    leaf('verProc', ctx.verProc),
+    contingent && leaf('dhCont', ctx.contingency!.dhCont),
+    contingent && leaf('xJust', ctx.contingency!.xJust),
+    ...note.referenciadas.map((key) => el('NFref', [leaf('refNFe', key)])),
+  ]);
+}

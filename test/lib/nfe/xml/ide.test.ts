@@ -1,0 +1,19 @@
+import test from 'ava';
+import { buildIde } from '../../../../lib/nfe/xml/ide.js';
+import { aContext, aNfce, aNfe } from '../../../support/checked-note-factories.js';
+
+test('buildIde writes the layout sequence with cDV taken from the key', (t) => {
+  const note = aNfe();
+  const ctx = aContext(note);
+  const xml = buildIde(note, ctx);
+  t.is<string, string>(xml, `<ide><cUF>35</cUF><cNF>87654321</cNF><natOp>Venda de mercadoria</natOp><mod>55</mod><serie>1</serie><nNF>1234</nNF><dhEmi>2026-11-22T17:40:00-03:00</dhEmi><tpNF>1</tpNF><idDest>1</idDest><cMunFG>3550308</cMunFG><tpImp>1</tpImp><tpEmis>1</tpEmis><cDV>${ctx.accessKey[43]}</cDV><tpAmb>2</tpAmb><finNFe>1</finNFe><indFinal>0</indFinal><indPres>1</indPres><procEmi>0</procEmi><verProc>fiscal-api 2.1.0</verProc></ide>`);
+});
+
+test('buildIde writes NFref per referenced key, tpImp 4 for NFC-e and dhCont/xJust in contingency', (t) => {
+  const ref = '35180834128745000152550010000476051695511860';
+  t.true(buildIde(aNfe(undefined, { referenciadas: [ref] }), aContext(aNfe())).endsWith(`<NFref><refNFe>${ref}</refNFe></NFref></ide>`));
+  const nfce = aNfce();
+  const xml = buildIde(nfce, aContext(nfce, { tpEmis: 9 }));
+  t.true(xml.includes('<tpImp>4</tpImp><tpEmis>9</tpEmis>'));
+  t.regex(xml, /<verProc>[^<]+<\/verProc><dhCont>2026-11-22T17:30:00-03:00<\/dhCont><xJust>[^<]{15,}<\/xJust><\/ide>$/);
+});
