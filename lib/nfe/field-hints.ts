@@ -9,6 +9,7 @@ import type { FieldHints } from '../validation/field-errors.js';
  */
 const renamed = (to: string) => `No leiaute existe com outro nome: nesta API use '${to}'.`;
 const unsupported = (what: string) => `Grupo/campo do leiaute não suportado por esta API: ${what}.`;
+const flattened = (what: string) => `No leiaute é um grupo; nesta API ${what}.`;
 const computed = (what: string) => `Campo calculado ou definido pelo serviço, não enviado: ${what}.`;
 
 const ROOT: Record<string, string> = {
@@ -97,8 +98,8 @@ const ROOT: Record<string, string> = {
 /** Item (H/I) and tax (M-W) level names; the item path is `items[]`. */
 const ITEM: Record<string, string> = {
   nItem: computed('número do item (posição na lista items)'),
-  prod: renamed('os campos do produto diretamente no item'),
-  imposto: renamed('icms, ipi, pis, cofins e ibsCbs diretamente no item'),
+  prod: flattened('os campos do produto ficam diretamente no item'),
+  imposto: flattened('icms, ipi, pis, cofins e ibsCbs ficam diretamente no item'),
   cProd: renamed('codigo'),
   xProd: renamed('descricao'),
   cEAN: renamed('ean'),
@@ -213,7 +214,7 @@ const IPI: Record<string, string> = {
 
 const IBS_CBS: Record<string, string> = {
   CST: renamed('cst'),
-  gIBSCBS: renamed('os campos do grupo diretamente em ibsCbs'),
+  gIBSCBS: flattened('os campos do grupo ficam diretamente em ibsCbs'),
   gIBSUF: renamed('ibsUf'),
   gIBSMun: renamed('ibsMun'),
   gCBS: renamed('cbs'),
@@ -226,7 +227,7 @@ const IBS_CBS: Record<string, string> = {
   vIBS: renamed('vIbs'),
   gDif: unsupported('diferimento de IBS/CBS (gDif)'),
   gDevTrib: unsupported('devolução de tributos (gDevTrib)'),
-  gRed: renamed('pNominal e pRedAliq em ibsUf, ibsMun e cbs'),
+  gRed: flattened('a redução é pNominal e pRedAliq em ibsUf, ibsMun e cbs'),
   gTribRegular: unsupported('tributação regular (gTribRegular)'),
   gIBSCredPres: unsupported('crédito presumido de IBS (gIBSCredPres)'),
   gCBSCredPres: unsupported('crédito presumido de CBS (gCBSCredPres)'),

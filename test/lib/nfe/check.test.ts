@@ -100,3 +100,21 @@ test('checkNfce keeps destNome when sent and leaves an anonymous sale without de
   t.like(checkNfce(aValidNfceBody({ destCPF: '52998224725', destNome: 'Joao' }), anIssuer()).destinatario, { nome: 'Joao' });
   t.is(checkNfce(aValidNfceBody(), anIssuer()).destinatario, undefined);
 });
+
+test('a malformed referenced key passes the schema and refuses 422 REFERENCIADA_INVALIDA, not 400', (t) => {
+  const body = validateNfeBody(aValidNfeBody({ finNFe: 2, referenciadas: [{ chaveAcesso: '123' }] }));
+  const err = throwsCode(t, () => checkNfe(body, anIssuer()), 'REFERENCIADA_INVALIDA');
+  t.is(err.code, 422);
+});
+
+test('the old ST names pass the schema and refuse 422 ICMS_ST_NAO_SUPORTADO', (t) => {
+  const item: any = anItem();
+  item.icms = { ...item.icms, baseCalculoST: 10 };
+  const err = throwsCode(t, () => checkNfe(validateNfeBody(aValidNfeBody({ items: [item] })), anIssuer()), 'ICMS_ST_NAO_SUPORTADO');
+  t.is(err.code, 422);
+});
+
+test('a justification shorter than 15 passes the schema and refuses 422 in NFC-e', (t) => {
+  const body = validateNfceBody(aValidNfceBody({ justificativaContingencia: 'curta' }));
+  throwsCode(t, () => checkNfce(body, anIssuer()), 'JUSTIFICATIVA_CONTINGENCIA_INVALIDA');
+});
