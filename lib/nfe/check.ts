@@ -1,7 +1,7 @@
 import type { IssuerSnapshot } from '../issuer/types.js';
 import { checkCobranca } from './rules/cobranca.js';
 import { normalizeCest } from './rules/cest.js';
-import { resolveIdDest, resolveIndFinal } from './rules/destination.js';
+import { checkNfceInternal, resolveIdDest, resolveIndFinal } from './rules/destination.js';
 import { checkFinalidade } from './rules/finalidade.js';
 import { checkIcms } from './rules/icms.js';
 import { checkCombustivel } from './rules/icms-monofasico.js';
@@ -49,7 +49,7 @@ export function checkNfe(body: NfeBody, issuer: IssuerSnapshot, options: CheckOp
     idDest,
     indFinal,
     indPres: body.indPres,
-    ...(body.indIntermed !== undefined ? { indIntermed: body.indIntermed } : {}),
+    ...intermediary(body.indPres, body.indIntermed),
     finNFe: body.finNFe,
     referenciadas,
     destinatario: body.destinatario,
@@ -67,6 +67,7 @@ export function checkNfe(body: NfeBody, issuer: IssuerSnapshot, options: CheckOp
  */
 export function checkNfce(body: NfceBody, issuer: IssuerSnapshot): CheckedNote {
   const justificativa = checkJustificativaContingencia(body.justificativaContingencia);
+  checkNfceInternal(body.items);
   checkSemPagamento(body.pagamentos, '65');
   checkCobranca(body.cobranca);
   const items = body.items.map((item, index) => checkItem(item, index, issuer, '65'));
@@ -78,6 +79,7 @@ export function checkNfce(body: NfceBody, issuer: IssuerSnapshot): CheckedNote {
     idDest: 1,
     indFinal: 1,
     indPres: body.indPres,
+    ...intermediary(body.indPres, undefined),
     finNFe: 1,
     referenciadas: [],
     ...(consumer ? { destinatario: consumer } : {}),
@@ -88,6 +90,15 @@ export function checkNfce(body: NfceBody, issuer: IssuerSnapshot): CheckedNote {
   };
   checkPaymentsCloseTotal(note.pagamentos, note.troco, computeTotals(note).vNF);
   return note;
+}
+
+/**
+ * indIntermed is required by the layout when indPres is 2, 3, 4 or 9 (NT 2020.006); absent, it is
+ * 0 (own site or platform). Outside those presences it is not written.
+ */
+function intermediary(indPres: number, sent: 0 | 1 | undefined): { indIntermed?: 0 | 1 } {
+  if (![2, 3, 4, 9].includes(indPres)) return {};
+  return { indIntermed: sent ?? 0 };
 }
 
 function common(body: NfeBody | NfceBody) {

@@ -4,7 +4,7 @@ import { toValidationError, type FieldHints } from '../validation/field-errors.j
 import { sharedValidator } from '../validation/validator.js';
 import { NFCE_FIELD_HINTS, NFE_BATCH_FIELD_HINTS, NFE_FIELD_HINTS } from './field-hints.js';
 import { nfceBodySchema, nfeBatchBodySchema, nfeBodySchema } from './schema.js';
-import type { Item, NfceBody, NfeBody } from './types.js';
+import type { Item, NfceBody, NfeBody, Pagamento } from './types.js';
 
 /**
  * Strict validation of the emission bodies (API.md, Errors > Unknown fields, Precision rules):
@@ -46,7 +46,7 @@ export function validateNfceBody(body: unknown): NfceBody {
   const copy = cloneBody(body);
   run(checkers().nfce, copy, NFCE_FIELD_HINTS, '');
   const nfce = copy as NfceBody;
-  const errors = taxUnitErrors(nfce.items, '');
+  const errors = [...taxUnitErrors(nfce.items, ''), ...paymentErrors(nfce.pagamentos, '')];
   if (nfce.destNome !== undefined && nfce.destCPF === undefined) {
     errors.push({ field: 'destNome', message: "O campo 'destNome' exige 'destCPF' (consumidor identificado)." });
   }
@@ -75,7 +75,7 @@ function cloneBody(body: unknown): unknown {
 }
 
 function structuralNfe(nfe: NfeBody, prefix: string): FieldError[] {
-  const errors = taxUnitErrors(nfe.items, prefix);
+  const errors = [...taxUnitErrors(nfe.items, prefix), ...paymentErrors(nfe.pagamentos, prefix)];
   if (nfe.destinatario.indicadorIE === 1 && nfe.destinatario.ie === undefined) {
     errors.push({
       field: at(prefix, 'destinatario.ie'),
@@ -102,6 +102,15 @@ function taxUnitErrors(items: Item[], prefix: string): FieldError[] {
     }
   });
   return errors;
+}
+
+/** `forma 99` (other) needs its description (xPag, NT 2020.006). */
+function paymentErrors(pagamentos: Pagamento[], prefix: string): FieldError[] {
+  return pagamentos.flatMap((p, i) => {
+    if (p.forma !== '99' || p.descricao !== undefined) return [];
+    const field = at(prefix, `pagamentos[${i}].descricao`);
+    return [{ field, message: `O campo '${field}' é obrigatório quando forma é 99 (outros).` }];
+  });
 }
 
 function at(prefix: string, path: string): string {

@@ -36,3 +36,9 @@ export function resolveIndFinal(dest: Pick<Destinatario, 'cnpjCpf' | 'indicadorI
   }
   return sent ?? (nonContributor ? 1 : 0);
 }
+
+/** NFC-e is always an internal operation (idDest 1): an item with a 6xxx/7xxx CFOP refuses. */
+export function checkNfceInternal(items: readonly Pick<Item, 'cfop'>[]): void {
+  const outside = items.map((item, index) => ({ item: index, cfop: item.cfop, idDest: idDestOfCfop(item.cfop) })).filter((d) => d.idDest !== 1);
+  if (outside.length) throw new DomainError('CFOP_IDDEST_DIVERGENTE', { itens: outside, motivo: 'NFC-e aceita apenas operação interna (CFOP 1xxx ou 5xxx)' });
+}

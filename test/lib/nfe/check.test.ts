@@ -118,3 +118,10 @@ test('a justification shorter than 15 passes the schema and refuses 422 in NFC-e
   const body = validateNfceBody(aValidNfceBody({ justificativaContingencia: 'curta' }));
   throwsCode(t, () => checkNfce(body, anIssuer()), 'JUSTIFICATIVA_CONTINGENCIA_INVALIDA');
 });
+
+test('checkNfe defaults indIntermed to 0 for remote presences and omits it in person', (t) => {
+  t.is(checkNfe(aValidNfeBody({ indPres: 2 }), anIssuer()).indIntermed, 0);
+  t.is(checkNfe(aValidNfeBody({ indPres: 9, indIntermed: 1 }), anIssuer()).indIntermed, 1);
+  t.false('indIntermed' in checkNfe(aValidNfeBody({ indPres: 1 }), anIssuer()));
+  t.is(checkNfce(aValidNfceBody({ indPres: 4 }), anIssuer()).indIntermed, 0);
+});

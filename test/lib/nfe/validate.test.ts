@@ -181,3 +181,9 @@ test('validateNfeBody refuses a non-object body without crashing', (t) => {
   fails(t, () => validateNfeBody('x'));
   fails(t, () => validateBatchBody([]));
 });
+
+test('validateNfeBody requires descricao with forma 99', (t) => {
+  t.deepEqual(fieldsOf(fails(t, () => validateNfeBody({ ...aValidNfeBody(), pagamentos: [{ forma: '99', valor: 100 }] }))), ['pagamentos[0].descricao']);
+  t.notThrows(() => validateNfeBody({ ...aValidNfeBody(), pagamentos: [{ forma: '99', valor: 100, descricao: 'Permuta' }] }));
+  t.deepEqual(fieldsOf(fails(t, () => validateNfceBody({ ...aValidNfceBody(), pagamentos: [{ forma: '99', valor: 100 }] }))), ['pagamentos[0].descricao']);
+});

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { checkNfe } from '../../../../lib/nfe/check.js';
+import { checkNfce, checkNfe } from '../../../../lib/nfe/check.js';
 import { resolveIdDest, resolveIndFinal } from '../../../../lib/nfe/rules/destination.js';
-import { aValidNfeBody, anIssuer, anItem } from '../../../support/nfe-factories.js';
+import { aValidNfceBody, aValidNfeBody, anIssuer, anItem } from '../../../support/nfe-factories.js';
 import { throwsCode } from '../../../support/domain-errors.js';
 
 const exempt = { origem: 0, cst: '40' };
@@ -38,4 +38,10 @@ test('resolveIndFinal accepts 0 for a contributor and 1 for anyone, defaulting b
   t.is(resolveIndFinal({ cnpjCpf: '11444777000161', indicadorIE: 1 }, 1), 1);
   t.is(resolveIndFinal({ cnpjCpf: '11444777000161', indicadorIE: 9 }, undefined), 1);
   t.is(resolveIndFinal({ cnpjCpf: '52998224725', indicadorIE: 2 }, undefined), 1);
+});
+
+test('checkNfce refuses an interstate CFOP (CFOP_IDDEST_DIVERGENTE) and accepts 5xxx', (t) => {
+  const err = throwsCode(t, () => checkNfce(aValidNfceBody({ items: [anItem({ cfop: '6102' })] }), anIssuer()), 'CFOP_IDDEST_DIVERGENTE');
+  t.like(err.data, { itens: [{ item: 0, cfop: '6102', idDest: 2 }] });
+  t.notThrows(() => checkNfce(aValidNfceBody(), anIssuer()));
 });

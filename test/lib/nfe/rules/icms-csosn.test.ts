@@ -58,7 +58,7 @@ test('checkIcms refuses credit with 202/203 and own ICMS or cst with ST CSOSN (I
 test('checkNfe refuses MEI CSOSN 102 with a CFOP other than 5102/6102 (CSOSN_CFOP_MEI_INCOMPATIVEL)', (t) => {
   const err = throwsCode(t, () => checkNfe(aValidNfeBody({ items: [aSimplesItem({ cfop: '5405' })] }), aSimplesIssuer({ crt: 4 })), 'CSOSN_CFOP_MEI_INCOMPATIVEL');
   t.like(err.data, { item: 0, campo: 'items[0].cfop', cfop: '5405' });
-  throwsCode(t, () => checkNfce(aValidNfceBody({ items: [aSimplesItem({ cfop: '6102' })] }), aSimplesIssuer({ crt: 4 })), 'CSOSN_CFOP_MEI_INCOMPATIVEL');
+  throwsCode(t, () => checkNfce(aValidNfceBody({ items: [aSimplesItem({ cfop: '5405' })] }), aSimplesIssuer({ crt: 4 })), 'CSOSN_CFOP_MEI_INCOMPATIVEL');
 });
 
 test('checkNfe accepts MEI CSOSN 102 with 5102 and 6102, NFC-e with 5102', (t) => {
