@@ -10,6 +10,7 @@ import type { CheckedItem, CheckedNote, NoteTotals } from './types.js';
  *
  * vNF = vProd − vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST (API.md). Items with
  * indTot 0 stay out of vProd only (MOC 4.00, W07); their other amounts are still summed.
+ * With `indDeduzDeson: 1` the item's vICMSDeson is also subtracted (see below).
  * vTotTrib is 0 here: the approximate tax value is the XML side's (issuer setting + NCM tables).
  */
 export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
@@ -23,6 +24,9 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
   const vIPI = total((i) => ipiCents(i.ipi));
   const vST = total((i) => cents(i.icms.vICMSST));
   const vFCPST = total((i) => cents(i.icms.vFCPST));
+  // indDeduzDeson 1: the exempted ICMS is deducted from the note total (NT 2023.004, rule of
+  // rejection 610); it is the only case where vNF departs from the API.md formula above.
+  const deducted = total((i) => (i.icms.indDeduzDeson === 1 ? cents(i.icms.vICMSDeson) : 0n));
   const totals: NoteTotals = {
     vBC: total((i) => cents(i.icms.vBC)),
     vICMS: total((i) => cents(i.icms.vICMS)),
@@ -39,7 +43,7 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
     vPIS: total((i) => cents(i.pis?.valor)),
     vCOFINS: total((i) => cents(i.cofins?.valor)),
     vOutro,
-    vNF: vProd - vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST,
+    vNF: vProd - vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST - deducted,
     vTotTrib: 0n,
   };
   const withIbsCbs = items.filter((i) => i.ibsCbsResolved);

@@ -1,5 +1,5 @@
 import type { ValidationError as FvError } from 'fastest-validator';
-import { DomainError, type FieldError } from '../errors/index.js';
+import { validationError, type FieldError } from '../errors/index.js';
 import { toValidationError, type FieldHints } from '../validation/field-errors.js';
 import { sharedValidator } from '../validation/validator.js';
 import { NFCE_FIELD_HINTS, NFE_BATCH_FIELD_HINTS, NFE_FIELD_HINTS } from './field-hints.js';
@@ -36,7 +36,7 @@ export interface ValidateOptions {
 export function validateNfeBody(body: unknown, options: ValidateOptions = {}): NfeBody {
   const prefix = options.batchIndex === undefined ? '' : `notas[${options.batchIndex}]`;
   const copy = cloneBody(body);
-  run(checkers().nfe, copy, NFE_FIELD_HINTS, prefix);
+  run(checkers().nfe, copy, prefix ? NFE_BATCH_FIELD_HINTS : NFE_FIELD_HINTS, prefix);
   const nfe = copy as NfeBody;
   throwIfAny([...structuralNfe(nfe, prefix)]);
   return nfe;
@@ -82,6 +82,12 @@ function structuralNfe(nfe: NfeBody, prefix: string): FieldError[] {
       message: `O campo '${at(prefix, 'destinatario.ie')}' é obrigatório quando indicadorIE é 1 (contribuinte).`,
     });
   }
+  if (nfe.destinatario.indicadorIE === 2 && nfe.destinatario.ie !== undefined) {
+    errors.push({
+      field: at(prefix, 'destinatario.ie'),
+      message: `O campo '${at(prefix, 'destinatario.ie')}' não deve ser informado quando indicadorIE é 2 (isento).`,
+    });
+  }
   return errors;
 }
 
@@ -118,5 +124,5 @@ function at(prefix: string, path: string): string {
 }
 
 function throwIfAny(errors: FieldError[]): void {
-  if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors });
+  if (errors.length) throw validationError(errors);
 }

@@ -132,3 +132,10 @@ test('property: payments minus change equal to vNF pass, and one cent off either
   }), { numRuns: 300 });
   t.pass();
 });
+
+test('computeTotals deducts vICMSDeson from vNF only when indDeduzDeson is 1', (t) => {
+  const deson = (indDeduzDeson: 0 | 1) => anItem({ icms: { origem: 0, cst: '40', vICMSDeson: 18, motDesICMS: 7, indDeduzDeson } });
+  t.is(computeTotals(checkNfe(aValidNfeBody({ items: [deson(0)] }), anIssuer())).vNF, 10000n);
+  const note = checkNfe(aValidNfeBody({ items: [deson(1)], pagamentos: [{ forma: '01', valor: 82 }] }), anIssuer());
+  t.like(computeTotals(note), { vICMSDeson: 1800n, vNF: 8200n });
+});

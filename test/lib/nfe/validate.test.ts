@@ -187,3 +187,19 @@ test('validateNfeBody requires descricao with forma 99', (t) => {
   t.notThrows(() => validateNfeBody({ ...aValidNfeBody(), pagamentos: [{ forma: '99', valor: 100, descricao: 'Permuta' }] }));
   t.deepEqual(fieldsOf(fails(t, () => validateNfceBody({ ...aValidNfceBody(), pagamentos: [{ forma: '99', valor: 100 }] }))), ['pagamentos[0].descricao']);
 });
+
+test('validateNfeBody with batchIndex keeps the layout hints', (t) => {
+  const body: any = aValidNfeBody();
+  body.items[0].icms.vBCSTRet = 1;
+  const error = fails(t, () => validateNfeBody(body, { batchIndex: 4 }));
+  const [unknown] = (error.data!.details as any).camposDesconhecidos;
+  t.is(unknown.caminho, 'notas[4].items[0].icms.vBCSTRet');
+  t.regex(unknown.motivo, /retido anteriormente/);
+});
+
+test('validateNfeBody refuses ie with an exempt recipient (indicadorIE 2)', (t) => {
+  const body = aValidNfeBody();
+  body.destinatario = { ...body.destinatario, cnpjCpf: '11444777000161', indicadorIE: 2, ie: '110042490114' };
+  t.deepEqual(fieldsOf(fails(t, () => validateNfeBody(body))), ['destinatario.ie']);
+  t.notThrows(() => validateNfeBody({ ...body, destinatario: { ...body.destinatario, ie: undefined } }));
+});
