@@ -325,11 +325,17 @@ const COBRANCA: Record<string, string> = {
   dup: renamed('duplicatas'),
 };
 
+/**
+ * Frozen, without prototype: field-errors.ts indexes the map with the key as sent, so `constructor`
+ * or `__proto__` must not find Object.prototype members.
+ */
+const hintMap = (entries: Record<string, string>): FieldHints => Object.freeze(Object.assign(Object.create(null), entries));
+
 const prefixed = (prefix: string, map: Record<string, string>) =>
   Object.fromEntries(Object.entries(map).map(([k, v]) => [`${prefix}.${k}`, v]));
 
 /** Hints of a single NF-e or NFC-e body (paths relative to the body). */
-export const NFE_FIELD_HINTS: FieldHints = Object.freeze({
+export const NFE_FIELD_HINTS: FieldHints = hintMap({
   ...ROOT,
   ...prefixed('items[]', ITEM),
   ...prefixed('items[].icms', ICMS),
@@ -353,7 +359,7 @@ export const NFE_FIELD_HINTS: FieldHints = Object.freeze({
 });
 
 /** NFC-e: the recipient is `destCPF`/`destNome`, and NF-e-only fields are named as such. */
-export const NFCE_FIELD_HINTS: FieldHints = Object.freeze({
+export const NFCE_FIELD_HINTS: FieldHints = hintMap({
   ...NFE_FIELD_HINTS,
   dest: renamed('destCPF e destNome'),
   destinatario: renamed('destCPF e destNome'),
@@ -369,7 +375,7 @@ export const NFCE_FIELD_HINTS: FieldHints = Object.freeze({
 });
 
 /** The same hints for the batch body, whose notes live under `notas[]`. */
-export const NFE_BATCH_FIELD_HINTS: FieldHints = Object.freeze({
+export const NFE_BATCH_FIELD_HINTS: FieldHints = hintMap({
   ...NFE_FIELD_HINTS,
   ...Object.fromEntries(Object.entries(NFE_FIELD_HINTS).map(([k, v]) => [`notas[].${k}`, v])),
   nfes: renamed('notas'),

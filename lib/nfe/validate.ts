@@ -68,10 +68,26 @@ function run(check: Checker, value: unknown, hints: FieldHints, prefix: string):
   if (result !== true) throw toValidationError(result, hints, prefix);
 }
 
-/** A JSON copy; a non-object body is left for the schema to refuse. */
+/**
+ * A copy of the JSON body in which a property set to `null` is absent, as for any optional field
+ * (fastest-validator lets null through optional rules; the rules and the builder only know
+ * "absent"). A required field sent as null is then refused as missing. Array entries are kept, so
+ * a null entry is refused by the item schema. A non-object body is left for the schema to refuse.
+ */
 function cloneBody(body: unknown): unknown {
-  if (body === null || typeof body !== 'object') return body ?? {};
-  return structuredClone(body);
+  if (body === null || body === undefined) return {};
+  return withoutNulls(body);
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // defineProperty: a JSON key "__proto__" stays an own (unknown, refused) key, never a prototype.
+    if (v !== null) Object.defineProperty(out, k, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 function structuralNfe(nfe: NfeBody, prefix: string): FieldError[] {

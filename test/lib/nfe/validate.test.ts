@@ -203,3 +203,30 @@ test('validateNfeBody refuses ie with an exempt recipient (indicadorIE 2)', (t) 
   t.deepEqual(fieldsOf(fails(t, () => validateNfeBody(body))), ['destinatario.ie']);
   t.notThrows(() => validateNfeBody({ ...body, destinatario: { ...body.destinatario, ie: undefined } }));
 });
+
+test('validateNfeBody treats null as absent: optional fields drop, required ones are missing', (t) => {
+  const body: any = aValidNfeBody();
+  body.items[0].icms.vBC = null;
+  body.troco = null;
+  const out = validateNfeBody(body);
+  t.false('vBC' in out.items[0]!.icms);
+  t.false('troco' in out);
+  t.deepEqual(fieldsOf(fails(t, () => validateNfeBody({ ...aValidNfeBody(), destinatario: null } as any))), ['destinatario']);
+});
+
+test('validateNfeBody refuses a JSON "__proto__" key as unknown instead of adopting it', (t) => {
+  const body = JSON.parse(JSON.stringify(aValidNfeBody()).replace('{', '{"__proto__":{"tpNF":0},'));
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual((error.data!.details as any).camposDesconhecidos, [{ campo: '__proto__', caminho: '__proto__', objeto: '' }]);
+});
+
+test('validateNfeBody gives no motivo to keys named like Object.prototype members', (t) => {
+  const body: any = aValidNfeBody();
+  body.constructor = 1;
+  body.items[0].toString = 'x';
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual((error.data!.details as any).camposDesconhecidos, [
+    { campo: 'toString', caminho: 'items[0].toString', objeto: 'items[0]' },
+    { campo: 'constructor', caminho: 'constructor', objeto: '' },
+  ]);
+});
