@@ -51,3 +51,29 @@ test('property: mutated valid NF-e and NFC-e bodies go through validation and ru
   }), { numRuns: 1000 });
   t.pass();
 });
+
+const ICMS_FIELDS = [
+  'aliquota', 'baseCalculo', 'valor', 'modBC', 'pRedBC', 'vBC', 'pICMS', 'vICMS', 'vBCFCP', 'pFCP', 'vFCP', 'modBCST', 'pMVAST',
+  'pRedBCST', 'vBCST', 'pICMSST', 'vICMSST', 'vBCFCPST', 'pFCPST', 'vFCPST', 'qBCMono', 'adRemICMS', 'vICMSMono', 'qBCMonoRet',
+  'adRemICMSRet', 'vICMSMonoRet', 'indDeduzDeson', 'motDesICMS', 'vICMSDeson', 'pCredSN', 'vCredICMSSN',
+] as const;
+
+test('property: random combinations of ICMS fields and CST/CSOSN only end in catalogued refusals', (t) => {
+  const icms = fc.record({
+    code: fc.constantFrom('cst:00', 'cst:10', 'cst:20', 'cst:30', 'cst:40', 'cst:51', 'cst:60', 'cst:70', 'cst:90', 'cst:02', 'cst:61', 'cst:15', 'cst:99',
+      'csosn:102', 'csosn:201', 'csosn:202', 'csosn:500', 'csosn:900'),
+    fields: fc.subarray([...ICMS_FIELDS], { maxLength: 8 }),
+    value: fc.constantFrom(0, 1, 3, 18, 100, 12.5),
+  });
+  fc.assert(fc.property(icms, fc.constantFrom(1, 2, 3, 4) as fc.Arbitrary<1 | 2 | 3 | 4>, ({ code, fields, value }, crt) => {
+    const [kind, v] = code.split(':') as ['cst' | 'csosn', string];
+    const group: Record<string, unknown> = { origem: 0, [kind]: v };
+    for (const f of fields) group[f] = f === 'indDeduzDeson' ? 1 : f === 'modBC' || f === 'modBCST' ? 3 : f === 'motDesICMS' ? 9 : value;
+    const nfe = aValidNfeBody();
+    nfe.items = [{ ...nfe.items[0]!, icms: group as any }];
+    const nfce = aValidNfceBody({ items: nfe.items });
+    return onlyDomainErrors(() => checkNfe(validateNfeBody(nfe), anIssuer({ crt })))
+      && onlyDomainErrors(() => checkNfce(validateNfceBody(nfce), anIssuer({ crt })));
+  }), { numRuns: 2000 });
+  t.pass();
+});
