@@ -12,6 +12,7 @@ import { checkIpi, checkPisCofins } from './rules/pis-cofins-ipi.js';
 import { checkNotSelfReference, checkReferenciadas } from './rules/referenciadas.js';
 import { resolveItemValues } from './rules/unidade-tributavel.js';
 import { computeTotals } from './totals.js';
+import { withoutNulls } from './without-nulls.js';
 import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from './types.js';
 
 /**
@@ -23,6 +24,9 @@ import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from '.
  * Order: note-level facts the caller controls first (contingency text, destination, references,
  * finality, payment forms, billing), then each item in position order (CEST, values and tax unit,
  * ICMS, fuel group, PIS/COFINS/IPI, IBS/CBS), and last the payments against the computed total.
+ * The body should come from validateNfeBody/validateNfceBody; null properties are dropped again
+ * here so a body validated only by the action's params schema cannot reach the rules with nulls.
+ * The input is never mutated.
  */
 export interface CheckOptions {
   /**
@@ -33,7 +37,8 @@ export interface CheckOptions {
   ownAccessKey?: string;
 }
 
-export function checkNfe(body: NfeBody, issuer: IssuerSnapshot, options: CheckOptions = {}): CheckedNote {
+export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOptions = {}): CheckedNote {
+  const body = withoutNulls(sent);
   const idDest = resolveIdDest(body.items, body.idDest);
   const indFinal = resolveIndFinal(body.destinatario, body.indFinal);
   const referenciadas = checkReferenciadas(body.referenciadas, body.finNFe);
@@ -65,7 +70,8 @@ export function checkNfe(body: NfeBody, issuer: IssuerSnapshot, options: CheckOp
  * NFC-e: always an internal exit to a final consumer (idDest 1, indFinal 1, tpNF 1, finNFe 1), no
  * transport (modFrete 9), no IPI, no ST, no `forma 90`.
  */
-export function checkNfce(body: NfceBody, issuer: IssuerSnapshot): CheckedNote {
+export function checkNfce(sent: NfceBody, issuer: IssuerSnapshot): CheckedNote {
+  const body = withoutNulls(sent);
   const justificativa = checkJustificativaContingencia(body.justificativaContingencia);
   checkNfceInternal(body.items);
   checkSemPagamento(body.pagamentos, '65');

@@ -5,11 +5,14 @@ import { sharedValidator } from '../validation/validator.js';
 import { NFCE_FIELD_HINTS, NFE_BATCH_FIELD_HINTS, NFE_FIELD_HINTS } from './field-hints.js';
 import { nfceBodySchema, nfeBatchBodySchema, nfeBodySchema } from './schema.js';
 import type { Item, NfceBody, NfeBody, Pagamento } from './types.js';
+import { withoutNulls } from './without-nulls.js';
 
 /**
  * Strict validation of the emission bodies (API.md, Errors > Unknown fields, Precision rules):
- * the schema of lib/nfe/schema.ts compiled once per process, then the two structural checks a
- * declarative schema cannot say (partial tax-unit group; `ie` required with `indicadorIE` 1).
+ * the schema of lib/nfe/schema.ts compiled once per process, then the cross-field checks a
+ * declarative schema cannot say: the partial tax-unit group (API.md, Item, unit rule 1), `ie`
+ * required with `indicadorIE` 1 and absent with 2, `descricao` with `forma 99`, and in NFC-e
+ * `destNome` only with `destCPF`.
  * Everything here answers 400 VALIDATION_ERROR; the 422 business rules are lib/nfe/check.ts.
  * The input is not mutated: the returned body is a copy with the schema defaults applied.
  */
@@ -68,26 +71,10 @@ function run(check: Checker, value: unknown, hints: FieldHints, prefix: string):
   if (result !== true) throw toValidationError(result, hints, prefix);
 }
 
-/**
- * A copy of the JSON body in which a property set to `null` is absent, as for any optional field
- * (fastest-validator lets null through optional rules; the rules and the builder only know
- * "absent"). A required field sent as null is then refused as missing. Array entries are kept, so
- * a null entry is refused by the item schema. A non-object body is left for the schema to refuse.
- */
+/** A copy of the body with null properties absent (lib/nfe/without-nulls.ts); {} for no body. */
 function cloneBody(body: unknown): unknown {
   if (body === null || body === undefined) return {};
   return withoutNulls(body);
-}
-
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    // defineProperty: a JSON key "__proto__" stays an own (unknown, refused) key, never a prototype.
-    if (v !== null) Object.defineProperty(out, k, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
 }
 
 function structuralNfe(nfe: NfeBody, prefix: string): FieldError[] {

@@ -125,3 +125,15 @@ test('checkNfe defaults indIntermed to 0 for remote presences and omits it in pe
   t.false('indIntermed' in checkNfe(aValidNfeBody({ indPres: 1 }), anIssuer()));
   t.is(checkNfce(aValidNfceBody({ indPres: 4 }), anIssuer()).indIntermed, 0);
 });
+
+test('checkNfe treats null properties as absent and does not mutate its input', (t) => {
+  const body: any = aValidNfeBody({ items: [anItem({ icms: { origem: 0, cst: '00', vBC: 100, pICMS: 18, vICMS: 18 } })] });
+  body.troco = null;
+  body.items[0].desconto = null;
+  const before = JSON.stringify(body);
+  const note = checkNfe(body, anIssuer());
+  t.false('troco' in note);
+  t.false('desconto' in note.items[0]!);
+  t.is(note.items[0]!.icms.modBC, 3);
+  t.is(JSON.stringify(body), before);
+});
