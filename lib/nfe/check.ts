@@ -12,7 +12,7 @@ import { checkIpi, checkPisCofins } from './rules/pis-cofins-ipi.js';
 import { checkNotSelfReference, checkReferenciadas } from './rules/referenciadas.js';
 import { resolveItemValues } from './rules/unidade-tributavel.js';
 import { computeTotals } from './totals.js';
-import { withoutNulls } from './without-nulls.js';
+import { dropNulls } from './without-nulls.js';
 import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from './types.js';
 
 /**
@@ -38,7 +38,7 @@ export interface CheckOptions {
 }
 
 export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOptions = {}): CheckedNote {
-  const body = withoutNulls(sent);
+  const body = dropNulls(sent);
   const idDest = resolveIdDest(body.items, body.idDest);
   const indFinal = resolveIndFinal(body.destinatario, body.indFinal);
   const referenciadas = checkReferenciadas(body.referenciadas, body.finNFe);
@@ -71,7 +71,7 @@ export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOp
  * transport (modFrete 9), no IPI, no ST, no `forma 90`.
  */
 export function checkNfce(sent: NfceBody, issuer: IssuerSnapshot): CheckedNote {
-  const body = withoutNulls(sent);
+  const body = dropNulls(sent);
   const justificativa = checkJustificativaContingencia(body.justificativaContingencia);
   checkNfceInternal(body.items);
   checkSemPagamento(body.pagamentos, '65');

@@ -10,7 +10,25 @@ export function withoutNulls<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (v !== null) Object.defineProperty(out, k, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
+    if (v === null) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: withoutNulls(v), enumerable: true, writable: true, configurable: true });
+    else out[k] = withoutNulls(v);
   }
   return out as T;
+}
+
+/**
+ * The same without copying what has no null inside: unchanged subtrees are shared with the input.
+ * For readers that never mutate (lib/nfe/check.ts), so the common case allocates nothing.
+ */
+export function dropNulls<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || !containsNull(value)) return value;
+  return withoutNulls(value);
+}
+
+function containsNull(value: object): boolean {
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    if (v === null || (typeof v === 'object' && containsNull(v))) return true;
+  }
+  return false;
 }

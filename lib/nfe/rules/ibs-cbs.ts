@@ -1,12 +1,12 @@
 import { DomainError } from '../../errors/index.js';
-import { formatScaled, toScaled } from '../../money.js';
+import { formatScaled } from '../../money.js';
 import type { IbsCbsRate, Item, ResolvedIbsCbs, ResolvedRate } from '../types.js';
-import { cents, percentCents } from './amounts.js';
+import { cents, percentCents, scaled } from './amounts.js';
 
 const RATES = ['ibsUf', 'ibsMun', 'cbs'] as const;
 
 /** A rate as the layout prints it (TDec_0302_04): 4 decimals. */
-const rateString = (p: number): string => formatScaled(toScaled(p, 4), 4);
+const rateString = (p: number): string => formatScaled(scaled(p, 4), 4);
 
 /**
  * The IBS/CBS group with every default (API.md, ibsCbs table; NT 2025.002): cst 000, cClassTrib

@@ -31,10 +31,20 @@ export function refuse(code: ErrorCode, item: number, campos: string[], motivo: 
   throw new DomainError(code, { item, campos: campos.map((c) => `items[${item}].icms.${c}`), motivo, ...extra });
 }
 
+const allowedSets = new Map<string, ReadonlySet<string>>();
+
 /** Fields present outside the allowed groups (origem, cst and csosn are always allowed). */
 export function fieldsOutside(icms: Icms, allowed: readonly IcmsGroup[]): string[] {
-  const ok = new Set<string>(['origem', 'cst', 'csosn', ...allowed.flatMap((g) => ICMS_GROUPS[g] as readonly string[])]);
-  return Object.keys(icms).filter((k) => (icms as unknown as Record<string, unknown>)[k] !== undefined && !ok.has(k));
+  const key = allowed.join();
+  let ok = allowedSets.get(key);
+  if (!ok) {
+    ok = new Set<string>(['origem', 'cst', 'csosn', ...allowed.flatMap((g) => ICMS_GROUPS[g] as readonly string[])]);
+    allowedSets.set(key, ok);
+  }
+  const fields = icms as unknown as Record<string, unknown>;
+  const outside: string[] = [];
+  for (const k in fields) if (fields[k] !== undefined && !ok.has(k)) outside.push(k);
+  return outside;
 }
 
 /** API.md, icms rule 2: the FCP blocks are indivisible. */

@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors/index.js';
-import { formatCents, multiplyRound, toScaled } from '../../money.js';
+import { formatCents } from '../../money.js';
 import type { Item } from '../types.js';
-import { cents, withinOneCent } from './amounts.js';
+import { cents, productCents, scaled, withinOneCent } from './amounts.js';
 
 export interface ItemValues {
   /** vProd in cents. */
@@ -13,8 +13,7 @@ export interface ItemValues {
 }
 
 /** quantity (11v0-4) × unit value (11v0-10), rounded half up to cents. */
-export const lineCents = (quantidade: number, valorUnitario: number): bigint =>
-  multiplyRound(toScaled(quantidade, 4), 4, toScaled(valorUnitario, 10), 10, 2);
+export const lineCents = (quantidade: number, valorUnitario: number): bigint => productCents(quantidade, valorUnitario, 10);
 
 /**
  * Product value and tax unit of one item (API.md, Item, unit rules 2-4):
@@ -48,8 +47,8 @@ export function resolveItemValues(item: Item, index: number): ItemValues {
     };
   }
   const sameUnit = item.unidadeTributavel.trim().toUpperCase() === item.unidade.trim().toUpperCase();
-  if (sameUnit && (toScaled(item.quantidadeTributavel, 4) !== toScaled(item.quantidade, 4)
-    || toScaled(item.valorUnitarioTributavel, 10) !== toScaled(item.valorUnitario, 10))) {
+  if (sameUnit && (scaled(item.quantidadeTributavel, 4) !== scaled(item.quantidade, 4)
+    || scaled(item.valorUnitarioTributavel, 10) !== scaled(item.valorUnitario, 10))) {
     throw new DomainError('UNIDADE_TRIBUTAVEL_INVALIDA', {
       item: index, campo: `items[${index}].unidadeTributavel`,
       motivo: 'unidade tributável igual à comercial exige mesma quantidade e mesmo valor unitário',
