@@ -87,6 +87,12 @@ export const CATALOG = {
   COMBUSTIVEL_GRUPO_OBRIGATORIO: { status: 422, detail: 'Item de combustível exige o grupo combustivel.' },
   UNIDADE_TRIBUTAVEL_INVALIDA: { status: 422, detail: 'Unidade tributável incoerente com a unidade comercial.' },
 
+  // NF-e rules (nfe-rules branch): codes where API.md says "not shown"
+  PIS_COFINS_INVALIDO: { status: 422, detail: 'Grupo de PIS/COFINS inválido para o CST.' },
+  IBSCBS_INCOMPLETO: { status: 422, detail: 'Grupo ibsCbs incompleto: informe ibsUf, ibsMun e cbs (ou use resolverTributacao).' },
+  VALOR_TOTAL_ITEM_DIVERGENTE: { status: 422, detail: 'valorTotal do item difere de quantidade × valorUnitario em mais de 0,01.' },
+  DESCONTO_SUPERIOR_AO_PRODUTO: { status: 422, detail: 'Desconto do item maior que o valor do produto.' },
+
   // Assisted taxation
   NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib.' },
   NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'NCM sem classe tributária automática.' },

@@ -278,6 +278,12 @@ export interface NfceBody extends CommonBody {
 export interface CheckedItem extends Item {
   /** 1-based position (nItem). */
   nItem: number;
+  /**
+   * ICMS as lib/nfe/rules/icms.ts normalized it: classic names of CST 00 (baseCalculo, aliquota,
+   * valor) rewritten as vBC, pICMS, vICMS, and modBC defaulted to 3 wherever own ICMS is present.
+   * `cest` likewise arrives without mask (7 digits).
+   */
+  icms: Icms;
   unidadeTributavel: string;
   quantidadeTributavel: number;
   valorUnitarioTributavel: number;
