@@ -1,10 +1,443 @@
-import type { ServiceSchema } from 'moleculer';
+import { randomUUID } from 'node:crypto';
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Knex } from 'knex';
+import { DbMixin } from './mixins/db.mixin.js';
+import { OutboxMixin } from './mixins/outbox.mixin.js';
+import { migrations } from '../migrations/issuer/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import type { CallerMeta } from './shared/caller.js';
+import { DomainError } from '../lib/errors/index.js';
+import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema, transferRequestSchema } from '../lib/issuer/schema.js';
+import { PROFILE_DEFAULTS, toIssuerResponse, toSnapshot, type IssuerProfile, type IssuerRecord } from '../lib/issuer/model.js';
+import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js';
+import { applyIssuerPatch } from '../lib/issuer/patch.js';
+import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
+import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
+import { dueExpiryThreshold, expiryWindowEnd } from '../lib/issuer/expiry.js';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../lib/issuer/documents.js';
+import { decryptSecret, encryptSecret } from '../lib/crypto/aes-gcm.js';
+import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
+import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
+import { lookupCnpj, lookupCpf } from './issuer/lookup-client.js';
+import { startLookupSimulator } from './issuer/lookup-simulator.js';
+import { issuerResponseDoc, certificateDoc, transferDoc } from './issuer/openapi-docs.js';
 
-/** issuer: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+/** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
+const SIGNING_CACHE_MS = 5 * 60_000;
+/** The expiry job runs on every node this often; a run is idempotent (see runCertificateExpiryCheck). */
+const EXPIRY_JOB_EVERY_MS = 60 * 60_000;
+
+type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
+
+function partnerOf(ctx: Ctx): string {
+  const partnerId = ctx.meta.caller?.partnerId;
+  if (!partnerId) throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige uma credencial de parceiro.');
+  return partnerId;
+}
+
+const uuidParam = { type: 'uuid' } as const;
+
+/**
+ * issuer: the Issuer resource, its A1 certificate and the facts the emission path needs
+ * (API.md, Issuers and queries; Emission rules 2-4; Events > certificate.expiring). Rules live in
+ * lib/issuer; this file wires them to HTTP, Postgres and the outbox.
+ */
+const IssuerService: ServiceSchema = {
   name: 'issuer',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' })],
+
+  actions: {
+    create: {
+      rest: 'POST /companies',
+      httpStatus: 201,
+      params: createIssuerSchema,
+      openapi: { summary: 'Cadastra um emissor', tags: ['emissores'], description: 'Começa em homologação (ambienteFiscal 2). CNPJ já cadastrado (em qualquer conta) responde 409 CNPJ_CONFLICT com a mesma mensagem.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx);
+        const p = ctx.params;
+        const endereco = withMunicipalityName(Object.fromEntries(Object.entries(p.endereco ?? {}).filter(([, v]) => v !== null)) as IssuerProfile['endereco']);
+        const errors = checkIssuerValues({ cnpj: p.cnpj, endereco });
+        if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors });
+        const profile: IssuerProfile = { ...PROFILE_DEFAULTS, razaoSocial: p.razaoSocial, endereco };
+        for (const [k, v] of Object.entries(p)) {
+          if (['cnpj', 'razaoSocial', 'endereco', 'ambienteFiscal', 'sandbox'].includes(k) || v === null || v === undefined) continue;
+          (profile as any)[k] = v;
+        }
+        const now = runtimeOf(this.broker).clock.now();
+        const id = randomUUID();
+        try {
+          await this.knex(this.t('issuers')).insert({
+            id, partner_id: partnerId, cnpj: p.cnpj, ambiente_fiscal: 2, sandbox: p.sandbox ?? false,
+            profile: JSON.stringify(profile), created_at: now, updated_at: now,
+          });
+        } catch (err) {
+          // The unique index decides races between two creations of the same CNPJ.
+          if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
+          throw err;
+        }
+        return toIssuerResponse(await this.loadOwn(partnerId, id));
+      },
+    },
+
+    list: {
+      rest: 'GET /companies',
+      openapi: { summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc } },
+      async handler(this: any, ctx: Ctx) {
+        const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).orderBy('created_at').orderBy('id');
+        return rows.map((r) => toIssuerResponse(toRecord(r)));
+      },
+    },
+
+    show: {
+      rest: 'GET /companies/:id',
+      params: { id: uuidParam },
+      openapi: { summary: 'Consulta um emissor', tags: ['emissores'], response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        return toIssuerResponse(await this.loadOwn(partnerOf(ctx), ctx.params.id));
+      },
+    },
+
+    update: {
+      rest: 'PATCH /companies/:id',
+      params: { id: uuidParam, ...patchIssuerDocSchema },
+      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: 'Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx);
+        const { id, ...body } = ctx.params;
+        const current: IssuerRecord = await this.loadOwn(partnerId, id);
+        const next = applyIssuerPatch(current, body);
+        if (next.cnpj !== current.cnpj && current.certificate) {
+          throw new DomainError('CERTIFICADO_CNPJ_DIVERGENTE', { cnpjCertificado: current.certificate.cnpj }, 'Remova o certificado instalado antes de alterar o CNPJ do emissor.');
+        }
+        const now = runtimeOf(this.broker).clock.now();
+        try {
+          await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
+          throw err;
+        }
+        return toIssuerResponse(await this.loadOwn(partnerId, id));
+      },
+    },
+
+    uploadCertificate: {
+      rest: 'POST /companies/:id/certificate',
+      params: certificateUploadSchema,
+      openapi: certificateDoc,
+      async handler(this: any, ctx: Ctx<{ id: string; pfxBase64: string; password: string }>) {
+        const partnerId = partnerOf(ctx);
+        const { id, pfxBase64, password } = ctx.params;
+        const issuer: IssuerRecord = await this.loadOwn(partnerId, id);
+        const { config, clock } = runtimeOf(this.broker);
+        const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
+        const summary = summaryOf(cert);
+        await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).update({
+          cert_summary: JSON.stringify(summary),
+          cert_pfx: encryptSecret(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), config.encryptionKeys, pfxAad(id)),
+          cert_password: encryptSecret(password, config.encryptionKeys, passwordAad(id)),
+          cert_fingerprint: cert.fingerprint,
+          cert_not_after: new Date(cert.notAfter),
+          updated_at: clock.now(),
+        });
+        ctx.meta.$statusCode = issuer.certificate ? 200 : 201;
+        return { issuerId: id, certificado: summary };
+      },
+    },
+
+    removeCertificate: {
+      rest: 'DELETE /companies/:id/certificate',
+      params: { id: uuidParam },
+      openapi: { summary: 'Remove o certificado A1 do emissor', tags: ['emissores'], response: { type: 'object', properties: { issuerId: { type: 'string' }, certificado: { type: 'null' } } } },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        const partnerId = partnerOf(ctx);
+        await this.loadOwn(partnerId, ctx.params.id);
+        await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).update({
+          cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
+          updated_at: runtimeOf(this.broker).clock.now(),
+        });
+        return { issuerId: ctx.params.id, certificado: null };
+      },
+    },
+
+    requestTransfer: {
+      rest: 'POST /companies/transfer-request',
+      httpStatus: 202,
+      params: transferRequestSchema,
+      openapi: transferDoc.request,
+      async handler(this: any, ctx: Ctx<{ cnpj: string; motivo: string; contato?: string }>) {
+        const partnerId = partnerOf(ctx);
+        const cnpj = normalizeCnpj(ctx.params.cnpj);
+        if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
+        const holder = await this.knex(this.t('issuers')).select('id', 'partner_id').where({ cnpj }).first();
+        if (!holder) throw new DomainError('NOT_FOUND', undefined, 'CNPJ não cadastrado: crie o emissor com POST /v1/companies.');
+        if (holder.partner_id === partnerId) throw new DomainError('CONFLICT', undefined, 'Este CNPJ já pertence à sua conta.');
+        const now = runtimeOf(this.broker).clock.now();
+        const row = { id: randomUUID(), cnpj, issuer_id: holder.id, requester_partner_id: partnerId, holder_partner_id: holder.partner_id, motivo: ctx.params.motivo, contato: ctx.params.contato ?? null, status: 'PENDENTE', created_at: now };
+        try {
+          await this.knex(this.t('transfer_requests')).insert(row);
+          return this.transferView(row, false);
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+          // One pending request per (CNPJ, requester): repeating the call returns the open one.
+          const open = await this.knex(this.t('transfer_requests')).where({ cnpj, requester_partner_id: partnerId, status: 'PENDENTE' }).first();
+          return this.transferView(open, false);
+        }
+      },
+    },
+
+    listTransferRequests: {
+      rest: 'GET /admin/transfer-requests',
+      roles: ['SUPERADMIN'],
+      auth: 'jwt',
+      params: { status: { type: 'enum', values: ['PENDENTE', 'APROVADA', 'RECUSADA'], optional: true } },
+      openapi: transferDoc.list,
+      async handler(this: any, ctx: Ctx<{ status?: string }>) {
+        const q = this.knex(this.t('transfer_requests')).orderBy('created_at').orderBy('id');
+        if (ctx.params.status) q.where({ status: ctx.params.status });
+        return (await q).map((r: any) => this.transferView(r, true));
+      },
+    },
+
+    approveTransferRequest: {
+      rest: 'POST /admin/transfer-requests/:id/approve',
+      roles: ['SUPERADMIN'],
+      auth: 'jwt',
+      params: { id: uuidParam },
+      openapi: transferDoc.approve,
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        return this.decideTransfer(ctx, 'APROVADA', null);
+      },
+    },
+
+    rejectTransferRequest: {
+      rest: 'POST /admin/transfer-requests/:id/reject',
+      roles: ['SUPERADMIN'],
+      auth: 'jwt',
+      params: { id: uuidParam, motivo: { type: 'string', min: 3, max: 500, optional: true } },
+      openapi: transferDoc.reject,
+      async handler(this: any, ctx: Ctx<{ id: string; motivo?: string }>) {
+        return this.decideTransfer(ctx, 'RECUSADA', ctx.params.motivo ?? null);
+      },
+    },
+
+    setEnvironment: {
+      rest: 'PATCH /admin/companies/:id/ambiente',
+      roles: ['SUPERADMIN'],
+      auth: 'jwt',
+      params: { $$strict: true, id: uuidParam, ambienteFiscal: { type: 'enum', values: [1, 2], optional: true }, sandbox: { type: 'boolean', optional: true } },
+      openapi: { summary: 'Muda ambienteFiscal/sandbox de um emissor (SUPERADMIN)', tags: ['admin'], description: 'Única via de passagem para produção: PATCH /v1/companies/{id} recusa a mudança com 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx<{ id: string; ambienteFiscal?: 1 | 2; sandbox?: boolean }>) {
+        const patch: Record<string, unknown> = { updated_at: runtimeOf(this.broker).clock.now() };
+        if (ctx.params.ambienteFiscal !== undefined) patch.ambiente_fiscal = ctx.params.ambienteFiscal;
+        if (ctx.params.sandbox !== undefined) patch.sandbox = ctx.params.sandbox;
+        const n = await this.knex(this.t('issuers')).where({ id: ctx.params.id }).update(patch);
+        if (!n) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+        const row = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id: ctx.params.id }).first();
+        return toIssuerResponse(toRecord(row));
+      },
+    },
+
+    queryCnpj: {
+      rest: 'GET /queries/cnpj/:cnpj',
+      params: { cnpj: { type: 'string', min: 1, max: 32 } },
+      openapi: { summary: 'Consulta cadastral de CNPJ', tags: ['consultas'], description: 'Dígitos conferidos localmente (400). Provedor: 404 → NOT_FOUND; erro ou resposta inválida → BAD_GATEWAY (502); sem resposta em 3 s → SERVICE_UNAVAILABLE (503).' },
+      async handler(this: any, ctx: Ctx<{ cnpj: string }>) {
+        const cnpj = normalizeCnpj(ctx.params.cnpj);
+        if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
+        return lookupCnpj(await this.lookupBase(), cnpj);
+      },
+    },
+
+    queryCpf: {
+      rest: 'GET /queries/cpf/:cpf',
+      params: { cpf: { type: 'string', min: 1, max: 32 } },
+      openapi: { summary: 'Consulta cadastral de CPF', tags: ['consultas'], description: 'Dígitos conferidos localmente (400); falhas do provedor como em /queries/cnpj.' },
+      async handler(this: any, ctx: Ctx<{ cpf: string }>) {
+        const cpf = normalizeCpf(ctx.params.cpf);
+        if (!isValidCpf(cpf)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cpf', message: 'CPF inválido: dígitos verificadores não conferem.' }] });
+        return lookupCpf(await this.lookupBase(), cpf);
+      },
+    },
+
+    // ---- Actions for other services (no REST) ----
+
+    /** Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4). */
+    forEmission: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind }>) {
+        const { partnerId, issuerId, model } = ctx.params;
+        const own: IssuerRecord[] = await this.loadPartnerIssuers(partnerId);
+        const issuer = selectIssuer(own, issuerId, { requireId: model === 'NFSe' });
+        checkKeyKind(issuer, ctx.params.keyKind ?? null);
+        preflight(issuer, model, runtimeOf(this.broker).clock.now());
+        const row = await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first();
+        const snapshot: IssuerSnapshot = toSnapshot(issuer);
+        return { issuer: snapshot, certificate: { fingerprint: row.cert_fingerprint, notAfter: issuer.certificate!.notAfter, serial: issuer.certificate!.serial } };
+      },
+    },
+
+    /** Document listing routes: selection and test-key rule only. */
+    resolve: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
+        const issuer = selectIssuer(await this.loadPartnerIssuers(ctx.params.partnerId) as IssuerRecord[], ctx.params.issuerId);
+        checkKeyKind(issuer, ctx.params.keyKind ?? null);
+        return { issuerId: issuer.id, cnpj: issuer.cnpj, ambienteFiscal: issuer.ambienteFiscal, sandbox: issuer.sandbox };
+      },
+    },
+
+    /** The Issuer resource as GET /v1/companies/{id} shows it; 404 for another partner's. */
+    get: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: 'string' },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId: string }>) {
+        return toIssuerResponse(await this.loadOwn(ctx.params.partnerId, ctx.params.issuerId));
+      },
+    },
+
+    /** Decrypted A1 material for the signer and the mTLS client. Never exposed over HTTP. */
+    signingMaterial: {
+      visibility: 'public',
+      params: { issuerId: 'string' },
+      async handler(this: any, ctx: Context<{ issuerId: string }>): Promise<SigningMaterial> {
+        return this.signingMaterialOf(ctx.params.issuerId);
+      },
+    },
+
+    /** The daily job, also callable (tests drive it with a ManualClock). Returns what this run did. */
+    runCertificateExpiryCheck: {
+      visibility: 'public',
+      async handler(this: any) {
+        return this.certificateExpiryCheck();
+      },
+    },
+  },
+
+  methods: {
+    async loadPartnerIssuers(this: any, partnerId: string): Promise<IssuerRecord[]> {
+      const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId }).orderBy('created_at').orderBy('id');
+      return rows.map(toRecord);
+    },
+
+    /** The issuer if it belongs to the partner; otherwise 404, the same for unknown and foreign ids. */
+    async loadOwn(this: any, partnerId: string, id: string): Promise<IssuerRecord> {
+      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+      const row = isUuid ? await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).first() : undefined;
+      if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+      return toRecord(row);
+    },
+
+    async signingMaterialOf(this: any, issuerId: string): Promise<SigningMaterial> {
+      const row = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password', 'cert_fingerprint').where({ id: issuerId }).first();
+      if (!row?.cert_pfx) throw new DomainError('CERTIFICADO_AUSENTE');
+      this.signingCache ??= new Map<string, { material: SigningMaterial; until: number }>();
+      const cached = this.signingCache.get(row.cert_fingerprint);
+      if (cached && cached.until > Date.now() && cached.material.issuerId === issuerId) return cached.material;
+      const keys = runtimeOf(this.broker).config.encryptionKeys;
+      const pfx = decryptSecret(row.cert_pfx, keys, pfxAad(issuerId));
+      const password = decryptSecret(row.cert_password, keys, passwordAad(issuerId)).toString('utf8');
+      const cert = readPkcs12(pfx, password);
+      const material: SigningMaterial = { issuerId, fingerprint: cert.fingerprint, keyPem: cert.keyPem, certPem: cert.certPem, chainPem: cert.chainPem, notAfter: cert.notAfter };
+      for (const [k, v] of this.signingCache) if (v.until <= Date.now()) this.signingCache.delete(k);
+      this.signingCache.set(cert.fingerprint, { material, until: Date.now() + SIGNING_CACHE_MS });
+      return material;
+    },
+
+    /**
+     * certificate.expiring, exactly once per (issuer, certificate serial, threshold) with any
+     * number of nodes: the notice row and the outbox event commit together, and the notice's
+     * primary key makes every other node's insert a no-op.
+     */
+    async certificateExpiryCheck(this: any): Promise<{ checked: number; emitted: number }> {
+      const now: Date = runtimeOf(this.broker).clock.now();
+      const rows = await this.knex(this.t('issuers')).select('id', 'partner_id', 'cnpj', 'cert_summary', 'cert_not_after')
+        .whereNotNull('cert_summary').where('cert_not_after', '>', now).where('cert_not_after', '<=', expiryWindowEnd(now));
+      let emitted = 0;
+      for (const row of rows) {
+        const cert = typeof row.cert_summary === 'string' ? JSON.parse(row.cert_summary) : row.cert_summary;
+        const due = dueExpiryThreshold(new Date(cert.notAfter), now);
+        if (!due) continue;
+        const eventId = randomUUID();
+        const sent = await this.knex.transaction(async (trx: Knex.Transaction) => {
+          const inserted = await trx(this.t('certificate_expiry_notices'))
+            .insert({ issuer_id: row.id, serial: cert.serial, threshold: due.threshold, event_id: eventId, created_at: now })
+            .onConflict(['issuer_id', 'serial', 'threshold']).ignore().returning('event_id');
+          if (!inserted.length) return false;
+          await this.enqueueEvent(trx, {
+            id: eventId, type: 'certificate.expiring', partnerId: row.partner_id,
+            data: { issuerId: row.id, cnpj: row.cnpj, daysUntilExpiry: due.daysUntilExpiry, notAfter: cert.notAfter, serial: cert.serial },
+          });
+          return true;
+        });
+        if (sent) emitted++;
+      }
+      return { checked: rows.length, emitted };
+    },
+
+    async decideTransfer(this: any, ctx: Ctx<{ id: string }>, status: 'APROVADA' | 'RECUSADA', motivo: string | null) {
+      const now = runtimeOf(this.broker).clock.now();
+      const decidedBy = ctx.meta.caller?.userId ?? 'superadmin';
+      const result = await this.knex.transaction(async (trx: Knex.Transaction) => {
+        const req = await trx(this.t('transfer_requests')).where({ id: ctx.params.id }).forUpdate().first();
+        if (!req) throw new DomainError('NOT_FOUND', undefined, 'Solicitação de transferência não encontrada.');
+        if (req.status !== 'PENDENTE') throw new DomainError('CONFLICT', { status: req.status }, 'Solicitação já decidida.');
+        if (status === 'APROVADA') {
+          // The CNPJ moves with its record; the A1 and the CSC are the previous holder's secrets and
+          // stay behind: the new holder installs its own.
+          const moved = await trx(this.t('issuers')).where({ id: req.issuer_id, partner_id: req.holder_partner_id }).update({
+            partner_id: req.requester_partner_id, cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
+            profile: trx.raw(`profile || '{"csc": null, "cscId": null}'::jsonb`), updated_at: now,
+          });
+          if (!moved) throw new DomainError('CONFLICT', undefined, 'O emissor mudou de conta desde a solicitação.');
+          // Other open requests for the same CNPJ are now moot.
+          await trx(this.t('transfer_requests')).where({ cnpj: req.cnpj, status: 'PENDENTE' }).whereNot({ id: req.id })
+            .update({ status: 'RECUSADA', decisao_motivo: 'CNPJ transferido a outra conta.', decided_by: decidedBy, decided_at: now });
+        }
+        await trx(this.t('transfer_requests')).where({ id: req.id }).update({ status, decisao_motivo: motivo, decided_by: decidedBy, decided_at: now });
+        return trx(this.t('transfer_requests')).where({ id: req.id }).first();
+      });
+      return this.transferView(result, true);
+    },
+
+    transferView(row: any, admin: boolean) {
+      return {
+        transferRequestId: row.id,
+        cnpj: row.cnpj,
+        status: row.status,
+        motivo: row.motivo,
+        contato: row.contato ?? null,
+        createdAt: new Date(row.created_at).toISOString(),
+        decidedAt: row.decided_at ? new Date(row.decided_at).toISOString() : null,
+        ...(admin ? { issuerId: row.issuer_id, requesterPartnerId: row.requester_partner_id, holderPartnerId: row.holder_partner_id, decisaoMotivo: row.decisao_motivo ?? null } : {}),
+      };
+    },
+
+    /** config.lookupProviderUrl, or the built-in simulator started on first use. */
+    async lookupBase(this: any): Promise<string> {
+      const configured = runtimeOf(this.broker).config.lookupProviderUrl;
+      if (configured) return configured;
+      this.lookupSimulator ??= startLookupSimulator();
+      return (await this.lookupSimulator).url;
+    },
+  },
+
+  started(this: any) {
+    const run = () => this.certificateExpiryCheck().catch((err: Error) => this.logger.warn({ err: err.message }, 'certificate expiry check failed; next run retries'));
+    this.expiryFirstRun = setTimeout(run, 60_000);
+    this.expiryFirstRun.unref?.();
+    this.expiryTimer = setInterval(run, EXPIRY_JOB_EVERY_MS);
+    this.expiryTimer.unref?.();
+  },
+
+  async stopped(this: any) {
+    clearTimeout(this.expiryFirstRun);
+    clearInterval(this.expiryTimer);
+    if (this.lookupSimulator) await (await this.lookupSimulator).close();
+  },
 };
 
-export default Service;
+export default IssuerService;
