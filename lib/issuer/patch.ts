@@ -2,7 +2,7 @@ import { DomainError, type FieldError } from '../errors/index.js';
 import { sharedValidator } from '../validation/validator.js';
 import { toValidationError } from '../validation/field-errors.js';
 import type { IssuerProfile, IssuerRecord } from './model.js';
-import { checkIssuerValues } from './rules.js';
+import { checkIssuerValues, withMunicipalityName } from './rules.js';
 import { CLEARABLE_FIELDS, patchIssuerSchema } from './schema.js';
 
 /**
@@ -74,8 +74,8 @@ export function applyIssuerPatch(current: IssuerRecord, body: Record<string, unk
   }
   Object.assign(profile.endereco, setEndereco);
   if (setEndereco.codigoMunicipio && !setEndereco.municipio) {
-    // A new code without a name: the old name would now be wrong.
-    profile.endereco.municipio = null;
+    // A new code without a name: the old name would now be wrong; take the IBGE one.
+    profile.endereco = withMunicipalityName({ ...profile.endereco, municipio: null });
   }
 
   const touchesPlace = 'uf' in setEndereco || 'codigoMunicipio' in setEndereco;
