@@ -94,7 +94,8 @@ export function readPkcs12(pfx: Buffer, password: string): ParsedCertificate {
   const leafDer = der(leaf);
   return {
     subject: subjectString(leaf),
-    serial: leaf.serialNumber.toUpperCase(),
+    // Canonical hex: a non-minimal DER INTEGER (leading 00 before a byte < 0x80) is the same serial.
+    serial: leaf.serialNumber.replace(/^(00)+(?=[0-7])/, '').toUpperCase(),
     notBefore: leaf.validity.notBefore.toISOString(),
     notAfter: leaf.validity.notAfter.toISOString(),
     cnpj: cnpjFromAltName(leaf) ?? cnpjFromCn(leaf) ?? '',

@@ -18,7 +18,7 @@ function x509(pem: string) {
   const c = forge.pki.certificateFromPem(pem);
   const der = forge.asn1.toDer(forge.pki.certificateToAsn1(c)).getBytes();
   return {
-    serial: c.serialNumber.toUpperCase(),
+    serial: c.serialNumber.replace(/^(00)+(?=[0-7])/, '').toUpperCase(),
     notBefore: c.validity.notBefore.toISOString(),
     notAfter: c.validity.notAfter.toISOString(),
     fingerprint: forge.md.sha256.create().update(der).digest().toHex(),
