@@ -85,7 +85,7 @@ const IssuerService: ServiceSchema = {
       rest: 'GET /companies',
       openapi: { summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc } },
       async handler(this: any, ctx: Ctx) {
-        const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).orderBy('created_at').orderBy('id');
+        const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at').orderBy('created_at').orderBy('id');
         return rows.map((r) => toIssuerResponse(toRecord(r)));
       },
     },
@@ -113,7 +113,7 @@ const IssuerService: ServiceSchema = {
         }
         const now = runtimeOf(this.broker).clock.now();
         try {
-          await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
+          await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).whereNull('deleted_at').update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
         } catch (err) {
           if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
           throw err;
@@ -133,7 +133,7 @@ const IssuerService: ServiceSchema = {
         const { config, clock } = runtimeOf(this.broker);
         const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
         const summary = summaryOf(cert);
-        await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).update({
+        await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).whereNull('deleted_at').update({
           cert_summary: JSON.stringify(summary),
           cert_pfx: encryptSecret(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), config.encryptionKeys, pfxAad(id)),
           cert_password: encryptSecret(password, config.encryptionKeys, passwordAad(id)),
@@ -153,11 +153,31 @@ const IssuerService: ServiceSchema = {
       async handler(this: any, ctx: Ctx<{ id: string }>) {
         const partnerId = partnerOf(ctx);
         await this.loadOwn(partnerId, ctx.params.id);
-        await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).update({
+        await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
           cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
           updated_at: runtimeOf(this.broker).clock.now(),
         });
         return { issuerId: ctx.params.id, certificado: null };
+      },
+    },
+
+    remove: {
+      rest: 'DELETE /companies/:id',
+      params: { id: uuidParam },
+      openapi: { summary: 'Remove um emissor', tags: ['emissores'], description: 'O registro fica para o histórico dos documentos, sem certificado nem CSC; o CNPJ fica livre para novo cadastro. Depois disso, o id responde 404 EMISSOR_INEXISTENTE.', response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, removedAt: { type: 'string', format: 'date-time' } } } },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        const partnerId = partnerOf(ctx);
+        await this.loadOwn(partnerId, ctx.params.id);
+        const now = runtimeOf(this.broker).clock.now();
+        await this.knex.transaction(async (trx: Knex.Transaction) => {
+          await trx(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
+            deleted_at: now, updated_at: now, cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
+            profile: trx.raw(`profile || '{"csc": null, "cscId": null}'::jsonb`),
+          });
+          await trx(this.t('transfer_requests')).where({ issuer_id: ctx.params.id, status: 'PENDENTE' })
+            .update({ status: 'RECUSADA', decisao_motivo: 'Emissor removido pelo titular.', decided_by: 'sistema', decided_at: now });
+        });
+        return { issuerId: ctx.params.id, removedAt: now.toISOString() };
       },
     },
 
@@ -170,7 +190,7 @@ const IssuerService: ServiceSchema = {
         const partnerId = partnerOf(ctx);
         const cnpj = normalizeCnpj(ctx.params.cnpj);
         if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
-        const holder = await this.knex(this.t('issuers')).select('id', 'partner_id').where({ cnpj }).first();
+        const holder = await this.knex(this.t('issuers')).select('id', 'partner_id').where({ cnpj }).whereNull('deleted_at').first();
         if (!holder) throw new DomainError('NOT_FOUND', undefined, 'CNPJ não cadastrado: crie o emissor com POST /v1/companies.');
         if (holder.partner_id === partnerId) throw new DomainError('CONFLICT', undefined, 'Este CNPJ já pertence à sua conta.');
         const now = runtimeOf(this.broker).clock.now();
@@ -232,7 +252,7 @@ const IssuerService: ServiceSchema = {
         const patch: Record<string, unknown> = { updated_at: runtimeOf(this.broker).clock.now() };
         if (ctx.params.ambienteFiscal !== undefined) patch.ambiente_fiscal = ctx.params.ambienteFiscal;
         if (ctx.params.sandbox !== undefined) patch.sandbox = ctx.params.sandbox;
-        const n = await this.knex(this.t('issuers')).where({ id: ctx.params.id }).update(patch);
+        const n = await this.knex(this.t('issuers')).where({ id: ctx.params.id }).whereNull('deleted_at').update(patch);
         if (!n) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
         const row = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id: ctx.params.id }).first();
         return toIssuerResponse(toRecord(row));
@@ -269,8 +289,8 @@ const IssuerService: ServiceSchema = {
       params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
       async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind }>) {
         const { partnerId, issuerId, model } = ctx.params;
-        const own: IssuerRecord[] = await this.loadPartnerIssuers(partnerId);
-        const issuer = selectIssuer(own, issuerId, { requireId: model === 'NFSe' });
+        const { active, removedIds } = await this.loadPartnerIssuers(partnerId);
+        const issuer = selectIssuer(active as IssuerRecord[], issuerId, { requireId: model === 'NFSe', removedIds });
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
         preflight(issuer, model, runtimeOf(this.broker).clock.now());
         const row = await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first();
@@ -284,7 +304,8 @@ const IssuerService: ServiceSchema = {
       visibility: 'public',
       params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
       async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
-        const issuer = selectIssuer(await this.loadPartnerIssuers(ctx.params.partnerId) as IssuerRecord[], ctx.params.issuerId);
+        const { active, removedIds } = await this.loadPartnerIssuers(ctx.params.partnerId);
+        const issuer = selectIssuer(active as IssuerRecord[], ctx.params.issuerId, { removedIds });
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
         return { issuerId: issuer.id, cnpj: issuer.cnpj, ambienteFiscal: issuer.ambienteFiscal, sandbox: issuer.sandbox };
       },
@@ -318,9 +339,10 @@ const IssuerService: ServiceSchema = {
   },
 
   methods: {
-    async loadPartnerIssuers(this: any, partnerId: string): Promise<IssuerRecord[]> {
+    /** The partner's live issuers, and the ids of those it removed (for EMISSOR_INEXISTENTE). */
+    async loadPartnerIssuers(this: any, partnerId: string): Promise<{ active: IssuerRecord[]; removedIds: Set<string> }> {
       const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId }).orderBy('created_at').orderBy('id');
-      return rows.map(toRecord);
+      return { active: rows.filter((r) => !r.deleted_at).map(toRecord), removedIds: new Set(rows.filter((r) => r.deleted_at).map((r) => r.id)) };
     },
 
     /** The issuer if it belongs to the partner; otherwise 404, the same for unknown and foreign ids. */
@@ -328,11 +350,12 @@ const IssuerService: ServiceSchema = {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
       const row = isUuid ? await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).first() : undefined;
       if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+      if (row.deleted_at) throw new DomainError('EMISSOR_INEXISTENTE');
       return toRecord(row);
     },
 
     async signingMaterialOf(this: any, issuerId: string): Promise<SigningMaterial> {
-      const row = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password', 'cert_fingerprint').where({ id: issuerId }).first();
+      const row = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password', 'cert_fingerprint').where({ id: issuerId }).whereNull('deleted_at').first();
       if (!row?.cert_pfx) throw new DomainError('CERTIFICADO_AUSENTE');
       this.signingCache ??= new Map<string, { material: SigningMaterial; until: number }>();
       const cached = this.signingCache.get(row.cert_fingerprint);
@@ -355,7 +378,7 @@ const IssuerService: ServiceSchema = {
     async certificateExpiryCheck(this: any): Promise<{ checked: number; emitted: number }> {
       const now: Date = runtimeOf(this.broker).clock.now();
       const rows = await this.knex(this.t('issuers')).select('id', 'partner_id', 'cnpj', 'cert_summary', 'cert_not_after')
-        .whereNotNull('cert_summary').where('cert_not_after', '>', now).where('cert_not_after', '<=', expiryWindowEnd(now));
+        .whereNotNull('cert_summary').whereNull('deleted_at').where('cert_not_after', '>', now).where('cert_not_after', '<=', expiryWindowEnd(now));
       let emitted = 0;
       for (const row of rows) {
         const cert = typeof row.cert_summary === 'string' ? JSON.parse(row.cert_summary) : row.cert_summary;
@@ -388,7 +411,7 @@ const IssuerService: ServiceSchema = {
         if (status === 'APROVADA') {
           // The CNPJ moves with its record; the A1 and the CSC are the previous holder's secrets and
           // stay behind: the new holder installs its own.
-          const moved = await trx(this.t('issuers')).where({ id: req.issuer_id, partner_id: req.holder_partner_id }).update({
+          const moved = await trx(this.t('issuers')).where({ id: req.issuer_id, partner_id: req.holder_partner_id }).whereNull('deleted_at').update({
             partner_id: req.requester_partner_id, cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
             profile: trx.raw(`profile || '{"csc": null, "cscId": null}'::jsonb`), updated_at: now,
           });

@@ -10,9 +10,11 @@ export type EmissionModel = '55' | '65' | 'NFSe';
 export type KeyKind = 'live' | 'test' | null;
 
 /** Rule 2: one issuer makes `issuerId` optional; several require it; another partner's is 404. */
-export function selectIssuer<T extends Pick<IssuerRecord, 'id' | 'partnerId'>>(own: readonly T[], issuerId: string | undefined, opts: { requireId?: boolean } = {}): T {
+export function selectIssuer<T extends Pick<IssuerRecord, 'id' | 'partnerId'>>(own: readonly T[], issuerId: string | undefined, opts: { requireId?: boolean; removedIds?: ReadonlySet<string> } = {}): T {
   if (issuerId) {
     const found = own.find((i) => i.id === issuerId);
+    // The partner's own issuer, removed since: say so rather than "not found".
+    if (!found && opts.removedIds?.has(issuerId)) throw new DomainError('EMISSOR_INEXISTENTE');
     // Same answer for "another partner's" and "unknown": existence elsewhere is not disclosed.
     if (!found) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
     return found;

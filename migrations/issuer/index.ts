@@ -10,8 +10,7 @@ export const migrations: Migration[] = [
       await knex.schema.withSchema(schema).createTable('issuers', (t) => {
         t.uuid('id').primary();
         t.string('partner_id', 64).notNullable();
-        // One issuer per CNPJ across all partners (API.md: duplicate CNPJ answers 409 CNPJ_CONFLICT).
-        t.string('cnpj', 14).notNullable().unique('issuers_cnpj_unique');
+        t.string('cnpj', 14).notNullable();
         t.smallint('ambiente_fiscal').notNullable().defaultTo(2);
         t.boolean('sandbox').notNullable().defaultTo(false);
         /** Every other Issuer field (lib/issuer/model.ts IssuerProfile). */
@@ -25,9 +24,13 @@ export const migrations: Migration[] = [
         t.timestamp('cert_not_after', { useTz: true });
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('updated_at', { useTz: true }).notNullable();
+        /** Removed issuers stay for the history of their documents; their secrets are wiped. */
+        t.timestamp('deleted_at', { useTz: true });
         t.index(['partner_id']);
         t.index(['cert_not_after']);
       });
+      // One live issuer per CNPJ across all partners (API.md: duplicate CNPJ answers 409 CNPJ_CONFLICT).
+      await knex.raw('create unique index issuers_cnpj_unique on ??.issuers (cnpj) where deleted_at is null', [schema]);
     },
   },
   {

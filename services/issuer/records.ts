@@ -16,10 +16,11 @@ export interface IssuerRow {
   cert_not_after: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  deleted_at?: Date | string | null;
 }
 
 /** Columns safe to read for everything but signing. */
-export const PUBLIC_COLUMNS = ['id', 'partner_id', 'cnpj', 'ambiente_fiscal', 'sandbox', 'profile', 'cert_summary', 'cert_fingerprint', 'created_at', 'updated_at'];
+export const PUBLIC_COLUMNS = ['id', 'partner_id', 'cnpj', 'ambiente_fiscal', 'sandbox', 'profile', 'cert_summary', 'cert_fingerprint', 'created_at', 'updated_at', 'deleted_at'];
 
 const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) as T : v);
 const iso = (v: Date | string): string => new Date(v).toISOString();

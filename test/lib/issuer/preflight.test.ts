@@ -47,3 +47,9 @@ test('preflight order: certificate, complete record, then CSC for NFC-e only', (
   t.notThrows(() => preflight(anIssuerRecord({ profile: { csc: null, cscId: null } }), '55', now));
   t.notThrows(() => preflight(anIssuerRecord(), '65', now));
 });
+
+test('selectIssuer: an issuer the partner removed answers 404 EMISSOR_INEXISTENTE, not NOT_FOUND', (t) => {
+  const a = anIssuerRecord({ id: 'a' });
+  t.like(refusal(() => selectIssuer([a], 'gone', { removedIds: new Set(['gone']) })), { type: 'EMISSOR_INEXISTENTE', code: 404, message: 'Emissor não existe mais.' });
+  t.like(refusal(() => selectIssuer([a], 'other', { removedIds: new Set(['gone']) })), { type: 'NOT_FOUND' });
+});

@@ -221,3 +221,30 @@ test.serial('forEmission preflight (rule 4): certificate, then every missing fie
   t.like(expired, { type: 'CERTIFICADO_AUSENTE', code: 422 });
   t.regex(expired.message, /^Certificado A1 do emissor expirou em /);
 });
+
+test.serial('DELETE /v1/companies/{id}: secrets wiped, CNPJ free again, the id answers 404 EMISSOR_INEXISTENTE', async (t) => {
+  const gone = await newIssuer('p-del');
+  const kept = await newIssuer('p-del');
+  const a1 = createA1(ca, { cnpj: gone.cnpj });
+  await stack.request('POST', `/v1/companies/${gone.issuerId}/certificate`, { headers: as('p-del'), body: { pfxBase64: a1.pfxBase64, password: a1.password } });
+  t.is((await stack.request('DELETE', `/v1/companies/${gone.issuerId}`, { headers: as('p-other-del') })).status, 404);
+
+  const res = await stack.request('DELETE', `/v1/companies/${gone.issuerId}`, { headers: as('p-del') });
+  t.is(res.status, 200);
+  t.deepEqual(res.body.data, { issuerId: gone.issuerId, removedAt: clock.now().toISOString() });
+  const row = await stack.knex('issuer.issuers').where({ id: gone.issuerId }).first();
+  t.like(row, { cert_pfx: null, cert_password: null, cert_summary: null });
+
+  const path = `/v1/companies/${gone.issuerId}`;
+  const get = await stack.request('GET', path, { headers: as('p-del') });
+  t.is(get.status, 404);
+  t.deepEqual(get.body, { error: { type: 'https://errors.test/EMISSOR_INEXISTENTE', title: 'Not Found', status: 404, detail: 'Emissor não existe mais.', instance: path, requestId: get.headers.get('x-request-id'), timestamp: get.body.error.timestamp } });
+  t.deepEqual((await stack.request('GET', '/v1/companies', { headers: as('p-del') })).body.data.map((i: any) => i.issuerId), [kept.issuerId]);
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-del', issuerId: gone.issuerId, model: '55', keyKind: 'live' }), { type: 'EMISSOR_INEXISTENTE', code: 404 });
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-x', issuerId: gone.issuerId, model: '55', keyKind: 'live' }), { type: 'NOT_FOUND', code: 404 });
+  t.like(await callError('v1.issuer.signingMaterial', { issuerId: gone.issuerId }), { type: 'CERTIFICADO_AUSENTE' });
+  // One live issuer left: issuerId is optional again.
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-del', model: '55', keyKind: 'live' }), { type: 'CERTIFICADO_AUSENTE' });
+  const again = await stack.request('POST', '/v1/companies', { headers: as('p-new'), body: aCompleteIssuer({ cnpj: gone.cnpj }) });
+  t.is(again.status, 201);
+});
