@@ -7,46 +7,39 @@ import { migrations } from '../migrations/issuer/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import type { CallerMeta } from './shared/caller.js';
 import { DomainError } from '../lib/errors/index.js';
-import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema, transferRequestSchema } from '../lib/issuer/schema.js';
+import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema } from '../lib/issuer/schema.js';
 import { PROFILE_DEFAULTS, toIssuerResponse, toSnapshot, type IssuerProfile, type IssuerRecord } from '../lib/issuer/model.js';
 import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js';
 import { applyIssuerPatch } from '../lib/issuer/patch.js';
 import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
 import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
-import { dueExpiryThreshold, expiryWindowEnd } from '../lib/issuer/expiry.js';
-import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../lib/issuer/documents.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto/aes-gcm.js';
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
-import { lookupCnpj, lookupCpf } from './issuer/lookup-client.js';
-import { startLookupSimulator } from './issuer/lookup-simulator.js';
-import { issuerResponseDoc, certificateDoc, transferDoc } from './issuer/openapi-docs.js';
+import { issuerResponseDoc, certificateDoc } from './issuer/openapi-docs.js';
+import { partnerOf } from './issuer/caller.js';
+import { TransfersMixin } from './issuer/transfers.mixin.js';
+import { QueriesMixin } from './issuer/queries.mixin.js';
+import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
-/** The expiry job runs on every node this often; a run is idempotent (see runCertificateExpiryCheck). */
-const EXPIRY_JOB_EVERY_MS = 60 * 60_000;
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
-
-function partnerOf(ctx: Ctx): string {
-  const partnerId = ctx.meta.caller?.partnerId;
-  if (!partnerId) throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige uma credencial de parceiro.');
-  return partnerId;
-}
 
 const uuidParam = { type: 'uuid' } as const;
 
 /**
  * issuer: the Issuer resource, its A1 certificate and the facts the emission path needs
  * (API.md, Issuers and queries; Emission rules 2-4; Events > certificate.expiring). Rules live in
- * lib/issuer; this file wires them to HTTP, Postgres and the outbox.
+ * lib/issuer; this file wires them to HTTP and Postgres. Transfers, CNPJ/CPF queries and the
+ * certificate expiry job are mixins under services/issuer/.
  */
 const IssuerService: ServiceSchema = {
   name: 'issuer',
   version: 1,
   settings: { rest: '/' },
-  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' })],
+  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin],
 
   actions: {
     create: {
@@ -181,67 +174,6 @@ const IssuerService: ServiceSchema = {
       },
     },
 
-    requestTransfer: {
-      rest: 'POST /companies/transfer-request',
-      httpStatus: 202,
-      params: transferRequestSchema,
-      openapi: transferDoc.request,
-      async handler(this: any, ctx: Ctx<{ cnpj: string; motivo: string; contato?: string }>) {
-        const partnerId = partnerOf(ctx);
-        const cnpj = normalizeCnpj(ctx.params.cnpj);
-        if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
-        const holder = await this.knex(this.t('issuers')).select('id', 'partner_id').where({ cnpj }).whereNull('deleted_at').first();
-        if (!holder) throw new DomainError('NOT_FOUND', undefined, 'CNPJ não cadastrado: crie o emissor com POST /v1/companies.');
-        if (holder.partner_id === partnerId) throw new DomainError('CONFLICT', undefined, 'Este CNPJ já pertence à sua conta.');
-        const now = runtimeOf(this.broker).clock.now();
-        const row = { id: randomUUID(), cnpj, issuer_id: holder.id, requester_partner_id: partnerId, holder_partner_id: holder.partner_id, motivo: ctx.params.motivo, contato: ctx.params.contato ?? null, status: 'PENDENTE', created_at: now };
-        try {
-          await this.knex(this.t('transfer_requests')).insert(row);
-          return this.transferView(row, false);
-        } catch (err) {
-          if (!isUniqueViolation(err)) throw err;
-          // One pending request per (CNPJ, requester): repeating the call returns the open one.
-          const open = await this.knex(this.t('transfer_requests')).where({ cnpj, requester_partner_id: partnerId, status: 'PENDENTE' }).first();
-          return this.transferView(open, false);
-        }
-      },
-    },
-
-    listTransferRequests: {
-      rest: 'GET /admin/transfer-requests',
-      roles: ['SUPERADMIN'],
-      auth: 'jwt',
-      params: { status: { type: 'enum', values: ['PENDENTE', 'APROVADA', 'RECUSADA'], optional: true } },
-      openapi: transferDoc.list,
-      async handler(this: any, ctx: Ctx<{ status?: string }>) {
-        const q = this.knex(this.t('transfer_requests')).orderBy('created_at').orderBy('id');
-        if (ctx.params.status) q.where({ status: ctx.params.status });
-        return (await q).map((r: any) => this.transferView(r, true));
-      },
-    },
-
-    approveTransferRequest: {
-      rest: 'POST /admin/transfer-requests/:id/approve',
-      roles: ['SUPERADMIN'],
-      auth: 'jwt',
-      params: { id: uuidParam },
-      openapi: transferDoc.approve,
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
-        return this.decideTransfer(ctx, 'APROVADA', null);
-      },
-    },
-
-    rejectTransferRequest: {
-      rest: 'POST /admin/transfer-requests/:id/reject',
-      roles: ['SUPERADMIN'],
-      auth: 'jwt',
-      params: { id: uuidParam, motivo: { type: 'string', min: 3, max: 500, optional: true } },
-      openapi: transferDoc.reject,
-      async handler(this: any, ctx: Ctx<{ id: string; motivo?: string }>) {
-        return this.decideTransfer(ctx, 'RECUSADA', ctx.params.motivo ?? null);
-      },
-    },
-
     setEnvironment: {
       rest: 'PATCH /admin/companies/:id/ambiente',
       roles: ['SUPERADMIN'],
@@ -256,28 +188,6 @@ const IssuerService: ServiceSchema = {
         if (!n) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
         const row = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id: ctx.params.id }).first();
         return toIssuerResponse(toRecord(row));
-      },
-    },
-
-    queryCnpj: {
-      rest: 'GET /queries/cnpj/:cnpj',
-      params: { cnpj: { type: 'string', min: 1, max: 32 } },
-      openapi: { summary: 'Consulta cadastral de CNPJ', tags: ['consultas'], description: 'Dígitos conferidos localmente (400). Provedor: 404 → NOT_FOUND; erro ou resposta inválida → BAD_GATEWAY (502); sem resposta em 3 s → SERVICE_UNAVAILABLE (503).' },
-      async handler(this: any, ctx: Ctx<{ cnpj: string }>) {
-        const cnpj = normalizeCnpj(ctx.params.cnpj);
-        if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
-        return lookupCnpj(await this.lookupBase(), cnpj);
-      },
-    },
-
-    queryCpf: {
-      rest: 'GET /queries/cpf/:cpf',
-      params: { cpf: { type: 'string', min: 1, max: 32 } },
-      openapi: { summary: 'Consulta cadastral de CPF', tags: ['consultas'], description: 'Dígitos conferidos localmente (400); falhas do provedor como em /queries/cnpj.' },
-      async handler(this: any, ctx: Ctx<{ cpf: string }>) {
-        const cpf = normalizeCpf(ctx.params.cpf);
-        if (!isValidCpf(cpf)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cpf', message: 'CPF inválido: dígitos verificadores não conferem.' }] });
-        return lookupCpf(await this.lookupBase(), cpf);
       },
     },
 
@@ -328,14 +238,6 @@ const IssuerService: ServiceSchema = {
         return this.signingMaterialOf(ctx.params.issuerId);
       },
     },
-
-    /** The daily job, also callable (tests drive it with a ManualClock). Returns what this run did. */
-    runCertificateExpiryCheck: {
-      visibility: 'public',
-      async handler(this: any) {
-        return this.certificateExpiryCheck();
-      },
-    },
   },
 
   methods: {
@@ -369,97 +271,6 @@ const IssuerService: ServiceSchema = {
       this.signingCache.set(cert.fingerprint, { material, until: Date.now() + SIGNING_CACHE_MS });
       return material;
     },
-
-    /**
-     * certificate.expiring, exactly once per (issuer, certificate serial, threshold) with any
-     * number of nodes: the notice row and the outbox event commit together, and the notice's
-     * primary key makes every other node's insert a no-op.
-     */
-    async certificateExpiryCheck(this: any): Promise<{ checked: number; emitted: number }> {
-      const now: Date = runtimeOf(this.broker).clock.now();
-      const rows = await this.knex(this.t('issuers')).select('id', 'partner_id', 'cnpj', 'cert_summary', 'cert_not_after')
-        .whereNotNull('cert_summary').whereNull('deleted_at').where('cert_not_after', '>', now).where('cert_not_after', '<=', expiryWindowEnd(now));
-      let emitted = 0;
-      for (const row of rows) {
-        const cert = typeof row.cert_summary === 'string' ? JSON.parse(row.cert_summary) : row.cert_summary;
-        const due = dueExpiryThreshold(new Date(cert.notAfter), now);
-        if (!due) continue;
-        const eventId = randomUUID();
-        const sent = await this.knex.transaction(async (trx: Knex.Transaction) => {
-          const inserted = await trx(this.t('certificate_expiry_notices'))
-            .insert({ issuer_id: row.id, serial: cert.serial, threshold: due.threshold, event_id: eventId, created_at: now })
-            .onConflict(['issuer_id', 'serial', 'threshold']).ignore().returning('event_id');
-          if (!inserted.length) return false;
-          await this.enqueueEvent(trx, {
-            id: eventId, type: 'certificate.expiring', partnerId: row.partner_id,
-            data: { issuerId: row.id, cnpj: row.cnpj, daysUntilExpiry: due.daysUntilExpiry, notAfter: cert.notAfter, serial: cert.serial },
-          });
-          return true;
-        });
-        if (sent) emitted++;
-      }
-      return { checked: rows.length, emitted };
-    },
-
-    async decideTransfer(this: any, ctx: Ctx<{ id: string }>, status: 'APROVADA' | 'RECUSADA', motivo: string | null) {
-      const now = runtimeOf(this.broker).clock.now();
-      const decidedBy = ctx.meta.caller?.userId ?? 'superadmin';
-      const result = await this.knex.transaction(async (trx: Knex.Transaction) => {
-        const req = await trx(this.t('transfer_requests')).where({ id: ctx.params.id }).forUpdate().first();
-        if (!req) throw new DomainError('NOT_FOUND', undefined, 'Solicitação de transferência não encontrada.');
-        if (req.status !== 'PENDENTE') throw new DomainError('CONFLICT', { status: req.status }, 'Solicitação já decidida.');
-        if (status === 'APROVADA') {
-          // The CNPJ moves with its record; the A1 and the CSC are the previous holder's secrets and
-          // stay behind: the new holder installs its own.
-          const moved = await trx(this.t('issuers')).where({ id: req.issuer_id, partner_id: req.holder_partner_id }).whereNull('deleted_at').update({
-            partner_id: req.requester_partner_id, cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
-            profile: trx.raw(`profile || '{"csc": null, "cscId": null}'::jsonb`), updated_at: now,
-          });
-          if (!moved) throw new DomainError('CONFLICT', undefined, 'O emissor mudou de conta desde a solicitação.');
-          // Other open requests for the same CNPJ are now moot.
-          await trx(this.t('transfer_requests')).where({ cnpj: req.cnpj, status: 'PENDENTE' }).whereNot({ id: req.id })
-            .update({ status: 'RECUSADA', decisao_motivo: 'CNPJ transferido a outra conta.', decided_by: decidedBy, decided_at: now });
-        }
-        await trx(this.t('transfer_requests')).where({ id: req.id }).update({ status, decisao_motivo: motivo, decided_by: decidedBy, decided_at: now });
-        return trx(this.t('transfer_requests')).where({ id: req.id }).first();
-      });
-      return this.transferView(result, true);
-    },
-
-    transferView(row: any, admin: boolean) {
-      return {
-        transferRequestId: row.id,
-        cnpj: row.cnpj,
-        status: row.status,
-        motivo: row.motivo,
-        contato: row.contato ?? null,
-        createdAt: new Date(row.created_at).toISOString(),
-        decidedAt: row.decided_at ? new Date(row.decided_at).toISOString() : null,
-        ...(admin ? { issuerId: row.issuer_id, requesterPartnerId: row.requester_partner_id, holderPartnerId: row.holder_partner_id, decisaoMotivo: row.decisao_motivo ?? null } : {}),
-      };
-    },
-
-    /** config.lookupProviderUrl, or the built-in simulator started on first use. */
-    async lookupBase(this: any): Promise<string> {
-      const configured = runtimeOf(this.broker).config.lookupProviderUrl;
-      if (configured) return configured;
-      this.lookupSimulator ??= startLookupSimulator();
-      return (await this.lookupSimulator).url;
-    },
-  },
-
-  started(this: any) {
-    const run = () => this.certificateExpiryCheck().catch((err: Error) => this.logger.warn({ err: err.message }, 'certificate expiry check failed; next run retries'));
-    this.expiryFirstRun = setTimeout(run, 60_000);
-    this.expiryFirstRun.unref?.();
-    this.expiryTimer = setInterval(run, EXPIRY_JOB_EVERY_MS);
-    this.expiryTimer.unref?.();
-  },
-
-  async stopped(this: any) {
-    clearTimeout(this.expiryFirstRun);
-    clearInterval(this.expiryTimer);
-    if (this.lookupSimulator) await (await this.lookupSimulator).close();
   },
 };
 

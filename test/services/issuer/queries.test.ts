@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startStack, type Stack } from '../../support/stack.js';
+import { startStack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { withCnpjCheckDigits, withCpfCheckDigits } from '../../../lib/issuer/documents.js';
 import { charSum } from '../../../services/issuer/lookup-simulator.js';
