@@ -13,7 +13,7 @@ import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js'
 import { applyIssuerPatch } from '../lib/issuer/patch.js';
 import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
 import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
-import { decryptSecret, encryptSecret } from '../lib/crypto/aes-gcm.js';
+import { decryptSecret, encryptSecret, secretKeyId } from '../lib/crypto/aes-gcm.js';
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
 import { issuerResponseDoc, certificateDoc } from './issuer/openapi-docs.js';
@@ -236,6 +236,29 @@ const IssuerService: ServiceSchema = {
       params: { issuerId: 'string' },
       async handler(this: any, ctx: Context<{ issuerId: string }>): Promise<SigningMaterial> {
         return this.signingMaterialOf(ctx.params.issuerId);
+      },
+    },
+
+    /**
+     * Key rotation, step 2: re-seals every certificate and password not sealed with the current
+     * (first) key. Step 1 is prepending the new key to ENCRYPTION_KEYS on every node; step 3,
+     * after this returns, is dropping the old key. Safe to run on several nodes at once.
+     */
+    resealSecrets: {
+      visibility: 'public',
+      async handler(this: any): Promise<{ resealed: number }> {
+        const keys = runtimeOf(this.broker).config.encryptionKeys;
+        const current = keys[0]!.id;
+        const rows = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password').whereNotNull('cert_pfx');
+        let resealed = 0;
+        for (const row of rows) {
+          if (secretKeyId(row.cert_pfx) === current && secretKeyId(row.cert_password) === current) continue;
+          const pfx = encryptSecret(decryptSecret(row.cert_pfx, keys, pfxAad(row.id)), keys, pfxAad(row.id));
+          const password = encryptSecret(decryptSecret(row.cert_password, keys, passwordAad(row.id)), keys, passwordAad(row.id));
+          // Only if the certificate was not replaced meanwhile.
+          resealed += await this.knex(this.t('issuers')).where({ id: row.id, cert_pfx: row.cert_pfx }).update({ cert_pfx: pfx, cert_password: password });
+        }
+        return { resealed };
       },
     },
   },
