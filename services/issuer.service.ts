@@ -99,14 +99,20 @@ const IssuerService: ServiceSchema = {
       async handler(this: any, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const { id, ...body } = ctx.params;
-        const current: IssuerRecord = await this.loadOwn(partnerId, id);
-        const next = applyIssuerPatch(current, body);
-        if (next.cnpj !== current.cnpj && current.certificate) {
-          throw new DomainError('CERTIFICADO_CNPJ_DIVERGENTE', { cnpjCertificado: current.certificate.cnpj }, 'Remova o certificado instalado antes de alterar o CNPJ do emissor.');
-        }
+        await this.loadOwn(partnerId, id); // 404 / EMISSOR_INEXISTENTE before anything else
         const now = runtimeOf(this.broker).clock.now();
         try {
-          await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).whereNull('deleted_at').update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
+          // Read-modify-write under a row lock: two PATCHes of different fields both land.
+          await this.knex.transaction(async (trx: Knex.Transaction) => {
+            const row = await trx(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).whereNull('deleted_at').forUpdate().first();
+            if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+            const current = toRecord(row);
+            const next = applyIssuerPatch(current, body);
+            if (next.cnpj !== current.cnpj && current.certificate) {
+              throw new DomainError('CERTIFICADO_CNPJ_DIVERGENTE', { cnpjCertificado: current.certificate.cnpj }, 'Remova o certificado instalado antes de alterar o CNPJ do emissor.');
+            }
+            await trx(this.t('issuers')).where({ id }).update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
+          });
         } catch (err) {
           if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
           throw err;
@@ -126,7 +132,8 @@ const IssuerService: ServiceSchema = {
         const { config, clock } = runtimeOf(this.broker);
         const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
         const summary = summaryOf(cert);
-        await this.knex(this.t('issuers')).where({ id, partner_id: partnerId }).whereNull('deleted_at').update({
+        // Same CNPJ as checked: a concurrent PATCH of the CNPJ makes this a conflict, not a mismatch stored.
+        const stored = await this.knex(this.t('issuers')).where({ id, partner_id: partnerId, cnpj: issuer.cnpj }).whereNull('deleted_at').update({
           cert_summary: JSON.stringify(summary),
           cert_pfx: encryptSecret(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), config.encryptionKeys, pfxAad(id)),
           cert_password: encryptSecret(password, config.encryptionKeys, passwordAad(id)),
@@ -134,6 +141,7 @@ const IssuerService: ServiceSchema = {
           cert_not_after: new Date(cert.notAfter),
           updated_at: clock.now(),
         });
+        if (!stored) throw new DomainError('CONFLICT', undefined, 'O emissor mudou durante o envio do certificado; envie novamente.');
         ctx.meta.$statusCode = issuer.certificate ? 200 : 201;
         return { issuerId: id, certificado: summary };
       },

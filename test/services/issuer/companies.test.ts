@@ -186,6 +186,15 @@ test.serial('PATCH sandbox/ambienteFiscal: equal ignored, different 422 AMBIENTE
   t.is((await stack.request('GET', path, { headers: P1 })).body.data.razaoSocial, 'NOVA RAZAO LTDA');
 });
 
+test.serial('concurrent PATCHes of different fields all land (row lock, no lost update)', async (t) => {
+  const created = (await stack.request('POST', '/v1/companies', { headers: P1, body: aCompleteIssuer() })).body.data;
+  const path = `/v1/companies/${created.issuerId}`;
+  const patches = [{ cnae: '6201501' }, { inscricaoMunicipal: 'IM77' }, { csc: 'CSC-XYZ' }, { cscId: '42' }, { nomeFantasia: 'NOVO NOME' }, { endereco: { complemento: 'Loja 3' } }];
+  const results = await Promise.all(patches.map((body) => stack.request('PATCH', path, { headers: P1, body })));
+  t.deepEqual(results.map((r) => r.status), patches.map(() => 200));
+  t.like((await stack.request('GET', path, { headers: P1 })).body.data, { cnae: '6201501', inscricaoMunicipal: 'IM77', csc: 'CSC-XYZ', cscId: '42', nomeFantasia: 'NOVO NOME', endereco: { complemento: 'Loja 3', numero: '100' } });
+});
+
 test.serial('PATCH to a CNPJ held by anyone answers 409 CNPJ_CONFLICT', async (t) => {
   const a = (await stack.request('POST', '/v1/companies', { headers: P1, body: aCompleteIssuer() })).body.data;
   const b = (await stack.request('POST', '/v1/companies', { headers: P2, body: aCompleteIssuer() })).body.data;
