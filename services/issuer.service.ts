@@ -1,10 +1,308 @@
-import type { ServiceSchema } from 'moleculer';
+import { randomUUID } from 'node:crypto';
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Knex } from 'knex';
+import { DbMixin } from './mixins/db.mixin.js';
+import { OutboxMixin } from './mixins/outbox.mixin.js';
+import { migrations } from '../migrations/issuer/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import type { CallerMeta } from './shared/caller.js';
+import { DomainError } from '../lib/errors/index.js';
+import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema } from '../lib/issuer/schema.js';
+import { PROFILE_DEFAULTS, toIssuerResponse, toSnapshot, type IssuerProfile, type IssuerRecord } from '../lib/issuer/model.js';
+import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js';
+import { applyIssuerPatch } from '../lib/issuer/patch.js';
+import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
+import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
+import { decryptSecret, encryptSecret, secretKeyId } from '../lib/crypto/aes-gcm.js';
+import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
+import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
+import { issuerResponseDoc, certificateDoc } from './issuer/openapi-docs.js';
+import { partnerOf } from './issuer/caller.js';
+import { TransfersMixin } from './issuer/transfers.mixin.js';
+import { QueriesMixin } from './issuer/queries.mixin.js';
+import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 
-/** issuer: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+/** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
+const SIGNING_CACHE_MS = 5 * 60_000;
+
+type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
+
+const uuidParam = { type: 'uuid' } as const;
+
+/**
+ * issuer: the Issuer resource, its A1 certificate and the facts the emission path needs
+ * (API.md, Issuers and queries; Emission rules 2-4; Events > certificate.expiring). Rules live in
+ * lib/issuer; this file wires them to HTTP and Postgres. Transfers, CNPJ/CPF queries and the
+ * certificate expiry job are mixins under services/issuer/.
+ */
+const IssuerService: ServiceSchema = {
   name: 'issuer',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin],
+
+  actions: {
+    create: {
+      rest: 'POST /companies',
+      httpStatus: 201,
+      params: createIssuerSchema,
+      openapi: { summary: 'Cadastra um emissor', tags: ['emissores'], description: 'Começa em homologação (ambienteFiscal 2). CNPJ já cadastrado (em qualquer conta) responde 409 CNPJ_CONFLICT com a mesma mensagem.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx);
+        const p = ctx.params;
+        const endereco = withMunicipalityName(Object.fromEntries(Object.entries(p.endereco ?? {}).filter(([, v]) => v !== null)) as IssuerProfile['endereco']);
+        const errors = checkIssuerValues({ cnpj: p.cnpj, endereco });
+        if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors });
+        const profile: IssuerProfile = { ...PROFILE_DEFAULTS, razaoSocial: p.razaoSocial, endereco };
+        for (const [k, v] of Object.entries(p)) {
+          if (['cnpj', 'razaoSocial', 'endereco', 'ambienteFiscal', 'sandbox'].includes(k) || v === null || v === undefined) continue;
+          (profile as any)[k] = v;
+        }
+        const now = runtimeOf(this.broker).clock.now();
+        const id = randomUUID();
+        try {
+          await this.knex(this.t('issuers')).insert({
+            id, partner_id: partnerId, cnpj: p.cnpj, ambiente_fiscal: 2, sandbox: p.sandbox ?? false,
+            profile: JSON.stringify(profile), created_at: now, updated_at: now,
+          });
+        } catch (err) {
+          // The unique index decides races between two creations of the same CNPJ.
+          if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
+          throw err;
+        }
+        return toIssuerResponse(await this.loadOwn(partnerId, id));
+      },
+    },
+
+    list: {
+      rest: 'GET /companies',
+      openapi: { summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc } },
+      async handler(this: any, ctx: Ctx) {
+        const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at').orderBy('created_at').orderBy('id');
+        return rows.map((r) => toIssuerResponse(toRecord(r)));
+      },
+    },
+
+    show: {
+      rest: 'GET /companies/:id',
+      params: { id: uuidParam },
+      openapi: { summary: 'Consulta um emissor', tags: ['emissores'], response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        return toIssuerResponse(await this.loadOwn(partnerOf(ctx), ctx.params.id));
+      },
+    },
+
+    update: {
+      rest: 'PATCH /companies/:id',
+      params: { id: uuidParam, ...patchIssuerDocSchema },
+      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: 'Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx);
+        const { id, ...body } = ctx.params;
+        await this.loadOwn(partnerId, id); // 404 / EMISSOR_INEXISTENTE before anything else
+        const now = runtimeOf(this.broker).clock.now();
+        try {
+          // Read-modify-write under a row lock: two PATCHes of different fields both land.
+          await this.knex.transaction(async (trx: Knex.Transaction) => {
+            const row = await trx(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).whereNull('deleted_at').forUpdate().first();
+            if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+            const current = toRecord(row);
+            const next = applyIssuerPatch(current, body);
+            if (next.cnpj !== current.cnpj && current.certificate) {
+              throw new DomainError('CERTIFICADO_CNPJ_DIVERGENTE', { cnpjCertificado: current.certificate.cnpj }, 'Remova o certificado instalado antes de alterar o CNPJ do emissor.');
+            }
+            await trx(this.t('issuers')).where({ id }).update({ cnpj: next.cnpj, profile: JSON.stringify(next.profile), updated_at: now });
+          });
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
+          throw err;
+        }
+        return toIssuerResponse(await this.loadOwn(partnerId, id));
+      },
+    },
+
+    uploadCertificate: {
+      rest: 'POST /companies/:id/certificate',
+      params: certificateUploadSchema,
+      openapi: certificateDoc,
+      async handler(this: any, ctx: Ctx<{ id: string; pfxBase64: string; password: string }>) {
+        const partnerId = partnerOf(ctx);
+        const { id, pfxBase64, password } = ctx.params;
+        const issuer: IssuerRecord = await this.loadOwn(partnerId, id);
+        const { config, clock } = runtimeOf(this.broker);
+        const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
+        const summary = summaryOf(cert);
+        // Same CNPJ as checked: a concurrent PATCH of the CNPJ makes this a conflict, not a mismatch stored.
+        const stored = await this.knex(this.t('issuers')).where({ id, partner_id: partnerId, cnpj: issuer.cnpj }).whereNull('deleted_at').update({
+          cert_summary: JSON.stringify(summary),
+          cert_pfx: encryptSecret(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), config.encryptionKeys, pfxAad(id)),
+          cert_password: encryptSecret(password, config.encryptionKeys, passwordAad(id)),
+          cert_fingerprint: cert.fingerprint,
+          cert_not_after: new Date(cert.notAfter),
+          updated_at: clock.now(),
+        });
+        if (!stored) throw new DomainError('CONFLICT', undefined, 'O emissor mudou durante o envio do certificado; envie novamente.');
+        ctx.meta.$statusCode = issuer.certificate ? 200 : 201;
+        return { issuerId: id, certificado: summary };
+      },
+    },
+
+    removeCertificate: {
+      rest: 'DELETE /companies/:id/certificate',
+      params: { id: uuidParam },
+      openapi: { summary: 'Remove o certificado A1 do emissor', tags: ['emissores'], response: { type: 'object', properties: { issuerId: { type: 'string' }, certificado: { type: 'null' } } } },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        const partnerId = partnerOf(ctx);
+        await this.loadOwn(partnerId, ctx.params.id);
+        await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
+          cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
+          updated_at: runtimeOf(this.broker).clock.now(),
+        });
+        return { issuerId: ctx.params.id, certificado: null };
+      },
+    },
+
+    remove: {
+      rest: 'DELETE /companies/:id',
+      params: { id: uuidParam },
+      openapi: { summary: 'Remove um emissor', tags: ['emissores'], description: 'O registro fica para o histórico dos documentos, sem certificado nem CSC; o CNPJ fica livre para novo cadastro. Depois disso, o id responde 404 EMISSOR_INEXISTENTE.', response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, removedAt: { type: 'string', format: 'date-time' } } } },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        const partnerId = partnerOf(ctx);
+        await this.loadOwn(partnerId, ctx.params.id);
+        const now = runtimeOf(this.broker).clock.now();
+        await this.knex.transaction(async (trx: Knex.Transaction) => {
+          await trx(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
+            deleted_at: now, updated_at: now, cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
+            profile: trx.raw(`profile || '{"csc": null, "cscId": null}'::jsonb`),
+          });
+          await trx(this.t('transfer_requests')).where({ issuer_id: ctx.params.id, status: 'PENDENTE' })
+            .update({ status: 'RECUSADA', decisao_motivo: 'Emissor removido pelo titular.', decided_by: 'sistema', decided_at: now });
+        });
+        return { issuerId: ctx.params.id, removedAt: now.toISOString() };
+      },
+    },
+
+    setEnvironment: {
+      rest: 'PATCH /admin/companies/:id/ambiente',
+      roles: ['SUPERADMIN'],
+      auth: 'jwt',
+      params: { $$strict: true, id: uuidParam, ambienteFiscal: { type: 'enum', values: [1, 2], optional: true }, sandbox: { type: 'boolean', optional: true } },
+      openapi: { summary: 'Muda ambienteFiscal/sandbox de um emissor (SUPERADMIN)', tags: ['admin'], description: 'Única via de passagem para produção: PATCH /v1/companies/{id} recusa a mudança com 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      async handler(this: any, ctx: Ctx<{ id: string; ambienteFiscal?: 1 | 2; sandbox?: boolean }>) {
+        const patch: Record<string, unknown> = { updated_at: runtimeOf(this.broker).clock.now() };
+        if (ctx.params.ambienteFiscal !== undefined) patch.ambiente_fiscal = ctx.params.ambienteFiscal;
+        if (ctx.params.sandbox !== undefined) patch.sandbox = ctx.params.sandbox;
+        const n = await this.knex(this.t('issuers')).where({ id: ctx.params.id }).whereNull('deleted_at').update(patch);
+        if (!n) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+        const row = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id: ctx.params.id }).first();
+        return toIssuerResponse(toRecord(row));
+      },
+    },
+
+    // ---- Actions for other services (no REST) ----
+
+    /** Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4). */
+    forEmission: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind }>) {
+        const { partnerId, issuerId, model } = ctx.params;
+        const { active, removedIds } = await this.loadPartnerIssuers(partnerId);
+        const issuer = selectIssuer(active as IssuerRecord[], issuerId, { requireId: model === 'NFSe', removedIds });
+        checkKeyKind(issuer, ctx.params.keyKind ?? null);
+        preflight(issuer, model, runtimeOf(this.broker).clock.now());
+        const row = await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first();
+        const snapshot: IssuerSnapshot = toSnapshot(issuer);
+        return { issuer: snapshot, certificate: { fingerprint: row.cert_fingerprint, notAfter: issuer.certificate!.notAfter, serial: issuer.certificate!.serial } };
+      },
+    },
+
+    /** Document listing routes: selection and test-key rule only. */
+    resolve: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
+        const { active, removedIds } = await this.loadPartnerIssuers(ctx.params.partnerId);
+        const issuer = selectIssuer(active as IssuerRecord[], ctx.params.issuerId, { removedIds });
+        checkKeyKind(issuer, ctx.params.keyKind ?? null);
+        return { issuerId: issuer.id, cnpj: issuer.cnpj, ambienteFiscal: issuer.ambienteFiscal, sandbox: issuer.sandbox };
+      },
+    },
+
+    /** The Issuer resource as GET /v1/companies/{id} shows it; 404 for another partner's. */
+    get: {
+      visibility: 'public',
+      params: { partnerId: 'string', issuerId: 'string' },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId: string }>) {
+        return toIssuerResponse(await this.loadOwn(ctx.params.partnerId, ctx.params.issuerId));
+      },
+    },
+
+    /** Decrypted A1 material for the signer and the mTLS client. Never exposed over HTTP. */
+    signingMaterial: {
+      visibility: 'public',
+      params: { issuerId: 'string' },
+      async handler(this: any, ctx: Context<{ issuerId: string }>): Promise<SigningMaterial> {
+        return this.signingMaterialOf(ctx.params.issuerId);
+      },
+    },
+
+    /**
+     * Key rotation, step 2: re-seals every certificate and password not sealed with the current
+     * (first) key. Step 1 is prepending the new key to ENCRYPTION_KEYS on every node; step 3,
+     * after this returns, is dropping the old key. Safe to run on several nodes at once.
+     */
+    resealSecrets: {
+      visibility: 'public',
+      async handler(this: any): Promise<{ resealed: number }> {
+        const keys = runtimeOf(this.broker).config.encryptionKeys;
+        const current = keys[0]!.id;
+        const rows = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password').whereNotNull('cert_pfx');
+        let resealed = 0;
+        for (const row of rows) {
+          if (secretKeyId(row.cert_pfx) === current && secretKeyId(row.cert_password) === current) continue;
+          const pfx = encryptSecret(decryptSecret(row.cert_pfx, keys, pfxAad(row.id)), keys, pfxAad(row.id));
+          const password = encryptSecret(decryptSecret(row.cert_password, keys, passwordAad(row.id)), keys, passwordAad(row.id));
+          // Only if the certificate was not replaced meanwhile.
+          resealed += await this.knex(this.t('issuers')).where({ id: row.id, cert_pfx: row.cert_pfx }).update({ cert_pfx: pfx, cert_password: password });
+        }
+        return { resealed };
+      },
+    },
+  },
+
+  methods: {
+    /** The partner's live issuers, and the ids of those it removed (for EMISSOR_INEXISTENTE). */
+    async loadPartnerIssuers(this: any, partnerId: string): Promise<{ active: IssuerRecord[]; removedIds: Set<string> }> {
+      const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId }).orderBy('created_at').orderBy('id');
+      return { active: rows.filter((r) => !r.deleted_at).map(toRecord), removedIds: new Set(rows.filter((r) => r.deleted_at).map((r) => r.id)) };
+    },
+
+    /** The issuer if it belongs to the partner; otherwise 404, the same for unknown and foreign ids. */
+    async loadOwn(this: any, partnerId: string, id: string): Promise<IssuerRecord> {
+      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+      const row = isUuid ? await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).first() : undefined;
+      if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+      if (row.deleted_at) throw new DomainError('EMISSOR_INEXISTENTE');
+      return toRecord(row);
+    },
+
+    async signingMaterialOf(this: any, issuerId: string): Promise<SigningMaterial> {
+      const row = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password', 'cert_fingerprint').where({ id: issuerId }).whereNull('deleted_at').first();
+      if (!row?.cert_pfx) throw new DomainError('CERTIFICADO_AUSENTE');
+      this.signingCache ??= new Map<string, { material: SigningMaterial; until: number }>();
+      const cached = this.signingCache.get(row.cert_fingerprint);
+      if (cached && cached.until > Date.now() && cached.material.issuerId === issuerId) return cached.material;
+      const keys = runtimeOf(this.broker).config.encryptionKeys;
+      const pfx = decryptSecret(row.cert_pfx, keys, pfxAad(issuerId));
+      const password = decryptSecret(row.cert_password, keys, passwordAad(issuerId)).toString('utf8');
+      const cert = readPkcs12(pfx, password);
+      const material: SigningMaterial = { issuerId, fingerprint: cert.fingerprint, keyPem: cert.keyPem, certPem: cert.certPem, chainPem: cert.chainPem, notAfter: cert.notAfter };
+      for (const [k, v] of this.signingCache) if (v.until <= Date.now()) this.signingCache.delete(k);
+      this.signingCache.set(cert.fingerprint, { material, until: Date.now() + SIGNING_CACHE_MS });
+      return material;
+    },
+  },
 };
 
-export default Service;
+export default IssuerService;

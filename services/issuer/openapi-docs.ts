@@ -1,0 +1,69 @@
+import { ruleToJsonSchema } from '../../lib/http/openapi.js';
+import { issuerFieldRules } from '../../lib/issuer/schema.js';
+
+/** Response shapes of the issuer routes for the OpenAPI document (request shapes come from params). */
+const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
+
+export const certificateSummaryDoc = {
+  type: 'object',
+  description: 'Resumo do certificado A1 instalado; o PFX e a senha nunca são devolvidos.',
+  properties: {
+    subject: { type: 'string' },
+    serial: { type: 'string', description: 'Número de série, hexadecimal' },
+    notBefore: { type: 'string', format: 'date-time' },
+    notAfter: { type: 'string', format: 'date-time' },
+    cnpj: { type: 'string', description: 'CNPJ do OID ICP-Brasil 2.16.76.1.3.3 ou do sufixo do CN' },
+  },
+};
+
+export const issuerResponseDoc = {
+  type: 'object',
+  properties: {
+    issuerId: { type: 'string', format: 'uuid' },
+    ...Object.fromEntries(Object.entries(issuerFieldRules).map(([k, r]) => [k, k === 'cnpj' || k === 'razaoSocial' ? ruleToJsonSchema(r).schema : nullable(ruleToJsonSchema(r).schema)])),
+    ambienteFiscal: { enum: [1, 2], description: '1 produção, 2 homologação (inicial)' },
+    sandbox: { type: 'boolean' },
+    certificado: nullable(certificateSummaryDoc),
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const certificateDoc = {
+  summary: 'Instala (ou substitui) o certificado A1 do emissor',
+  tags: ['emissores'],
+  description: 'Corpo JSON { pfxBase64, password }: o arquivo PKCS#12 (.pfx/.p12) em base64, até 64 KB. 201 na primeira instalação, 200 na substituição. '
+    + 'Recusas 422: CERTIFICADO_INVALIDO (não é PKCS#12), CERTIFICADO_SENHA_INVALIDA, CERTIFICADO_EXPIRADO, CERTIFICADO_AINDA_NAO_VALIDO, '
+    + 'CERTIFICADO_CNPJ_DIVERGENTE (CNPJ completo de 14 caracteres do certificado — OID 2.16.76.1.3.3 ou sufixo ":CNPJ" do CN — diferente do emissor). '
+    + 'Guardado cifrado (AES-256-GCM); nunca devolvido.',
+  response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, certificado: certificateSummaryDoc } },
+};
+
+const transferView = {
+  type: 'object',
+  properties: {
+    transferRequestId: { type: 'string', format: 'uuid' },
+    cnpj: { type: 'string' },
+    status: { enum: ['PENDENTE', 'APROVADA', 'RECUSADA'] },
+    motivo: { type: 'string' },
+    contato: { type: ['string', 'null'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    decidedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+const adminTransferView = {
+  ...transferView,
+  properties: { ...transferView.properties, issuerId: { type: 'string' }, requesterPartnerId: { type: 'string' }, holderPartnerId: { type: 'string' }, decisaoMotivo: { type: ['string', 'null'] } },
+};
+
+export const transferDoc = {
+  request: {
+    summary: 'Solicita a transferência de um CNPJ cadastrado em outra conta',
+    tags: ['emissores'],
+    description: '202 com a solicitação PENDENTE (repetir devolve a mesma). 404 se o CNPJ não está cadastrado; 409 CONFLICT se já é da sua conta. Um SUPERADMIN aprova em POST /v1/admin/transfer-requests/{id}/approve.',
+    response: transferView,
+  },
+  list: { summary: 'Lista solicitações de transferência (SUPERADMIN)', tags: ['admin'], response: { type: 'array', items: adminTransferView } },
+  approve: { summary: 'Aprova: o emissor passa à conta solicitante, sem certificado nem CSC (SUPERADMIN)', tags: ['admin'], response: adminTransferView },
+  reject: { summary: 'Recusa uma solicitação de transferência (SUPERADMIN)', tags: ['admin'], response: adminTransferView },
+};
