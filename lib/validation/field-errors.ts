@@ -21,7 +21,9 @@ const INDEX = /\[\d+\]/g;
 function hintFor(hints: FieldHints | undefined, objeto: string, campo: string): string | undefined {
   if (!hints) return undefined;
   const generic = objeto.replace(INDEX, '[]');
-  return hints[generic ? `${generic}.${campo}` : campo] ?? hints[campo];
+  // Own properties only: a key such as `constructor` must not find Object.prototype's.
+  const own = (k: string) => (Object.prototype.hasOwnProperty.call(hints, k) ? hints[k] : undefined);
+  return own(generic ? `${generic}.${campo}` : campo) ?? own(campo);
 }
 
 /**

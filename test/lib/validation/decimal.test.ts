@@ -48,3 +48,13 @@ test('unknown keys become one camposDesconhecidos entry each, with the hint as m
   ]);
   t.is((err.data as any).errors.length, 2);
 });
+
+test('an unknown key named like an Object.prototype member gets no motivo', async (t) => {
+  const check = sharedValidator().compile({ $$strict: true, a: 'string' });
+  const result = await check({ a: 'x', constructor: 1, __proto__x: 2 });
+  const err = toValidationError(result as any[], { itens: 'O grupo se chama items.' });
+  t.deepEqual((err.data as any).details.camposDesconhecidos, [
+    { campo: 'constructor', caminho: 'constructor', objeto: '' },
+    { campo: '__proto__x', caminho: '__proto__x', objeto: '' },
+  ]);
+});
