@@ -7,10 +7,9 @@
  *   npx tsx --expose-gc bench/lib-nfe.ts            (--expose-gc optional: exact heap figures)
  *   BENCH_MEMORY_NOTES=20000 npx tsx bench/lib-nfe.ts
  *
- * HOOK(validate+totals): request validation (lib/nfe/check.ts) and totals (lib/nfe/totals.ts)
- * are written on another branch. Until they land here the notes are built as CheckedNote by
- * test/support/checked-note-factories.ts and totalled by its test oracle `totalsOf`, which is
- * timed separately as "totals (oracle)". Replace `prepare` below with checkNfe + computeTotals.
+ * The chain starts from the request body: strict validation (validateNfeBody), every business
+ * rule (checkNfe), totals (computeTotals), then build, sign and XSD — what POST /v1/nfe runs in
+ * lib/ before persisting. Items carry ICMS 00 plus PIS/COFINS and the IBS/CBS group.
  */
 import { performance } from 'node:perf_hooks';
 import { SignedXml } from 'xml-crypto';
@@ -18,22 +17,37 @@ import { buildSignedNfe } from '../lib/nfe/document.js';
 import { buildNfe, NFE_NS } from '../lib/nfe/xml/nfe.js';
 import { assertNfeSchema } from '../lib/nfe/xml/validate.js';
 import { createSigner } from '../lib/sign/signer.js';
-import type { CheckedNote, NoteTotals } from '../lib/nfe/types.js';
-import { aContext, aNfe, anItem, ibsCbsFor, testSigningMaterial, totalsOf } from '../test/support/checked-note-factories.js';
+import type { CheckedNote, NfeBody, NoteTotals } from '../lib/nfe/types.js';
+import { validateNfeBody } from '../lib/nfe/validate.js';
+import { checkNfe } from '../lib/nfe/check.js';
+import { computeTotals } from '../lib/nfe/totals.js';
+import { aContext, testSigningMaterial } from '../test/support/checked-note-factories.js';
+import { aValidNfeBody, anIssuer, anItem, closingPayments } from '../test/support/nfe-factories.js';
 
 const material = testSigningMaterial();
 const signer = createSigner(material);
 
-function noteWith(items: number): CheckedNote {
-  return aNfe(Array.from({ length: items }, (_, i) => anItem({
+const issuer = anIssuer();
+
+/** A request body with `items` lines (CST 00 18%, PIS/COFINS 01, IBS/CBS 0.1% + 0.9%). */
+function bodyWith(items: number): NfeBody {
+  const lines = Array.from({ length: items }, (_, i) => anItem({
     codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`,
-    quantidade: 1 + (i % 5), valorUnitario: 3.99 + i, ibsCbsResolved: ibsCbsFor(BigInt(Math.round((1 + (i % 5)) * (3.99 + i) * 100))),
-  })));
+    ibsCbs: { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } },
+  }));
+  return JSON.parse(JSON.stringify(aValidNfeBody({ items: lines, pagamentos: closingPayments(lines) })));
 }
 
-/** HOOK(validate+totals): today the totals oracle; later checkNfe(body, issuer) + computeTotals. */
+/** validate + rules + totals: what runs before the number is allocated. */
+function prepareNote(body: NfeBody): { note: CheckedNote; totals: NoteTotals } {
+  const note = checkNfe(validateNfeBody(body), issuer);
+  return { note, totals: computeTotals(note) };
+}
+function noteWith(items: number): CheckedNote {
+  return prepareNote(bodyWith(items)).note;
+}
 function prepare(note: CheckedNote): NoteTotals {
-  return totalsOf(note);
+  return computeTotals(note);
 }
 
 function stats(samples: number[]): { median: number; p99: number } {
@@ -78,19 +92,20 @@ for (const items of [1, 50, 990]) {
   const inf = buildNfe(note, totals, ctx);
   const signed = buildSignedNfe(note, totals, ctx, signer);
   const kb = Buffer.byteLength(signed.xml) / 1024;
-  const tTotals = time(runs, () => prepare(note));
+  const body = bodyWith(items);
+  const tValidate = time(runs, () => prepareNote(body));
   const tBuild = time(runs, () => buildNfe(note, totals, ctx));
   const tSign = time(runs, () => signer.sign(inf.canonical, inf.id));
   const tXsd = time(runs, () => assertNfeSchema(signed.xml));
-  const tChain = time(runs, () => buildSignedNfe(note, prepare(note), ctx, signer));
+  const tChain = time(runs, () => { const p = prepareNote(body); buildSignedNfe(p.note, p.totals, ctx, signer); });
   const unsigned = `<NFe xmlns="${NFE_NS}">${inf.element}</NFe>`;
   const tBase = time(baseRuns, () => xmlCryptoSign(unsigned));
   const ratio = tBase.median / (tBuild.median + tSign.median);
-  const line = `| ${items} | ${kb.toFixed(1)} | ${fmt(tTotals.median)} | ${fmt(tBuild.median)} | ${fmt(tSign.median)} | ${fmt(tXsd.median)} | **${fmt(tChain.median)}** / ${fmt(tChain.p99)} | ${fmt(tBase.median)} / ${fmt(tBase.p99)} | ${ratio.toFixed(0)}× |`;
+  const line = `| ${items} | ${kb.toFixed(1)} | ${fmt(tValidate.median)} | ${fmt(tBuild.median)} | ${fmt(tSign.median)} | ${fmt(tXsd.median)} | **${fmt(tChain.median)}** / ${fmt(tChain.p99)} | ${fmt(tBase.median)} / ${fmt(tBase.p99)} | ${ratio.toFixed(0)}× |`;
   rows.push(line);
   console.log(line);
 }
-console.log('| items | KB | totals (oracle) | build | sign | XSD | chain median / p99 | xml-crypto sign median / p99 | xml-crypto ÷ (build+sign) |');
+console.log('| items | KB | validate+rules+totals | build | sign | XSD | chain median / p99 | xml-crypto sign median / p99 | xml-crypto ÷ (build+sign) |');
 
 const MEMORY_NOTES = Number(process.env.BENCH_MEMORY_NOTES ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;
