@@ -47,6 +47,9 @@ const WebhookDispatcher: ServiceSchema = {
   channels: {
     [EVENTS_CHANNEL]: {
       group: 'webhook-dispatcher',
+      // Each message is one short insert; 16 in parallel per node keeps ingestion ahead of bursts
+      // (the default of 1 serialises the stream, and the in-process adapter drops beyond its queue).
+      maxInFlight: 16,
       // A nacked message (database down) is claimed again by the group after a minute.
       redis: { minIdleTime: 60_000, claimInterval: 1_000 },
       async handler(this: any, event: OutboxEvent) {

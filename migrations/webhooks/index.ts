@@ -28,6 +28,7 @@ export const migrations: Migration[] = [
         t.string('status', 16).notNullable();
         t.integer('max_attempts').notNullable();
         t.integer('attempts').notNullable().defaultTo(0); // attempts of the current schedule
+        t.integer('total_attempts').notNullable().defaultTo(0); // across DLQ retries: numbers the attempt rows
         t.timestamp('next_attempt_at', { useTz: true });
         t.timestamp('locked_until', { useTz: true });
         t.string('locked_by', 200);

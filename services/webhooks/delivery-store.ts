@@ -83,7 +83,7 @@ export class DeliveryStore {
         .orderBy('next_attempt_at').limit(opts.limit).forUpdate().skipLocked();
       if (opts.onlyId) q.andWhere('id', opts.onlyId);
       const rows: any[] = await q;
-      const claimed: ClaimedAttempt[] = [];
+      const live: any[] = [];
       for (const row of rows) {
         if (row.status === 'in_flight') {
           await trx(this.t('attempts')).where({ delivery_id: row.id }).whereNull('finished_at')
@@ -93,20 +93,26 @@ export class DeliveryStore {
             continue;
           }
         }
-        const config = await trx(this.t('configs')).where({ partner_id: row.partner_id }).first();
-        const [{ n }] = await trx(this.t('attempts')).where({ delivery_id: row.id }).max({ n: 'number' });
-        const attemptId = randomUUID();
-        const attemptInSchedule = row.attempts + 1;
-        await trx(this.t('deliveries')).where({ id: row.id }).update({
-          status: 'in_flight', attempts: attemptInSchedule, locked_until: new Date(now.getTime() + opts.leaseMs), locked_by: opts.nodeId, updated_at: now,
-        });
-        await trx(this.t('attempts')).insert({ id: attemptId, delivery_id: row.id, number: (n ?? 0) + 1, url: config?.webhook_url ?? null, started_at: now });
-        claimed.push({
-          deliveryId: row.id, attemptId, attemptInSchedule, maxAttempts: row.max_attempts, partnerId: row.partner_id, eventType: row.event_type, body: row.body,
-          url: config?.webhook_url ?? null,
-          secretSealed: config?.secret_sealed ? { keyId: config.secret_key_id, sealed: config.secret_sealed } : null,
-        });
+        live.push(row);
       }
+      if (!live.length) return [];
+      const configs = new Map<string, any>();
+      for (const c of await trx(this.t('configs')).whereIn('partner_id', [...new Set(live.map((r) => r.partner_id))])) configs.set(c.partner_id, c);
+      await trx(this.t('deliveries')).whereIn('id', live.map((r) => r.id)).update({
+        status: 'in_flight', attempts: trx.raw('attempts + 1'), total_attempts: trx.raw('total_attempts + 1'),
+        locked_until: new Date(now.getTime() + opts.leaseMs), locked_by: opts.nodeId, updated_at: now,
+      });
+      const claimed: ClaimedAttempt[] = live.map((row) => {
+        const config = configs.get(row.partner_id);
+        return {
+          deliveryId: row.id, attemptId: randomUUID(), attemptInSchedule: row.attempts + 1, maxAttempts: row.max_attempts, partnerId: row.partner_id,
+          eventType: row.event_type, body: row.body, url: config?.webhook_url ?? null,
+          secretSealed: config?.secret_sealed ? { keyId: config.secret_key_id, sealed: config.secret_sealed } : null,
+        };
+      });
+      await trx(this.t('attempts')).insert(live.map((row, i) => ({
+        id: claimed[i]!.attemptId, delivery_id: row.id, number: row.total_attempts + 1, url: claimed[i]!.url, started_at: now,
+      })));
       return claimed;
     });
   }
@@ -119,14 +125,13 @@ export class DeliveryStore {
     const outcome = afterAttempt(c.attemptInSchedule, ok, now, c.maxAttempts);
     await this.knex.transaction(async (trx) => {
       await trx(this.t('attempts')).where({ id: c.attemptId }).update({ finished_at: now, status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error });
-      const owned = await trx(this.t('deliveries')).where({ id: c.deliveryId, status: 'in_flight', locked_by: nodeId, attempts: c.attemptInSchedule }).forUpdate().first();
-      if (owned) await this.applyOutcome(trx, c.deliveryId, outcome, result.statusCode, result.error, now);
+      await this.applyOutcome(trx, c.deliveryId, outcome, result.statusCode, result.error, now, { status: 'in_flight', locked_by: nodeId, attempts: c.attemptInSchedule });
     });
     return outcome;
   }
 
-  private async applyOutcome(trx: Knex.Transaction, id: string, outcome: AttemptOutcome, statusCode: number | null, error: string | null, now: Date): Promise<void> {
-    await trx(this.t('deliveries')).where({ id }).update({
+  private async applyOutcome(trx: Knex.Transaction, id: string, outcome: AttemptOutcome, statusCode: number | null, error: string | null, now: Date, guard: Record<string, unknown> = {}): Promise<void> {
+    await trx(this.t('deliveries')).where({ id, ...guard }).update({
       status: outcome.status,
       next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
       locked_until: null, locked_by: null,
