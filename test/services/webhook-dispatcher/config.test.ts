@@ -1,6 +1,8 @@
 import test from 'ava';
 import { startStack, type Stack } from '../../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../../support/fake-auth.js';
+import { startReceiver } from '../../support/webhook-receiver.js';
+import { ConfigStore } from '../../../services/webhooks/config-store.js';
 
 const live = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live' }) });
 const testKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'test' }) });
@@ -141,6 +143,22 @@ test('SSRF guard: a loopback or private target is refused with 422 when private 
   }
   t.is(await strict.knex('webhooks.configs').where({ partner_id: 'p-ssrf' }).first(), undefined);
 });
+
+for (const host of ['127.0.0.1', 'localhost']) {
+  test(`SSRF guard at delivery time: a URL that now points at ${host} is not connected to`, async (t) => {
+    const receiver = await startReceiver();
+    t.teardown(() => receiver.close());
+    // As if the host was public when configured and its DNS now answers a loopback address.
+    const url = receiver.url.replace('127.0.0.1', host);
+    const partner = `p-rebind-${host}`;
+    await new ConfigStore(strict.knex, 'webhooks', strict.config.encryptionKeys).patch(partner, { webhookUrl: url }, new Date());
+    const res = await strict.request('POST', '/v1/webhooks/test', { headers: live(partner) });
+    t.is(res.status, 200);
+    t.like(res.body.data, { status: 'failed', lastStatusCode: null });
+    t.regex(res.body.data.attempts[0].error, /^destino bloqueado: webhookUrl resolve para endereço não público/);
+    t.is(receiver.hits.length, 0);
+  });
+}
 
 test('SSRF guard: the same loopback target is allowed in development configuration', async (t) => {
   const res = await stack.request('PATCH', '/v1/webhooks/config', { headers: live('p-dev'), body: { webhookUrl: 'http://127.0.0.1:8080/hook' } });
