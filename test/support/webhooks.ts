@@ -4,8 +4,8 @@ import { fakeCallerKey } from './fake-auth.js';
 import type { Receiver } from './webhook-receiver.js';
 import { EVENTS_CHANNEL, type OutboxEvent } from '../../services/mixins/outbox.mixin.js';
 
-export const liveKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live' }) });
-export const testKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'test' }) });
+export const liveKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', plan: 'SCALE' }) });
+export const testKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'test', plan: 'SCALE' }) });
 
 export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -4,8 +4,8 @@ import { FakeAuthService, fakeCallerKey } from '../../support/fake-auth.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 import { ConfigStore } from '../../../services/webhooks/config-store.js';
 
-const live = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live' }) });
-const testKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'test' }) });
+const live = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', plan: 'SCALE' }) });
+const testKey = (partnerId: string) => ({ 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'test', plan: 'SCALE' }) });
 const URL_OK = 'http://127.0.0.1:9/hook'; // never called here: config routes only
 
 let stack: Stack;
@@ -185,4 +185,25 @@ test('the webhook routes are in the OpenAPI document', async (t) => {
     t.true(paths.includes(p), p);
   }
   t.true(paths.some((p) => p.startsWith('/v1/webhooks/dlq/{deliveryId}') || p.startsWith('/v1/webhooks/dlq/:deliveryId')));
+});
+
+test('malformed webhook requests answer 400 envelopes, never 500', async (t) => {
+  const cases: [string, string, { body?: unknown; rawBody?: string; headers?: Record<string, string> }][] = [
+    ['PATCH', '/v1/webhooks/config', { rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }],
+    ['PATCH', '/v1/webhooks/config', { rawBody: '"x"', headers: { 'content-type': 'application/json' } }],
+    ['PATCH', '/v1/webhooks/config', { rawBody: '{"webhookUrl":', headers: { 'content-type': 'application/json' } }],
+    ['PATCH', '/v1/webhooks/config', { body: { webhookUrl: 5 } }],
+    ['PATCH', '/v1/webhooks/config', { body: { webhookUrl: URL_OK, events: 'invoice.authorized' } }],
+    ['PATCH', '/v1/webhooks/config', { body: { webhookUrl: URL_OK, events: ['invoice.authorized', 'invoice.authorized'] } }],
+    ['PATCH', '/v1/webhooks/config', { body: { webhookUrl: `https://example.com/${'a'.repeat(3000)}` } }],
+    ['GET', '/v1/webhooks/logs?limit=1.5', {}],
+    ['POST', '/v1/webhooks/dlq/not-a-uuid/retry', {}],
+    ['POST', '/v1/webhooks/test', { body: { extra: true } }],
+  ];
+  for (const [method, path, opts] of cases) {
+    const res = await stack.request(method, path, { headers: { ...live('p-bad'), ...(opts.headers ?? {}) }, ...(opts.body !== undefined ? { body: opts.body } : {}), ...(opts.rawBody ? { rawBody: opts.rawBody } : {}) });
+    t.is(res.status, 400, `${method} ${path} ${opts.rawBody ?? JSON.stringify(opts.body ?? '').slice(0, 60)}`);
+    t.is(res.body.error.status, 400);
+    t.is(res.body.error.instance, path.split('?')[0]);
+  }
 });
