@@ -79,9 +79,7 @@ const WebhookDispatcher: ServiceSchema = {
       async handler(this: any, ctx: Ctx<{ webhookUrl?: string | null; events?: string[] | null }>) {
         const partnerId = partnerOf(ctx, true);
         if (ctx.params.webhookUrl != null) await this.checkTarget(ctx.params.webhookUrl);
-        const out = await this.configs().patch(partnerId, ctx.params, this.now());
-        if (out === 'requireUrl') throw validationError([{ field: 'webhookUrl', message: 'webhookUrl é obrigatório na primeira configuração.' }]);
-        return out;
+        return this.configs().patch(partnerId, ctx.params, this.now());
       },
     },
 
@@ -256,10 +254,11 @@ const WebhookDispatcher: ServiceSchema = {
 
     /** Test delivery answer: waits while another node's timer holds the attempt. */
     async awaitSettled(this: any, partnerId: string, id: string) {
-      const deadline = Date.now() + runtimeOf(this.broker).config.webhooks.timeoutMs + 5_000;
+      // Elapsed time of this wait, not business time: the monotonic clock, not the injected one.
+      const deadline = performance.now() + runtimeOf(this.broker).config.webhooks.timeoutMs + 5_000;
       for (;;) {
         const view = await this.deliveries().get(partnerId, id);
-        if (!view || (view.status !== 'pending' && view.status !== 'in_flight') || Date.now() > deadline) return view;
+        if (!view || (view.status !== 'pending' && view.status !== 'in_flight') || performance.now() > deadline) return view;
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { validationError } from '../../lib/errors/index.js';
 import { generateWebhookSecret, maskWebhookSecret } from '../../lib/webhooks/secret.js';
 import { sealSecret, type BoxKey } from '../../lib/webhooks/secret-box.js';
 
@@ -53,14 +54,14 @@ export class ConfigStore {
 
   /**
    * Applies a PATCH. The full secret is revealed only when this call sets a URL for a partner that
-   * had no secret (revealedOnce: true); any later call shows it masked. `requireUrl` is returned
-   * when the partner has no URL and the body brings none.
+   * had no secret (revealedOnce: true); any later call shows it masked. A partner without a URL
+   * must send one (400, nothing stored).
    */
-  async patch(partnerId: string, patch: { webhookUrl?: string | null; events?: string[] | null }, now: Date): Promise<WebhookConfigView | 'requireUrl'> {
+  async patch(partnerId: string, patch: { webhookUrl?: string | null; events?: string[] | null }, now: Date): Promise<WebhookConfigView> {
     return this.knex.transaction(async (trx) => {
       const row = await this.lock(trx, partnerId, now);
       const url: string | null = patch.webhookUrl ?? row.webhook_url ?? null;
-      if (!url) return 'requireUrl';
+      if (!url) throw validationError([{ field: 'webhookUrl', message: 'webhookUrl é obrigatório na primeira configuração.' }]);
       const events = patch.events ?? (typeof row.events === 'string' ? JSON.parse(row.events) : row.events) ?? [];
       const update: Record<string, unknown> = { webhook_url: url, events: JSON.stringify(events), updated_at: now };
       let revealed: string | null = null;

@@ -96,6 +96,16 @@ test('PATCH /webhooks/config without webhookUrl for a partner that has none answ
   const res = await stack.request('PATCH', '/v1/webhooks/config', { headers: live('p-nourl'), body: { events: [] } });
   t.is(res.status, 400);
   t.deepEqual(res.body.error.errors, [{ field: 'webhookUrl', message: 'webhookUrl é obrigatório na primeira configuração.' }]);
+  t.is(await stack.knex('webhooks.configs').where({ partner_id: 'p-nourl' }).first(), undefined);
+});
+
+test('two concurrent first PATCHes reveal the secret to exactly one of them', async (t) => {
+  const results = await Promise.all([0, 1, 2, 3].map((i) => stack.request('PATCH', '/v1/webhooks/config', { headers: live('p-race'), body: { webhookUrl: `http://127.0.0.1:${9000 + i}/hook` } })));
+  t.deepEqual(results.map((r) => r.status), [200, 200, 200, 200]);
+  const revealed = results.filter((r) => r.body.data.revealedOnce);
+  t.is(revealed.length, 1);
+  const full: string = revealed[0]!.body.data.webhookSecret;
+  for (const r of results.filter((x) => !x.body.data.revealedOnce)) t.is(r.body.data.webhookSecret, `whsec_${full.slice(6, 8)}...${full.slice(-2)}`);
 });
 
 const writes: [string, string, unknown?][] = [
