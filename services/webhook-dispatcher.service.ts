@@ -50,8 +50,11 @@ const WebhookDispatcher: ServiceSchema = {
       // Each message is one short insert; 16 in parallel per node keeps ingestion ahead of bursts
       // (the default of 1 serialises the stream, and the in-process adapter drops beyond its queue).
       maxInFlight: 16,
-      // A nacked message (database down) is claimed again by the group after a minute.
+      // A nacked message (database down) is claimed again by the group after a minute, for about a
+      // day; only then is it parked in a Redis dead-letter stream, never silently dropped.
       redis: { minIdleTime: 60_000, claimInterval: 1_000 },
+      maxRetries: 1_440,
+      deadLettering: { enabled: true, queueName: 'fiscal.events.webhook-dispatcher.dead' },
       async handler(this: any, event: OutboxEvent) {
         await this.acceptEvent(event);
       },
