@@ -1,4 +1,5 @@
 import test from 'ava';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { startStack, type Stack } from '../../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../../support/fake-auth.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
@@ -188,9 +189,11 @@ test('POST /webhooks/test without a configured URL answers 422 WEBHOOK_NAO_CONFI
   t.deepEqual(res.body, envelope(res, 422, 'WEBHOOK_NAO_CONFIGURADO', 'Configure webhookUrl antes de usar esta rota.', '/v1/webhooks/test'));
 });
 
-test('the webhook routes are in the OpenAPI document', async (t) => {
+test('the webhook routes are in the OpenAPI document, which stays a valid OpenAPI 3.1 document', async (t) => {
   const res = await stack.request('GET', '/api-docs-json');
-  const paths = Object.keys(res.body.data?.paths ?? res.body.paths ?? {});
+  const doc = res.body.data ?? res.body;
+  t.true((await new Validator().validate(doc)).valid);
+  const paths = Object.keys(doc.paths ?? {});
   for (const p of ['/v1/webhooks/config', '/v1/webhooks/secret/regenerate', '/v1/webhooks/test', '/v1/webhooks/logs', '/v1/webhooks/dlq', '/v1/webhooks/dlq/retry-all']) {
     t.true(paths.includes(p), p);
   }
