@@ -29,7 +29,13 @@ export interface AppConfig {
   readonly encryptionKeys: readonly { readonly id: string; readonly key: Buffer }[];
   readonly mail: { readonly smtpUrl: string | null; readonly dir: string; readonly from: string; readonly platformOwner: string };
   readonly rateLimit: { readonly ipPerSecond: number };
-  readonly webhooks: { readonly allowPrivateTargets: boolean; readonly requireHttps: boolean; readonly timeoutMs: number };
+  readonly webhooks: {
+    readonly allowPrivateTargets: boolean;
+    readonly requireHttps: boolean;
+    readonly timeoutMs: number;
+    /** How often each dispatcher node looks for due attempts; 0 disables the loop (tests drive runDue). */
+    readonly pollMs: number;
+  };
   readonly sefaz: {
     /** Port of the in-process simulator; 0 picks a free one. */
     readonly simulatorPort: number;
@@ -146,6 +152,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE', envName !== 'production'),
       requireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', envName === 'production'),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      pollMs: int(env, 'WEBHOOK_POLL_MS', 1_000),
     }),
     sefaz: Object.freeze({
       simulatorPort: int(env, 'SIMULATOR_PORT', 0),

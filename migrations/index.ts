@@ -2,6 +2,7 @@ import type { Migration } from '../services/shared/migrations.js';
 import { migrations as gateway } from './gateway/index.js';
 import { migrations as simulator } from './simulator/index.js';
 import { migrations as issuer } from './issuer/index.js';
+import { migrations as webhooks } from './webhooks/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -11,4 +12,5 @@ export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   gateway,
   simulator,
   issuer,
+  webhooks,
 };

@@ -1,10 +1,300 @@
-import type { ServiceSchema } from 'moleculer';
+import { randomUUID } from 'node:crypto';
+import type { Context, ServiceSchema } from 'moleculer';
+import { DbMixin } from './mixins/db.mixin.js';
+import { EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
+import { migrations } from '../migrations/webhooks/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import type { CallerMeta } from './shared/caller.js';
+import { DomainError, validationError } from '../lib/errors/index.js';
+import { isSubscribed, isWebhookEventType, TEST_EVENT_TYPE } from '../lib/webhooks/events.js';
+import { isSuccessStatus, MAX_ATTEMPTS } from '../lib/webhooks/backoff.js';
+import { signWebhookBody } from '../lib/webhooks/signature.js';
+import { openSecret } from '../lib/webhooks/secret-box.js';
+import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks/url-policy.js';
+import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
+import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
+import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
+import { postWebhook, resolveAll } from './webhooks/post-webhook.js';
 
-/** webhook-dispatcher: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+const SCHEMA = 'webhooks';
+const CLAIM_BATCH = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const tags = ['webhooks'];
+
+type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
+
+/** Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). */
+function partnerOf(ctx: Ctx<any>, writes = false): string {
+  const caller = ctx.meta.caller;
+  if (writes && caller?.keyKind === 'test') throw new DomainError('AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK');
+  if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Rota de parceiro: o usuário não pertence a um parceiro.');
+  return caller.partnerId;
+}
+
+/**
+ * webhook-dispatcher: per-partner webhook configuration and at-least-once delivery of public
+ * events (API.md, Events). Events arrive on the `fiscal.events` channel (Redis Streams consumer
+ * group `webhook-dispatcher`, in-process without Redis); each becomes a delivery row in Postgres,
+ * and every node's scheduler claims due attempts with SKIP LOCKED, so the schedule survives any
+ * restart and two nodes never send the same attempt.
+ */
+const WebhookDispatcher: ServiceSchema = {
   name: 'webhook-dispatcher',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: SCHEMA, migrations })],
+
+  channels: {
+    [EVENTS_CHANNEL]: {
+      group: 'webhook-dispatcher',
+      // Each message is one short insert; 16 in parallel per node keeps ingestion ahead of bursts
+      // (the default of 1 serialises the stream, and the in-process adapter drops beyond its queue).
+      maxInFlight: 16,
+      // A nacked message (database down) is claimed again by the group after a minute, for about a
+      // day; only then is it parked in a Redis dead-letter stream, never silently dropped.
+      redis: { minIdleTime: 60_000, claimInterval: 1_000 },
+      maxRetries: 1_440,
+      deadLettering: { enabled: true, queueName: 'fiscal.events.webhook-dispatcher.dead' },
+      async handler(this: any, event: OutboxEvent) {
+        await this.acceptEvent(event);
+      },
+    },
+  } as any,
+
+  actions: {
+    getConfig: {
+      rest: 'GET /webhooks/config',
+      params: emptySchema,
+      openapi: { summary: 'Configuração de webhook do parceiro', description: 'webhookSecret sempre mascarado (whsec_ab...xy); revealedOnce é false. events vazio = todos os eventos exceto sefaz.status.changed.', tags, response: configJson },
+      async handler(this: any, ctx: Ctx) {
+        return viewOf(await this.configs().get(partnerOf(ctx)));
+      },
+    },
+
+    patchConfig: {
+      rest: 'PATCH /webhooks/config',
+      params: configPatchSchema,
+      openapi: {
+        summary: 'Define webhookUrl e events',
+        description: 'Sem campo secret (400). O segredo é gerado pelo serviço e revelado por inteiro só quando a URL é criada para um parceiro sem segredo (revealedOnce: true); depois vem mascarado. https obrigatório em produção; destinos privados/loopback recusados (422 WEBHOOK_URL_NAO_PERMITIDA). Chave ek_test_: 403.',
+        tags, response: configJson,
+      },
+      async handler(this: any, ctx: Ctx<{ webhookUrl?: string | null; events?: string[] | null }>) {
+        const partnerId = partnerOf(ctx, true);
+        if (ctx.params.webhookUrl != null) await this.checkTarget(ctx.params.webhookUrl);
+        return this.configs().patch(partnerId, ctx.params, this.now());
+      },
+    },
+
+    regenerateSecret: {
+      rest: 'POST /webhooks/secret/regenerate',
+      params: emptySchema,
+      openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx, true);
+        return { webhookSecret: await this.configs().regenerate(partnerId, this.now()), revealedOnce: true };
+      },
+    },
+
+    sendTest: {
+      rest: 'POST /webhooks/test',
+      params: emptySchema,
+      openapi: { summary: 'Envia uma entrega de teste assinada', description: `Evento ${TEST_EVENT_TYPE}, uma única tentativa (sem novas tentativas nem DLQ); responde a entrega com o resultado. Aberto a ek_test_.`, tags, response: deliveryJson },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx);
+        const config = await this.configs().get(partnerId);
+        if (!config?.webhookUrl) throw new DomainError('WEBHOOK_NAO_CONFIGURADO');
+        const now = this.now();
+        const event = { id: randomUUID(), type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { message: 'Entrega de teste do webhook.' } };
+        const id = await this.deliveries().enqueue({ partnerId, eventId: event.id, type: event.type, body: JSON.stringify(event), maxAttempts: 1, now });
+        await this.processDue(id);
+        return this.awaitSettled(partnerId, id);
+      },
+    },
+
+    logs: {
+      rest: 'GET /webhooks/logs',
+      params: limitSchema,
+      openapi: { summary: 'Últimas entregas', description: 'Lista simples (sem envelope de paginação), mais recentes primeiro, com as tentativas (status HTTP, latência, horários).', tags, response: { type: 'array', items: deliveryJson } },
+      async handler(this: any, ctx: Ctx<{ limit: number }>) {
+        return this.deliveries().logs(partnerOf(ctx), ctx.params.limit);
+      },
+    },
+
+    dlq: {
+      rest: 'GET /webhooks/dlq',
+      params: limitSchema,
+      openapi: { summary: 'Fila de entregas mortas (DLQ)', description: 'Entregas que falharam nas 5 tentativas; sem page.', tags, response: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: deliveryJson } } } },
+      async handler(this: any, ctx: Ctx<{ limit: number }>) {
+        return this.deliveries().dlq(partnerOf(ctx), ctx.params.limit);
+      },
+    },
+
+    retryDead: {
+      rest: 'POST /webhooks/dlq/:deliveryId/retry',
+      params: deliveryIdSchema,
+      openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson },
+      async handler(this: any, ctx: Ctx<{ deliveryId: string }>) {
+        const partnerId = partnerOf(ctx, true);
+        const store: DeliveryStore = this.deliveries();
+        const n = await store.reschedule(partnerId, this.now(), ctx.params.deliveryId);
+        const view = await store.get(partnerId, ctx.params.deliveryId);
+        if (!view) throw new DomainError('NOT_FOUND', undefined, 'Entrega não encontrada.');
+        if (n === 0) throw new DomainError('ENTREGA_FORA_DA_DLQ', { status: view.status });
+        this.nudge();
+        return view;
+      },
+    },
+
+    retryAllDead: {
+      rest: 'POST /webhooks/dlq/retry-all',
+      params: emptySchema,
+      openapi: { summary: 'Reagenda todas as entregas mortas', description: 'Responde { rescheduled }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { rescheduled: { type: 'integer' } } } },
+      async handler(this: any, ctx: Ctx) {
+        const partnerId = partnerOf(ctx, true);
+        const rescheduled = await this.deliveries().reschedule(partnerId, this.now());
+        this.nudge();
+        return { rescheduled };
+      },
+    },
+
+    purgeDead: {
+      rest: 'DELETE /webhooks/dlq',
+      params: emptySchema,
+      openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { purged: { type: 'integer' } } } },
+      async handler(this: any, ctx: Ctx) {
+        return { purged: await this.deliveries().purgeDead(partnerOf(ctx, true)) };
+      },
+    },
+
+    /** Processes every due attempt now (the timer does the same); tests drive the schedule with it. */
+    runDue: {
+      visibility: 'public',
+      async handler(this: any) {
+        return { processed: await this.processDue() };
+      },
+    },
+  },
+
+  methods: {
+    now(this: any): Date {
+      return runtimeOf(this.broker).clock.now();
+    },
+    configs(this: any): ConfigStore {
+      return (this._configs ??= new ConfigStore(this.knex, SCHEMA, runtimeOf(this.broker).config.encryptionKeys));
+    },
+    deliveries(this: any): DeliveryStore {
+      return (this._deliveries ??= new DeliveryStore(this.knex, SCHEMA));
+    },
+
+    /** URL policy and SSRF guard at configuration time (the connection checks again). */
+    async checkTarget(this: any, raw: string): Promise<void> {
+      const policy = runtimeOf(this.broker).config.webhooks;
+      const syntax = checkWebhookUrl(raw, policy);
+      if (!syntax.ok) throw validationError([{ field: 'webhookUrl', message: syntax.message }]);
+      let addresses: string[];
+      try {
+        addresses = await resolveAll(hostOf(syntax.url));
+      } catch {
+        throw new DomainError('WEBHOOK_URL_NAO_PERMITIDA', undefined, 'Host do webhookUrl não resolve.');
+      }
+      const check = checkResolvedAddresses(addresses, policy.allowPrivateTargets);
+      if (!check.ok) throw new DomainError('WEBHOOK_URL_NAO_PERMITIDA', undefined, check.message);
+    },
+
+    /** Channel handler body: one delivery per (partner, event id) if subscribed; redelivery is a no-op. */
+    async acceptEvent(this: any, event: OutboxEvent): Promise<void> {
+      if (!event || typeof event.id !== 'string' || !UUID.test(event.id) || typeof event.partnerId !== 'string' || !isWebhookEventType(event.type)) {
+        this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
+        return;
+      }
+      const config = await this.configs().get(event.partnerId);
+      if (!config?.webhookUrl || !isSubscribed(config.events, event.type)) return;
+      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+      await this.deliveries().enqueue({ partnerId: event.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
+      this.nudge();
+    },
+
+    /** Claims and sends due attempts in batches until none is due. Returns how many were sent. */
+    async processDue(this: any, onlyId?: string): Promise<number> {
+      const { config } = runtimeOf(this.broker);
+      const store: DeliveryStore = this.deliveries();
+      let total = 0;
+      for (let round = 0; round < 1_000; round++) {
+        const claimed = await store.claimDue({ now: this.now(), leaseMs: config.webhooks.timeoutMs + 60_000, nodeId: this.broker.nodeID, limit: CLAIM_BATCH, onlyId });
+        if (!claimed.length) break;
+        await Promise.all(claimed.map((c) => this.sendAttempt(c)));
+        total += claimed.length;
+        if (onlyId) break;
+      }
+      return total;
+    },
+
+    /** One POST of the event exactly as stored, signed with the partner's current secret. */
+    async sendAttempt(this: any, c: ClaimedAttempt): Promise<void> {
+      const { config } = runtimeOf(this.broker);
+      let result;
+      if (!c.url || !c.secretSealed) {
+        result = { statusCode: null, latencyMs: 0, error: 'webhook não configurado' };
+      } else {
+        const secret = openSecret(config.encryptionKeys, c.secretSealed, secretAad(c.partnerId));
+        result = await postWebhook({
+          url: c.url,
+          body: c.body,
+          timeoutMs: config.webhooks.timeoutMs,
+          allowPrivateTargets: config.webhooks.allowPrivateTargets,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'fiscal-api-webhooks/1',
+            'X-Webhook-Signature': signWebhookBody(secret, c.body),
+            'X-Webhook-Event': c.eventType,
+            'X-Webhook-Delivery': c.attemptId,
+          },
+        });
+      }
+      await this.deliveries().recordResult(c, this.broker.nodeID, result, isSuccessStatus(result.statusCode), this.now());
+    },
+
+    /** Test delivery answer: waits while another node's timer holds the attempt. */
+    async awaitSettled(this: any, partnerId: string, id: string) {
+      // Elapsed time of this wait, not business time: the monotonic clock, not the injected one.
+      const deadline = performance.now() + runtimeOf(this.broker).config.webhooks.timeoutMs + 5_000;
+      for (;;) {
+        const view = await this.deliveries().get(partnerId, id);
+        if (!view || (view.status !== 'pending' && view.status !== 'in_flight') || performance.now() > deadline) return view;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+
+    /** Runs the scheduler soon (after an event or a DLQ retry), unless the loop is disabled. */
+    nudge(this: any) {
+      if (runtimeOf(this.broker).config.webhooks.pollMs > 0) setImmediate(() => this.tick());
+    },
+
+    tick(this: any) {
+      if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; return; }
+      this.ticking = true;
+      this.processDue()
+        .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook scheduler round failed; will retry'))
+        .finally(() => {
+          this.ticking = false;
+          if (this.tickAgain) { this.tickAgain = false; this.tick(); }
+        });
+    },
+  },
+
+  started(this: any) {
+    const { pollMs } = runtimeOf(this.broker).config.webhooks;
+    if (pollMs > 0) {
+      this.timer = setInterval(() => this.tick(), pollMs);
+      this.timer.unref?.();
+    }
+  },
+
+  stopped(this: any) {
+    this.stopping = true;
+    clearInterval(this.timer);
+  },
 };
 
-export default Service;
+export default WebhookDispatcher;

@@ -36,6 +36,11 @@ export const CATALOG = {
   IDEMPOTENCIA_CORPO_DIVERGENTE: { status: 422, detail: 'Idempotency-Key já usada com outro corpo de requisição.' },
   IDEMPOTENCIA_EM_ANDAMENTO: { status: 409, detail: 'Requisição com esta Idempotency-Key ainda em processamento.' },
 
+  // Webhooks (API.md, Events; webhook-dispatcher)
+  WEBHOOK_URL_NAO_PERMITIDA: { status: 422, detail: 'webhookUrl aponta para um destino não permitido.' },
+  WEBHOOK_NAO_CONFIGURADO: { status: 422, detail: 'Configure webhookUrl antes de usar esta rota.' },
+  ENTREGA_FORA_DA_DLQ: { status: 409, detail: 'A entrega não está na fila de mensagens mortas.' },
+
   // Issuers and certificates
   CNPJ_CONFLICT: { status: 409, detail: 'CNPJ já cadastrado. Para assumir este CNPJ, solicite transferência.' },
   AMBIENTE_IMUTAVEL: { status: 422, detail: 'Ambiente do emissor não pode ser alterado.' },

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { afterAttempt, type AttemptOutcome } from '../../lib/webhooks/backoff.js';
+import type { PostResult } from './post-webhook.js';
+
+export type DeliveryStatus = 'pending' | 'in_flight' | 'delivered' | 'failed' | 'dead';
+
+/** A delivery claimed by this node: one attempt to POST, outside any transaction. */
+export interface ClaimedAttempt {
+  deliveryId: string;
+  attemptId: string;
+  attemptInSchedule: number;
+  maxAttempts: number;
+  partnerId: string;
+  eventType: string;
+  body: string;
+  url: string | null;
+  secretSealed: { keyId: string; sealed: string } | null;
+}
+
+export interface AttemptView {
+  id: string;
+  number: number;
+  startedAt: string;
+  finishedAt: string | null;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+}
+
+export interface DeliveryView {
+  deliveryId: string;
+  eventId: string;
+  type: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  deadAt: string | null;
+  attempts: AttemptView[];
+}
+
+const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+/**
+ * Postgres side of the dispatcher: the persisted schedule. Every method is one short transaction
+ * and none calls anything outside the database while it holds locks (FOUNDATION.md, Storage).
+ */
+export class DeliveryStore {
+  constructor(private readonly knex: Knex, private readonly schema: string) {}
+
+  private t(name: string): string {
+    return `${this.schema}.${name}`;
+  }
+
+  /** Records an event for a partner; the unique (partner, event id) makes redelivery a no-op. */
+  async enqueue(row: { partnerId: string; eventId: string; type: string; body: string; maxAttempts: number; now: Date; id?: string }): Promise<string | null> {
+    const id = row.id ?? randomUUID();
+    const inserted = await this.knex(this.t('deliveries'))
+      .insert({
+        id, partner_id: row.partnerId, event_id: row.eventId, event_type: row.type, body: row.body, status: 'pending',
+        max_attempts: row.maxAttempts, attempts: 0, next_attempt_at: row.now, created_at: row.now, updated_at: row.now,
+      })
+      .onConflict(['partner_id', 'event_id']).ignore()
+      .returning('id');
+    return inserted.length ? id : null;
+  }
+
+  /**
+   * Claims due attempts with FOR UPDATE SKIP LOCKED: each claimed row is marked in flight with a
+   * lease and gets its attempt row, in one short transaction; the POST happens after commit. A
+   * row whose lease expired (its node died mid-POST) is claimed again: the interrupted attempt is
+   * closed as failed and counts, so a crash never grants extra attempts.
+   */
+  async claimDue(opts: { now: Date; leaseMs: number; nodeId: string; limit: number; onlyId?: string }): Promise<ClaimedAttempt[]> {
+    const { now } = opts;
+    return this.knex.transaction(async (trx) => {
+      const q = trx(this.t('deliveries'))
+        .where((w) => w.where((a) => a.where('status', 'pending').andWhere('next_attempt_at', '<=', now))
+          .orWhere((b) => b.where('status', 'in_flight').andWhere('locked_until', '<=', now)))
+        .orderBy('next_attempt_at').limit(opts.limit).forUpdate().skipLocked();
+      if (opts.onlyId) q.andWhere('id', opts.onlyId);
+      const rows: any[] = await q;
+      const live: any[] = [];
+      for (const row of rows) {
+        if (row.status === 'in_flight') {
+          await trx(this.t('attempts')).where({ delivery_id: row.id }).whereNull('finished_at')
+            .update({ finished_at: now, error: 'interrompida: o nó parou durante o envio' });
+          if (row.attempts >= row.max_attempts) {
+            await this.applyOutcome(trx, row.id, afterAttempt(row.attempts, false, now, row.max_attempts), null, 'interrompida', now);
+            continue;
+          }
+        }
+        live.push(row);
+      }
+      if (!live.length) return [];
+      const configs = new Map<string, any>();
+      for (const c of await trx(this.t('configs')).whereIn('partner_id', [...new Set(live.map((r) => r.partner_id))])) configs.set(c.partner_id, c);
+      await trx(this.t('deliveries')).whereIn('id', live.map((r) => r.id)).update({
+        status: 'in_flight', attempts: trx.raw('attempts + 1'), total_attempts: trx.raw('total_attempts + 1'),
+        locked_until: new Date(now.getTime() + opts.leaseMs), locked_by: opts.nodeId, updated_at: now,
+      });
+      const claimed: ClaimedAttempt[] = live.map((row) => {
+        const config = configs.get(row.partner_id);
+        return {
+          deliveryId: row.id, attemptId: randomUUID(), attemptInSchedule: row.attempts + 1, maxAttempts: row.max_attempts, partnerId: row.partner_id,
+          eventType: row.event_type, body: row.body, url: config?.webhook_url ?? null,
+          secretSealed: config?.secret_sealed ? { keyId: config.secret_key_id, sealed: config.secret_sealed } : null,
+        };
+      });
+      await trx(this.t('attempts')).insert(live.map((row, i) => ({
+        id: claimed[i]!.attemptId, delivery_id: row.id, number: row.total_attempts + 1, url: claimed[i]!.url, started_at: now,
+      })));
+      return claimed;
+    });
+  }
+
+  /**
+   * Stores the result of an attempt and the next step of the schedule. Guarded by the lease
+   * owner and attempt number: if this node lost its lease meanwhile, only the attempt row is kept.
+   */
+  async recordResult(c: ClaimedAttempt, nodeId: string, result: PostResult, ok: boolean, now: Date): Promise<AttemptOutcome> {
+    const outcome = afterAttempt(c.attemptInSchedule, ok, now, c.maxAttempts);
+    await this.knex.transaction(async (trx) => {
+      await trx(this.t('attempts')).where({ id: c.attemptId }).update({ finished_at: now, status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error });
+      await this.applyOutcome(trx, c.deliveryId, outcome, result.statusCode, result.error, now, { status: 'in_flight', locked_by: nodeId, attempts: c.attemptInSchedule });
+    });
+    return outcome;
+  }
+
+  private async applyOutcome(trx: Knex.Transaction, id: string, outcome: AttemptOutcome, statusCode: number | null, error: string | null, now: Date, guard: Record<string, unknown> = {}): Promise<void> {
+    await trx(this.t('deliveries')).where({ id, ...guard }).update({
+      status: outcome.status,
+      next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+      locked_until: null, locked_by: null,
+      last_status_code: statusCode, last_error: error, updated_at: now,
+      ...(outcome.status === 'delivered' ? { delivered_at: now } : {}),
+      ...(outcome.status === 'dead' ? { dead_at: now } : {}),
+    });
+  }
+
+  async get(partnerId: string, id: string): Promise<DeliveryView | null> {
+    const rows = await this.knex(this.t('deliveries')).where({ partner_id: partnerId, id });
+    return (await this.views(rows))[0] ?? null;
+  }
+
+  /** Latest deliveries of a partner, newest first (GET /v1/webhooks/logs). */
+  async logs(partnerId: string, limit: number): Promise<DeliveryView[]> {
+    const rows = await this.knex(this.t('deliveries')).where({ partner_id: partnerId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    return this.views(rows);
+  }
+
+  /** Dead deliveries, most recent first, with the total (GET /v1/webhooks/dlq). */
+  async dlq(partnerId: string, limit: number): Promise<{ total: number; items: DeliveryView[] }> {
+    const base = () => this.knex(this.t('deliveries')).where({ partner_id: partnerId, status: 'dead' });
+    const [{ count }] = await base().count({ count: '*' });
+    const rows = await base().orderBy([{ column: 'dead_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+    return { total: Number(count), items: await this.views(rows) };
+  }
+
+  /** Puts dead deliveries back on a fresh schedule of MAX_ATTEMPTS starting now. */
+  async reschedule(partnerId: string, now: Date, id?: string): Promise<number> {
+    const q = this.knex(this.t('deliveries')).where({ partner_id: partnerId, status: 'dead' });
+    if (id) q.andWhere({ id });
+    return q.update({ status: 'pending', attempts: 0, next_attempt_at: now, dead_at: null, updated_at: now });
+  }
+
+  async purgeDead(partnerId: string): Promise<number> {
+    return this.knex(this.t('deliveries')).where({ partner_id: partnerId, status: 'dead' }).delete();
+  }
+
+  private async views(rows: any[]): Promise<DeliveryView[]> {
+    if (!rows.length) return [];
+    const attempts: any[] = await this.knex(this.t('attempts')).whereIn('delivery_id', rows.map((r) => r.id)).orderBy('number');
+    const byDelivery = new Map<string, AttemptView[]>();
+    for (const a of attempts) {
+      const list = byDelivery.get(a.delivery_id) ?? [];
+      list.push({ id: a.id, number: a.number, startedAt: iso(a.started_at)!, finishedAt: iso(a.finished_at), statusCode: a.status_code, latencyMs: a.latency_ms, error: a.error });
+      byDelivery.set(a.delivery_id, list);
+    }
+    return rows.map((r) => ({
+      deliveryId: r.id, eventId: r.event_id, type: r.event_type, status: r.status, attemptCount: byDelivery.get(r.id)?.length ?? 0,
+      nextAttemptAt: iso(r.next_attempt_at), lastStatusCode: r.last_status_code, createdAt: iso(r.created_at)!,
+      deliveredAt: iso(r.delivered_at), deadAt: iso(r.dead_at), attempts: byDelivery.get(r.id) ?? [],
+    }));
+  }
+}

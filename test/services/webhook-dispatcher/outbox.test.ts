@@ -1,0 +1,45 @@
+import test from 'ava';
+import type { ServiceSchema } from 'moleculer';
+import { startStack } from '../../support/stack.js';
+import { FakeAuthService } from '../../support/fake-auth.js';
+import { DbMixin } from '../../../services/mixins/db.mixin.js';
+import { OutboxMixin, outboxMigration } from '../../../services/mixins/outbox.mixin.js';
+import { closeAllRedis } from '../../../services/shared/redis.js';
+import { startReceiver } from '../../support/webhook-receiver.js';
+import { subscribe, waitFor } from '../../support/webhooks.js';
+
+test.after.always(() => closeAllRedis());
+
+/** A producer as emission will be: the event is committed with its state change, then relayed. */
+const Producer: ServiceSchema = {
+  name: 'webhook-test-producer',
+  mixins: [DbMixin({ schema: 'producer_test', migrations: [outboxMigration] }), OutboxMixin({ schema: 'producer_test', pollMs: 50 })],
+  actions: {
+    emit: {
+      visibility: 'public',
+      handler(this: any, ctx: any) {
+        return this.knex.transaction((trx: any) => this.enqueueEvent(trx, ctx.params));
+      },
+    },
+  },
+};
+
+test('an event committed to a producer outbox reaches the partner receiver through Redis Streams', async (t) => {
+  const stack = await startStack({
+    redis: true,
+    nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService] }, { services: ['webhook-dispatcher'], extra: [Producer] }],
+  });
+  t.teardown(() => stack.stop());
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  await subscribe(stack, receiver, 'p-outbox', ['invoice.authorized']);
+
+  const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 42, series: 1, accessKey: '35261112345678000195550010000000421000000420', status: 'AUTHORIZED', amount: '1234.56' };
+  const event = await stack.nodes[1]!.call<any, any>('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-outbox', data });
+  // The dispatchers' own timers (default poll) deliver it; no runDue here.
+  await waitFor(async () => receiver.hits.length > 0, 'the webhook POST', 20_000);
+  t.is(receiver.hits.length, 1);
+  t.true(receiver.hits[0]!.verified);
+  t.deepEqual(receiver.hits[0]!.body, { id: event.id, type: 'invoice.authorized', timestamp: event.timestamp, data });
+  t.regex(event.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+});

@@ -1,0 +1,43 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhookSignature } from '../../lib/webhooks/verify-signature.js';
+
+export interface ReceivedHook {
+  raw: string;
+  body: any;
+  headers: http.IncomingHttpHeaders;
+  /** Whether X-Webhook-Signature verifies with the secret given to the receiver at that moment. */
+  verified: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  hits: ReceivedHook[];
+  /** Status the receiver answers with (default 200). */
+  status: number;
+  /** Secret the receiver verifies with (as a partner would keep it). */
+  secret: string | null;
+  close(): Promise<void>;
+}
+
+/** A real HTTP receiver on 127.0.0.1 that verifies signatures with lib/webhooks/verify-signature.ts. */
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = { url: '', hits: [], status: 200, secret: null, close: async () => undefined };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = null;
+      try { body = JSON.parse(raw); } catch { /* keep raw */ }
+      const verified = receiver.secret !== null && verifyWebhookSignature(receiver.secret, raw, req.headers['x-webhook-signature'] as string | undefined);
+      receiver.hits.push({ raw, body, headers: req.headers, verified });
+      res.statusCode = receiver.status;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  receiver.close = () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); });
+  return receiver;
+}
