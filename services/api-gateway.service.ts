@@ -39,7 +39,8 @@ function normalizeError(err: any): ErrorLike {
  * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
  *
  * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
- * `httpStatus` (success status), `raw` (no envelope: downloads), `openapi` (docs).
+ * `httpStatus` (success status), `raw` (no envelope: downloads), `openapi` (docs),
+ * `idempotency: false` (never store the response for Idempotency-Key replay: secret reveals).
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
@@ -234,6 +235,9 @@ const ApiGateway: ServiceSchema = {
       const caller: Caller | undefined = ctx.meta.caller;
       const key = req.headers['idempotency-key'];
       if (req.method !== 'POST' || !caller || typeof key !== 'string' || !key) return;
+      // Routes that reveal a secret (`idempotency: false`) are never stored: a replay record would
+      // keep the secret in clear for 24 hours.
+      if (req.$action?.idempotency === false) return;
       if (key.length > 255) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key aceita no máximo 255 caracteres.' }] });
       const routeKey = `${req.method} ${route.path}${(req.parsedUrl ?? req.url ?? '').slice(route.path.length) || ''}`.split('?')[0]!;
       const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));

@@ -88,6 +88,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     regenerateSecret: {
       rest: 'POST /webhooks/secret/regenerate',
+      idempotency: false,
       params: emptySchema,
       openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
       async handler(this: any, ctx: Ctx) {

@@ -199,3 +199,13 @@ test('every log line written while serving a request names its request id', asyn
   for (const line of lines) t.is(line.requestId, 'log-trace-000001', JSON.stringify(line));
   t.notRegex(logs.text(), /"x-api-key":"test-caller/);
 });
+
+test.serial('a route marked idempotency: false runs again and stores nothing for its Idempotency-Key', async (t) => {
+  const headers = { ...KEY, 'idempotency-key': 'idem-secret-1' };
+  const first = await stack.request('POST', '/v1/kit/secret', { headers, body: {} });
+  const second = await stack.request('POST', '/v1/kit/secret', { headers, body: {} });
+  t.is(first.status, 201);
+  t.not(first.body.data.secret, second.body.data.secret);
+  const stored = await stack.knex('gateway.idempotency_keys').where({ key: 'idem-secret-1' });
+  t.is(stored.length, 0);
+});

@@ -26,6 +26,7 @@ export function createTestKit(counters: Record<string, number> = {}): ServiceSch
       unknownCode: { rest: 'GET /kit/private', handler: () => { throw new Errors.MoleculerClientError('nope', 409, 'SOMETHING_PRIVATE'); } },
       crash: { rest: 'GET /kit/crash', handler: () => { throw new Error('boom with secret postgres://u:p@h'); } },
       flaky: { rest: 'POST /kit/flaky', handler: () => { bump('flaky'); throw new Errors.MoleculerServerError('down', 503, 'SERVICE_UNAVAILABLE_X'); } },
+      secret: { rest: 'POST /kit/secret', httpStatus: 201, idempotency: false, handler: () => ({ secret: Math.random().toString(36) }) },
       admin: { rest: 'GET /kit/admin', roles: ['SUPERADMIN'], handler: () => ({ admin: true }) },
       jwtOnly: { rest: 'GET /kit/jwt', auth: 'jwt', handler: () => ({ jwt: true }) },
       echoCaller: { rest: 'GET /kit/caller', handler: (ctx: any) => ({ partnerId: ctx.meta.caller.partnerId, requestId: ctx.requestID }) },
