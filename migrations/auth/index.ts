@@ -10,8 +10,9 @@ export const migrations: Migration[] = [
   {
     name: '001_identity',
     async up(knex, schema) {
-      const s = knex.schema.withSchema(schema);
-      await s.createTable('partners', (t) => {
+      // A fresh builder per table: a SchemaBuilder accumulates statements across awaits.
+      const s = () => knex.schema.withSchema(schema);
+      await s().createTable('partners', (t) => {
         t.uuid('id').primary();
         t.string('name', 200).notNullable();
         t.string('plan', 16).notNullable().defaultTo('DEV');
@@ -22,7 +23,7 @@ export const migrations: Migration[] = [
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('deactivated_at', { useTz: true });
       });
-      await s.createTable('users', (t) => {
+      await s().createTable('users', (t) => {
         t.uuid('id').primary();
         t.string('email', 254).notNullable().unique();
         t.string('name', 200).notNullable();
@@ -36,13 +37,13 @@ export const migrations: Migration[] = [
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.timestamp('password_changed_at', { useTz: true }).notNullable();
       });
-      await s.createTable('partner_members', (t) => {
+      await s().createTable('partner_members', (t) => {
         t.uuid('user_id').primary().references('id').inTable(`${schema}.users`);
         t.uuid('partner_id').notNullable().references('id').inTable(`${schema}.partners`);
         t.string('role', 16).notNullable(); // OWNER | MEMBER
       });
       await knex.raw(`create unique index partner_one_owner on ??.partner_members (partner_id) where role = 'OWNER'`, [schema]);
-      await s.createTable('sessions', (t) => {
+      await s().createTable('sessions', (t) => {
         t.uuid('id').primary(); // also the refresh-token family
         t.uuid('user_id').notNullable().references('id').inTable(`${schema}.users`);
         t.timestamp('created_at', { useTz: true }).notNullable();
@@ -51,7 +52,7 @@ export const migrations: Migration[] = [
         t.string('revoked_reason', 32);
         t.index(['user_id']);
       });
-      await s.createTable('refresh_tokens', (t) => {
+      await s().createTable('refresh_tokens', (t) => {
         t.string('token_hash', 64).primary();
         t.uuid('session_id').notNullable().references('id').inTable(`${schema}.sessions`);
         t.timestamp('created_at', { useTz: true }).notNullable();
@@ -59,7 +60,7 @@ export const migrations: Migration[] = [
         t.timestamp('used_at', { useTz: true });
         t.index(['session_id']);
       });
-      await s.createTable('api_keys', (t) => {
+      await s().createTable('api_keys', (t) => {
         t.uuid('id').primary();
         t.uuid('partner_id').notNullable().references('id').inTable(`${schema}.partners`);
         t.string('kind', 8).notNullable(); // live | test
@@ -69,20 +70,20 @@ export const migrations: Migration[] = [
         t.timestamp('revoked_at', { useTz: true });
         t.index(['partner_id', 'kind']);
       });
-      await s.createTable('recovery_codes', (t) => {
+      await s().createTable('recovery_codes', (t) => {
         t.bigIncrements('id').primary();
         t.uuid('user_id').notNullable().references('id').inTable(`${schema}.users`);
         t.string('code_hash', 64).notNullable();
         t.timestamp('used_at', { useTz: true });
         t.unique(['user_id', 'code_hash']);
       });
-      await s.createTable('lockout_buckets', (t) => {
+      await s().createTable('lockout_buckets', (t) => {
         t.string('bucket', 300).primary(); // email:<addr> | ip:<addr>
         t.integer('failures').notNullable().defaultTo(0);
         t.timestamp('last_failure_at', { useTz: true });
         t.timestamp('locked_until', { useTz: true });
       });
-      await s.createTable('access_requests', (t) => {
+      await s().createTable('access_requests', (t) => {
         t.uuid('id').primary();
         t.string('name', 200).notNullable();
         t.string('email', 254).notNullable();
@@ -97,7 +98,7 @@ export const migrations: Migration[] = [
         t.timestamp('decided_at', { useTz: true });
         t.index(['status', 'created_at']);
       });
-      await s.createTable('invites', (t) => {
+      await s().createTable('invites', (t) => {
         t.string('token_hash', 64).primary();
         t.uuid('partner_id').notNullable().references('id').inTable(`${schema}.partners`);
         t.string('email', 254).notNullable();
@@ -107,7 +108,7 @@ export const migrations: Migration[] = [
         t.timestamp('used_at', { useTz: true });
         t.index(['partner_id']);
       });
-      await s.createTable('reset_tokens', (t) => {
+      await s().createTable('reset_tokens', (t) => {
         t.string('token_hash', 64).primary();
         t.uuid('user_id').notNullable().references('id').inTable(`${schema}.users`);
         t.timestamp('created_at', { useTz: true }).notNullable();
