@@ -5,6 +5,7 @@ import { runtimeOf } from './shared/runtime.js';
 import { createMailer } from './shared/mailer.js';
 import type { CallerMeta } from './shared/caller.js';
 import { DEFAULT_SCRYPT } from '../lib/auth/password.js';
+import { sha256Hex } from '../lib/auth/secrets.js';
 import { PLANS } from '../lib/plans.js';
 import { USER_ROLES } from '../lib/auth/identity.js';
 import * as S from '../lib/auth/schemas.js';
@@ -35,7 +36,11 @@ const AuthService: ServiceSchema = {
     authenticate: {
       visibility: 'public',
       // At most 2 s (API.md: logout immediate; the cache is also dropped on every revocation).
-      cache: { keys: ['authorization', 'apiKey', 'purpose'], ttl: 2 },
+      // The key is a hash: the cacher logs its keys at debug level, and credentials must not appear.
+      cache: {
+        ttl: 2,
+        keygen: (name: string, params: any) => `${name}:${sha256Hex(JSON.stringify([params.authorization ?? null, params.apiKey ?? null, params.purpose]))}`,
+      },
       params: { authorization: { type: 'string', optional: true }, apiKey: { type: 'string', optional: true }, purpose: { type: 'enum', values: ['api', 'mfa'] } },
       handler(this: any, ctx: Ctx) { return authenticate(this.deps(), ctx.params); },
     },
