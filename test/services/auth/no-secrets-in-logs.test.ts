@@ -72,5 +72,6 @@ test('no password, token, API key, TOTP secret or recovery code reaches the log 
 
   const log = lines.join('');
   t.true(log.includes('session opened') && log.includes('api key issued') && log.includes('recovery code used') && log.includes('login refused'), 'the flows were logged');
+  t.regex(log, /SET v1\.auth\.authenticate:[0-9a-f]{64}"/, 'authentications are cached under a hashed key');
   for (const s of secrets) t.false(log.includes(s), `secret leaked into logs: ${s.slice(0, 6)}…`);
 });
