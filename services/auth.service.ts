@@ -170,15 +170,15 @@ const AuthService: ServiceSchema = {
 
     // Internal actions (other services, REPL, bin/admin.ts)
     markPartnerEmitted: {
-      visibility: 'public', params: { partnerId: 'string' },
+      visibility: 'public', params: { partnerId: 'uuid' },
       handler(this: any, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
     },
     getPartner: {
-      visibility: 'public', params: { partnerId: 'string' },
+      visibility: 'public', params: { partnerId: 'uuid' },
       async handler(this: any, ctx: Ctx) { return partnerView(await getPartner(this.deps(), ctx.params.partnerId)); },
     },
     deactivatePartner: {
-      visibility: 'public', params: { partnerId: 'string' },
+      visibility: 'public', params: { partnerId: 'uuid' },
       handler(this: any, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.partnerId); },
     },
     createSuperadmin: {
@@ -206,7 +206,7 @@ const AuthService: ServiceSchema = {
     createUser: {
       visibility: 'public',
       params: {
-        partnerId: 'string', email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 },
+        partnerId: 'uuid', email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 },
         role: { type: 'enum', values: USER_ROLES.filter((r) => r !== 'SUPERADMIN') }, owner: { type: 'boolean', optional: true },
       },
       async handler(this: any, ctx: Ctx) {
@@ -216,12 +216,12 @@ const AuthService: ServiceSchema = {
       },
     },
     issueKey: {
-      visibility: 'public', params: { partnerId: 'string', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
+      visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
       handler(this: any, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
     },
     setPlan: {
       visibility: 'public',
-      params: { partnerId: 'string', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
+      params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
       handler(this: any, ctx: Ctx) { return setPlan(this.deps(), ctx.params); },
     },
   },

@@ -23,7 +23,7 @@ function decodeHeader(v: string): string {
 export function readMails(dir: string): SentMail[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().map((file) => {
-    const raw = readFileSync(join(dir, file), 'utf8');
+    const raw = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n');
     const sep = raw.indexOf('\n\n');
     const head = raw.slice(0, sep).replace(/\n[ \t]+/g, ' ');
     const body = raw.slice(sep + 2);
