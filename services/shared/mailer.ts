@@ -17,8 +17,10 @@ export interface Mailer {
 /**
  * Outgoing e-mail for every service (nodemailer). With SMTP_URL it is sent over SMTP; otherwise
  * each message is written as an `.eml` file under config.mail.dir (var/mail by default) so a
- * developer and the tests can read invites and reset links. File names sort by time.
+ * developer and the tests can read invites and reset links. File names sort by time of writing.
  */
+let sequence = 0;
+
 export function createMailer(mail: AppConfig['mail'], now: () => Date = () => new Date()): Mailer {
   if (mail.smtpUrl) {
     const transport = nodemailer.createTransport(mail.smtpUrl);
@@ -33,7 +35,8 @@ export function createMailer(mail: AppConfig['mail'], now: () => Date = () => ne
     async send(m) {
       const info = await transport.sendMail({ from: mail.from, to: m.to, subject: m.subject, text: m.text, textEncoding: 'quoted-printable' });
       mkdirSync(mail.dir, { recursive: true });
-      const name = `${now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      // A sequence number keeps the order of messages written within the same clock instant.
+      const name = `${now().toISOString().replace(/[:.]/g, '-')}-${String(++sequence).padStart(8, '0')}-${randomBytes(4).toString('hex')}.eml`;
       writeFileSync(join(mail.dir, name), info.message as Buffer, { mode: 0o600 });
     },
   };
