@@ -146,14 +146,12 @@ async function authenticateKey(d: AuthDeps, raw: string): Promise<Caller> {
 /**
  * The gateway's authentication (services/api-gateway.service.ts): a Bearer access token with a
  * live session, an mfa_token only when purpose is 'mfa' (the /v1/auth/2fa/* routes), or an API
- * key. A Bearer header wins when both are sent.
+ * key. A Bearer token wins when both are sent.
  */
 export async function authenticate(d: AuthDeps, p: { authorization?: string; apiKey?: string; purpose: 'api' | 'mfa' }): Promise<Caller> {
-  if (p.authorization) {
-    const token = bearerToken(p.authorization);
-    if (!token) throw new DomainError('UNAUTHORIZED');
-    return authenticateBearer(d, token, p.purpose);
-  }
+  const token = bearerToken(p.authorization);
+  if (token) return authenticateBearer(d, token, p.purpose);
+  // A non-Bearer Authorization (a proxy's Basic, say) does not hide a valid x-api-key.
   if (p.apiKey && p.purpose === 'api') return authenticateKey(d, p.apiKey);
   throw new DomainError('UNAUTHORIZED');
 }

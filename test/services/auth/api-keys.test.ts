@@ -66,6 +66,7 @@ test('malformed, unknown and forged keys answer 401 Credenciais inválidas', asy
   }
   assertError(t, await stack.request('GET', '/v1/auth/me'), 401, 'UNAUTHORIZED');
   assertError(t, await stack.request('GET', '/v1/auth/me', { headers: { authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
+  t.is((await stack.request('GET', '/v1/auth/me', { headers: { authorization: 'Basic abc', ...key(p.apiKey) } })).status, 200, 'a non-Bearer Authorization does not hide the key');
 });
 
 test('deactivating a partner revokes its keys and sessions (401); refused with 409 once it has emitted', async (t) => {
