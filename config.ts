@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly jwtSecret: string;
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
   readonly encryptionKeys: readonly { readonly id: string; readonly key: Buffer }[];
+  /** scrypt cost N for password hashes (power of two; AUTH_SCRYPT_N, default 2^15). */
+  readonly auth: { readonly scryptN: number };
   readonly mail: { readonly smtpUrl: string | null; readonly dir: string; readonly from: string; readonly platformOwner: string };
   readonly rateLimit: { readonly ipPerSecond: number };
   readonly webhooks: {
@@ -78,6 +80,12 @@ function int(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+}
+
+function powerOfTwo(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 2 || (n & (n - 1)) !== 0) throw new Error(`${name} must be a power of two >= 2, got ${n}`);
   return n;
 }
 
@@ -141,6 +149,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),
+    auth: Object.freeze({ scryptN: powerOfTwo(env, 'AUTH_SCRYPT_N', 2 ** 15) }),
     mail: Object.freeze({
       smtpUrl: env.SMTP_URL || null,
       dir: resolve(env.MAIL_DIR ?? resolve(varDir, 'mail')),

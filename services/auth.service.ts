@@ -1,10 +1,261 @@
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
+import { DbMixin } from './mixins/db.mixin.js';
+import { migrations } from '../migrations/auth/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import { createMailer } from './shared/mailer.js';
+import type { CallerMeta } from './shared/caller.js';
+import { DEFAULT_SCRYPT } from '../lib/auth/password.js';
+import { sha256Hex } from '../lib/auth/secrets.js';
+import { PLANS } from '../lib/plans.js';
+import { USER_ROLES } from '../lib/auth/identity.js';
+import * as S from '../lib/auth/schemas.js';
+import type { AuthDeps } from './auth/context.js';
+import { authenticate, revokeSessions, refresh } from './auth/sessions.js';
+import { login, verifySecondFactor, setupTotp, enableTotp, disableTotp, changePassword } from './auth/login.js';
+import { register, listAccessRequests, approveAccessRequest, provisionPartner, resendOwnerInvite, acceptInvite, forgotPassword, resetPassword } from './auth/onboarding.js';
+import { deactivatePartner, getPartner, issueKey, listKeys, markEmitted, regenerateKey, setPlan, insertPartner, insertUser } from './auth/partners.js';
+import { partnerView } from './auth/context.js';
 
-/** auth: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+type Ctx<P = any> = Context<P, CallerMeta>;
+const tags = ['autenticação'];
+const adminTags = ['administração'];
+const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
+
+/**
+ * auth: identity and access (API.md, Authentication; Resources > Partner, User, API key).
+ * Thin: each action delegates to services/auth/*, which hold the I/O, and lib/auth/*, which hold
+ * the rules. `authenticate` is what the gateway calls on every protected request.
+ */
+const AuthService: ServiceSchema = {
   name: 'auth',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: 'auth', migrations })],
+
+  actions: {
+    authenticate: {
+      visibility: 'public',
+      // At most 2 s (API.md: logout immediate; the cache is also dropped on every revocation).
+      // The key is a hash: the cacher logs its keys at debug level, and credentials must not appear.
+      cache: {
+        ttl: 2,
+        keygen: (name: string, params: any) => `${name}:${sha256Hex(JSON.stringify([params.authorization ?? null, params.apiKey ?? null, params.purpose]))}`,
+      },
+      params: { authorization: { type: 'string', optional: true }, apiKey: { type: 'string', optional: true }, purpose: { type: 'enum', values: ['api', 'mfa'] } },
+      handler(this: any, ctx: Ctx) { return authenticate(this.deps(), ctx.params); },
+    },
+
+    login: {
+      rest: 'POST /auth/login', auth: 'none', httpStatus: 201, params: S.loginSchema,
+      openapi: { summary: 'Login com e-mail e senha (e código 2FA)', description: 'Com 2FA ativo e sem código responde mfa_required e mfa_token (5 min). Toda falha: 401 Credenciais inválidas.', tags, response: S.loginResponse },
+      handler(this: any, ctx: Ctx) { return login(this.deps(), ctx.params, ctx.meta.ip); },
+    },
+    verify2fa: {
+      rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
+      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', tags, response: S.sessionResponse },
+      handler(this: any, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
+    },
+    setup2fa: {
+      rest: 'POST /auth/2fa/setup', auth: 'mfa', params: { $$strict: true },
+      openapi: {
+        summary: 'Gera um segredo TOTP pendente', description: 'Com mfa_token (cadastro obrigatório no login) ou JWT. Responde o segredo e a URI otpauth:// para o autenticador; só vale após /2fa/enable.', tags,
+        response: { type: 'object', properties: { secret: { type: 'string' }, otpauthUri: { type: 'string' }, issuer: { type: 'string' }, algorithm: { const: 'SHA1' }, digits: { const: 6 }, period: { const: 30 } } },
+      },
+      handler(this: any, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
+    },
+    enable2fa: {
+      rest: 'POST /auth/2fa/enable', auth: 'mfa', params: S.enableSchema,
+      openapi: {
+        summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user).', tags,
+        response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
+      },
+      handler(this: any, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
+    },
+    disable2fa: {
+      rest: 'POST /auth/2fa/disable', auth: 'jwt', params: S.disableSchema,
+      openapi: { summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags },
+      handler(this: any, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
+    },
+    refresh: {
+      rest: 'POST /auth/refresh', auth: 'none', params: S.refreshSchema,
+      openapi: { summary: 'Troca o refresh token (rotação; reuso revoga a família)', tags, response: S.sessionResponse },
+      handler(this: any, ctx: Ctx) { return refresh(this.deps(), ctx.params.refreshToken); },
+    },
+    logout: {
+      rest: 'POST /auth/logout', auth: 'jwt', params: S.logoutSchema,
+      openapi: { summary: 'Encerra esta sessão (ou todas com all=true)', tags, query: ['all'], response: { type: 'object', properties: { endedSessions: { type: 'integer' } } } },
+      async handler(this: any, ctx: Ctx) {
+        const caller = ctx.meta.caller!;
+        const n = ctx.params.all ? await revokeSessions(this.deps(), { userId: caller.userId! }, 'logout_all') : await revokeSessions(this.deps(), { sessionId: caller.sessionId! }, 'logout');
+        return { endedSessions: n };
+      },
+    },
+    me: {
+      rest: 'GET /auth/me', auth: 'any',
+      openapi: { summary: 'Quem sou eu: credencial, parceiro e plano', tags },
+      async handler(this: any, ctx: Ctx) {
+        const caller = ctx.meta.caller!;
+        const d: AuthDeps = this.deps();
+        const partner = caller.partnerId ? partnerView(await getPartner(d, caller.partnerId)) : null;
+        const user = caller.userId ? await d.knex(d.t('users')).where({ id: caller.userId }).first('id', 'email', 'name', 'role', 'totp_enabled') : null;
+        return {
+          ...caller,
+          user: user ? { id: user.id, email: user.email, name: user.name, role: user.role, twoFactorEnabled: user.totp_enabled } : null,
+          partner, apiKeys: caller.partnerId ? await listKeys(d, caller.partnerId) : [],
+        };
+      },
+    },
+    changePassword: {
+      rest: 'POST /auth/change-password', auth: 'jwt', params: S.changePasswordSchema,
+      openapi: { summary: 'Troca a senha e encerra todas as sessões', tags, response: S.messageResponse },
+      handler(this: any, ctx: Ctx) { return changePassword(this.deps(), ctx.meta.caller, ctx.params); },
+    },
+    forgotPassword: {
+      rest: 'POST /auth/forgot-password', auth: 'none', httpStatus: 202, params: S.forgotPasswordSchema,
+      openapi: { summary: 'Pede um link de redefinição de senha (sempre 202)', tags, response: S.messageResponse },
+      handler(this: any, ctx: Ctx) { return forgotPassword(this.deps(), ctx.params.email); },
+    },
+    resetPassword: {
+      rest: 'POST /auth/reset-password', auth: 'none', params: S.resetPasswordSchema,
+      openapi: { summary: 'Define nova senha com o token do e-mail', description: 'Token inválido, expirado ou usado: 400 com mensagem única. Invalida os outros tokens e as sessões.', tags, response: S.messageResponse },
+      handler(this: any, ctx: Ctx) { return resetPassword(this.deps(), ctx.params); },
+    },
+    register: {
+      rest: 'POST /auth/register', auth: 'none', httpStatus: 202, params: S.registerSchema,
+      openapi: { summary: 'Solicitação de acesso antecipado (não cria conta)', description: 'whatsapp com DDD, 10 ou 11 dígitos (formatação ignorada). emits: modelos que pretende emitir.', tags, response: { type: 'object', properties: { message: { type: 'string' }, requestId: { type: 'string', format: 'uuid' } } } },
+      handler(this: any, ctx: Ctx) { return register(this.deps(), ctx.params); },
+    },
+    acceptInvite: {
+      rest: 'POST /auth/invite/accept', auth: 'none', httpStatus: 201, params: S.acceptInviteSchema,
+      openapi: { summary: 'Aceita o convite de proprietário e define a senha', description: 'Cria o usuário proprietário e uma primeira chave ek_test_ (mostrada uma vez). No login, o 2FA deve ser cadastrado.', tags },
+      handler(this: any, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
+    },
+    regenerateTestKey: {
+      rest: 'POST /auth/api-keys/test/regenerate', auth: 'jwt', httpStatus: 201, params: { $$strict: true },
+      openapi: { summary: 'Nova chave ek_test_ (revoga a anterior)', tags, response: S.apiKeyResponse },
+      handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'test'); },
+    },
+    regenerateLiveKey: {
+      rest: 'POST /auth/api-keys/regenerate', auth: 'jwt', httpStatus: 201, params: { $$strict: true },
+      openapi: { summary: 'Nova chave ek_live_ (revoga a anterior); exige assinatura ativa', tags, response: S.apiKeyResponse },
+      handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'live'); },
+    },
+
+    // SUPERADMIN routes
+    registerPartner: {
+      rest: 'POST /auth/register-partner', ...admin, httpStatus: 201, params: S.registerPartnerSchema,
+      openapi: { summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags },
+      handler(this: any, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
+    },
+    listAccessRequests: {
+      rest: 'GET /admin/access-requests', ...admin, params: S.listAccessRequestsSchema,
+      openapi: { summary: 'Lista solicitações de acesso', tags: adminTags },
+      handler(this: any, ctx: Ctx) { return listAccessRequests(this.deps(), ctx.params); },
+    },
+    approveAccessRequest: {
+      rest: 'POST /admin/access-requests/:id/approve', ...admin, httpStatus: 201, params: S.idParamSchema,
+      openapi: { summary: 'Aprova a solicitação: cria o parceiro e envia o convite (7 dias)', tags: adminTags },
+      handler(this: any, ctx: Ctx) { return approveAccessRequest(this.deps(), ctx.params.id); },
+    },
+    ownerInvite: {
+      rest: 'POST /admin/partners/:id/owner-invite', ...admin, httpStatus: 202, params: S.ownerInviteSchema,
+      openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags },
+      handler(this: any, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
+    },
+    deactivatePartnerRoute: {
+      rest: 'POST /admin/partners/:id/deactivate', ...admin, params: S.idParamSchema,
+      openapi: { summary: 'Desativa o parceiro (revoga chaves e sessões); 409 se já emitiu', tags: adminTags },
+      handler(this: any, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.id); },
+    },
+
+    // Internal actions (other services, REPL, bin/admin.ts)
+    markPartnerEmitted: {
+      visibility: 'public', params: { partnerId: 'uuid' },
+      handler(this: any, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
+    },
+    getPartner: {
+      visibility: 'public', params: { partnerId: 'uuid' },
+      async handler(this: any, ctx: Ctx) { return partnerView(await getPartner(this.deps(), ctx.params.partnerId)); },
+    },
+    deactivatePartner: {
+      visibility: 'public', params: { partnerId: 'uuid' },
+      handler(this: any, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.partnerId); },
+    },
+    createSuperadmin: {
+      visibility: 'public', params: { email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 } },
+      handler(this: any, ctx: Ctx) { const d = this.deps(); return insertUser(d, d.knex, { ...ctx.params, role: 'SUPERADMIN', partnerId: null }); },
+    },
+    createPartner: {
+      visibility: 'public',
+      params: {
+        name: { type: 'string', min: 2 }, ownerEmail: 'email', ownerName: { type: 'string', optional: true }, ownerPassword: { type: 'string', min: 8, max: 72, optional: true },
+        plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true },
+        enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true },
+      },
+      async handler(this: any, ctx: Ctx) {
+        const d: AuthDeps = this.deps();
+        const p = ctx.params;
+        if (!p.ownerPassword) return provisionPartner(d, p);
+        return d.knex.transaction(async (trx) => {
+          const partner = await insertPartner(d, trx, p);
+          const owner = await insertUser(d, trx, { email: p.ownerEmail, name: p.ownerName ?? p.name, role: 'ADMIN', partnerId: partner.id, password: p.ownerPassword, owner: true });
+          return { partnerId: partner.id, name: partner.name, plan: partner.plan, subscriptionStatus: partner.subscription_status, owner };
+        });
+      },
+    },
+    createUser: {
+      visibility: 'public',
+      params: {
+        partnerId: 'uuid', email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 },
+        role: { type: 'enum', values: USER_ROLES.filter((r) => r !== 'SUPERADMIN') }, owner: { type: 'boolean', optional: true },
+      },
+      async handler(this: any, ctx: Ctx) {
+        const d: AuthDeps = this.deps();
+        await getPartner(d, ctx.params.partnerId);
+        return d.knex.transaction((trx) => insertUser(d, trx, ctx.params));
+      },
+    },
+    issueKey: {
+      visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
+      handler(this: any, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
+    },
+    setPlan: {
+      visibility: 'public',
+      params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
+      handler(this: any, ctx: Ctx) { return setPlan(this.deps(), ctx.params); },
+    },
+  },
+
+  events: {
+    // Broadcast by whichever auth node revoked something: every node drops cached authentications.
+    'auth.credentials.changed': {
+      handler(this: any) { void this.broker.cacher?.clean('v1.auth.authenticate**'); },
+    },
+  },
+
+  methods: {
+    deps(this: any): AuthDeps {
+      if (this._deps) return this._deps;
+      const { config, clock } = runtimeOf(this.broker);
+      const mailer = createMailer(config.mail, () => clock.now());
+      const svc = this;
+      this._deps = {
+        get knex() { return svc.knex; },
+        t: (table: string) => this.t(table),
+        config, clock, mailer, logger: this.logger, broker: this.broker,
+        scrypt: { ...DEFAULT_SCRYPT, N: config.auth.scryptN },
+        credentialsChanged: () => {
+          void this.broker.cacher?.clean('v1.auth.authenticate**');
+          this.broker.broadcast('auth.credentials.changed', {});
+        },
+        sendMail: async (to: string, subject: string, text: string) => {
+          try { await mailer.send({ to, subject, text }); }
+          catch (err) { this.logger.warn({ err: (err as Error).message }, 'mail not sent'); }
+        },
+      } satisfies AuthDeps;
+      return this._deps;
+    },
+  },
 };
 
-export default Service;
+export default AuthService;

@@ -1,0 +1,60 @@
+import jwt from 'jsonwebtoken';
+
+/**
+ * JWTs (API.md, Authentication > JWT bearer): HS256. Access tokens live 12 h and carry the session
+ * id (`sid`) that authenticate checks on every request, so logout is immediate. mfa tokens live
+ * 5 min and only open /v1/auth/2fa/*: `typ` keeps one kind from being accepted as the other.
+ * Time is an argument (`now`), never the process clock.
+ */
+export const ACCESS_TTL_S = 12 * 3600;
+export const MFA_TTL_S = 300;
+export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+export const RESET_TTL_MS = 3600 * 1000;
+export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export type TokenType = 'access' | 'mfa';
+
+export interface AccessClaims {
+  typ: 'access';
+  sub: string;
+  sid: string;
+}
+
+export interface MfaClaims {
+  typ: 'mfa';
+  sub: string;
+}
+
+const ISSUER = 'fiscal-api';
+
+function sign(payload: Record<string, unknown>, secret: string, now: Date, ttl: number): string {
+  return jwt.sign({ ...payload, iat: Math.floor(now.getTime() / 1000) }, secret, { algorithm: 'HS256', expiresIn: ttl, issuer: ISSUER });
+}
+
+export function signAccessToken(userId: string, sessionId: string, secret: string, now: Date): string {
+  return sign({ typ: 'access', sub: userId, sid: sessionId }, secret, now, ACCESS_TTL_S);
+}
+
+export function signMfaToken(userId: string, secret: string, now: Date): string {
+  return sign({ typ: 'mfa', sub: userId }, secret, now, MFA_TTL_S);
+}
+
+/** The claims of a valid token of the expected type, or null (bad signature, expired, wrong type). */
+export function verifyToken(token: string, type: 'access', secret: string, now: Date): AccessClaims | null;
+export function verifyToken(token: string, type: 'mfa', secret: string, now: Date): MfaClaims | null;
+export function verifyToken(token: string, type: TokenType, secret: string, now: Date): AccessClaims | MfaClaims | null {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, clockTimestamp: Math.floor(now.getTime() / 1000) }) as jwt.JwtPayload;
+    if (claims.typ !== type || typeof claims.sub !== 'string') return null;
+    if (type === 'access') return typeof claims.sid === 'string' ? { typ: 'access', sub: claims.sub, sid: claims.sid } : null;
+    return { typ: 'mfa', sub: claims.sub };
+  } catch {
+    return null;
+  }
+}
+
+/** `Bearer <token>` → token, case-insensitive scheme; null otherwise. */
+export function bearerToken(authorization: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return m ? m[1]! : null;
+}

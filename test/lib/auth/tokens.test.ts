@@ -1,0 +1,32 @@
+import test from 'ava';
+import { signAccessToken, signMfaToken, verifyToken, bearerToken, ACCESS_TTL_S, MFA_TTL_S } from '../../../lib/auth/tokens.js';
+
+const secret = 's3cr3t-for-tests-only-0123456789';
+const now = new Date('2026-03-01T12:00:00Z');
+const later = (s: number) => new Date(now.getTime() + s * 1000);
+
+test('access tokens carry sub and sid and expire after 12 hours', (t) => {
+  const tok = signAccessToken('u1', 's1', secret, now);
+  t.deepEqual(verifyToken(tok, 'access', secret, later(ACCESS_TTL_S - 1)), { typ: 'access', sub: 'u1', sid: 's1' });
+  t.is(verifyToken(tok, 'access', secret, later(ACCESS_TTL_S)), null);
+});
+
+test('mfa tokens expire after 5 minutes and are not access tokens', (t) => {
+  const tok = signMfaToken('u1', secret, now);
+  t.deepEqual(verifyToken(tok, 'mfa', secret, later(MFA_TTL_S - 1)), { typ: 'mfa', sub: 'u1' });
+  t.is(verifyToken(tok, 'mfa', secret, later(MFA_TTL_S)), null);
+  t.is(verifyToken(tok, 'access', secret, now), null);
+  t.is(verifyToken(signAccessToken('u1', 's1', secret, now), 'mfa', secret, now), null);
+});
+
+test('verifyToken refuses another secret and garbage', (t) => {
+  t.is(verifyToken(signAccessToken('u1', 's1', secret, now), 'access', 'other-secret', now), null);
+  t.is(verifyToken('not.a.jwt', 'access', secret, now), null);
+});
+
+test('bearerToken extracts the token of a Bearer header only', (t) => {
+  t.is(bearerToken('Bearer abc.def'), 'abc.def');
+  t.is(bearerToken('bearer abc'), 'abc');
+  t.is(bearerToken('Basic abc'), null);
+  t.is(bearerToken(undefined), null);
+});

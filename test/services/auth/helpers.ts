@@ -1,0 +1,32 @@
+import type { ExecutionContext } from 'ava';
+import { startStack, type Stack, type HttpResult } from '../../support/stack.js';
+import type { Clock } from '../../../services/shared/clock.js';
+
+/** A gateway + auth stack with a cheap scrypt cost (the production default is 2^15). */
+export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; scryptN?: number } = {}): Promise<Stack> {
+  const nodes = Array.from({ length: opts.nodes ?? 1 }, () => ({ services: ['api-gateway', 'auth'] }));
+  const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { AUTH_SCRYPT_N: String(opts.scryptN ?? 1024) } });
+  t.teardown(() => stack.stop());
+  return stack;
+}
+
+/** The one refusal every login failure gets (API.md, Login lockout; Errors > Other behaviour 4). */
+export function assertInvalidCredentials(t: ExecutionContext, res: HttpResult, path = '/v1/auth/login'): void {
+  t.is(res.status, 401, res.text);
+  t.is(res.body.error.type, 'https://errors.test/UNAUTHORIZED');
+  t.is(res.body.error.status, 401);
+  t.is(res.body.error.detail, 'Credenciais inválidas');
+  t.is(res.body.error.instance, path);
+  t.deepEqual(Object.keys(res.body.error).sort(), ['detail', 'instance', 'requestId', 'status', 'timestamp', 'title', 'type']);
+}
+
+export function assertError(t: ExecutionContext, res: HttpResult, status: number, slug: string, detail?: string | RegExp): void {
+  t.is(res.status, status, res.text);
+  t.is(res.body?.error?.type, `https://errors.test/${slug}`, res.text);
+  t.is(res.body.error.status, status);
+  if (typeof detail === 'string') t.is(res.body.error.detail, detail);
+  else if (detail) t.regex(res.body.error.detail, detail);
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
