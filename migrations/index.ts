@@ -3,6 +3,7 @@ import { migrations as gateway } from './gateway/index.js';
 import { migrations as simulator } from './simulator/index.js';
 import { migrations as issuer } from './issuer/index.js';
 import { migrations as webhooks } from './webhooks/index.js';
+import { migrations as auth } from './auth/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -13,4 +14,5 @@ export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   simulator,
   issuer,
   webhooks,
+  auth,
 };

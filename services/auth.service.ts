@@ -56,7 +56,7 @@ const AuthService: ServiceSchema = {
       handler(this: any, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
-      rest: 'POST /auth/2fa/setup', auth: 'mfa', params: { $$strict: true },
+      rest: 'POST /auth/2fa/setup', auth: 'mfa', idempotency: false, params: { $$strict: true },
       openapi: {
         summary: 'Gera um segredo TOTP pendente', description: 'Com mfa_token (cadastro obrigatório no login) ou JWT. Responde o segredo e a URI otpauth:// para o autenticador; só vale após /2fa/enable.', tags,
         response: { type: 'object', properties: { secret: { type: 'string' }, otpauthUri: { type: 'string' }, issuer: { type: 'string' }, algorithm: { const: 'SHA1' }, digits: { const: 6 }, period: { const: 30 } } },
@@ -64,7 +64,7 @@ const AuthService: ServiceSchema = {
       handler(this: any, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
     },
     enable2fa: {
-      rest: 'POST /auth/2fa/enable', auth: 'mfa', params: S.enableSchema,
+      rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
       openapi: {
         summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user).', tags,
         response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
@@ -131,12 +131,12 @@ const AuthService: ServiceSchema = {
       handler(this: any, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
     },
     regenerateTestKey: {
-      rest: 'POST /auth/api-keys/test/regenerate', auth: 'jwt', httpStatus: 201, params: { $$strict: true },
+      rest: 'POST /auth/api-keys/test/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_test_ (revoga a anterior)', tags, response: S.apiKeyResponse },
       handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'test'); },
     },
     regenerateLiveKey: {
-      rest: 'POST /auth/api-keys/regenerate', auth: 'jwt', httpStatus: 201, params: { $$strict: true },
+      rest: 'POST /auth/api-keys/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_live_ (revoga a anterior); exige assinatura ativa', tags, response: S.apiKeyResponse },
       handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'live'); },
     },

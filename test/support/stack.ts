@@ -128,6 +128,23 @@ function gatewayUrl(broker: ServiceBroker): string | null {
   return `http://127.0.0.1:${addr.port}`;
 }
 
+/**
+ * Every node knows every other node. waitForServices alone can pass while a node has not met a
+ * later one yet (it already runs the same service locally), so broadcasts would miss it until the
+ * next heartbeat.
+ */
+async function waitForMesh(brokers: ServiceBroker[], timeoutMs = 15_000): Promise<void> {
+  if (brokers.length < 2) return;
+  const ids = brokers.map((b) => b.nodeID);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const complete = brokers.every((b) => ids.every((id) => b.registry.nodes.get(id)?.available));
+    if (complete) return;
+    if (Date.now() > deadline) throw new Error('nodes did not discover each other in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function refreshAliases(brokers: ServiceBroker[]): Promise<void> {
   for (const b of brokers) {
     const api: any = b.getLocalService('api');
@@ -162,6 +179,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   for (const spec of specs) nodes.push(await launch(spec));
   const allServices = [...new Set(nodes.flatMap((b) => b.services.map((s) => s.fullName)))];
   await Promise.all(nodes.map((b) => b.waitForServices(allServices, 20_000)));
+  await waitForMesh(nodes);
   await refreshAliases(nodes);
   const knex = await getKnex(config);
 
@@ -190,6 +208,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const b = await launch(spec);
       nodes.push(b);
       await b.waitForServices(allServices, 20_000).catch(() => undefined);
+      await waitForMesh(nodes.filter((n) => n.started));
       await refreshAliases(nodes);
       return nodes.length - 1;
     },
