@@ -1,3 +1,4 @@
+import { issueSandboxA1 } from '../services/sefaz/simulator/sandbox-ca.js';
 import { loadConfig } from '../config.js';
 import { createNode } from '../services/broker.js';
 import { closeAllKnex } from '../services/shared/database.js';
@@ -74,11 +75,29 @@ function clean(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
+/**
+ * Commands that need no broker. `test-certificate` issues an e-CNPJ A1 from the simulator's sandbox
+ * CA (trusted by the embedded simulator, never by a real authority) for trying the API locally.
+ */
+const LOCAL: Record<string, (f: Flags) => Promise<Record<string, unknown>>> = {
+  'test-certificate': async (f) => {
+    const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
+    const password = (await str(f, 'password'))!;
+    const a1 = issueSandboxA1(config.sefaz.simulatorDir, { cnpj: (await str(f, 'cnpj'))!, razaoSocial: await str(f, 'razao-social', false), password, days: int(await str(f, 'days', false)) });
+    return { cnpj: a1.cnpj, notAfter: a1.notAfter, pfxBase64: a1.pfxBase64, password };
+  },
+};
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
+  const local = command ? LOCAL[command] : undefined;
+  if (local) {
+    process.stdout.write(`${JSON.stringify(await local(parseFlags(rest)), null, 2)}\n`);
+    return 0;
+  }
   const build = command ? COMMANDS[command] : undefined;
   if (!build) {
-    process.stderr.write(`usage: npm run admin -- <${Object.keys(COMMANDS).join('|')}> [--flags]\n`);
+    process.stderr.write(`usage: npm run admin -- <${[...Object.keys(COMMANDS), ...Object.keys(LOCAL)].join('|')}> [--flags]\n`);
     return 2;
   }
   const [action, params] = await build(parseFlags(rest));

@@ -5,6 +5,7 @@ import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
 import { SefazClient, type Target } from './sefaz/client.js';
 import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
+import { loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
 import { SefazSimulator } from './sefaz/simulator/server.js';
 import { parseFaultSpec } from './sefaz/simulator/faults.js';
 
@@ -111,7 +112,11 @@ const SefazService: ServiceSchema = {
       this.simulator = new SefazSimulator({
         knex: await getKnex(config),
         pki: loadOrCreateSimulatorPki(s.simulatorDir),
-        clientCaPems: s.simulatorClientCaFile ? [readFileSync(s.simulatorClientCaFile, 'utf8')] : [],
+        clientCaPems: [
+          ...(s.simulatorClientCaFile ? [readFileSync(s.simulatorClientCaFile, 'utf8')] : []),
+          // The sandbox CA of `npm run admin -- test-certificate`, for trying the API locally.
+          ...(config.env !== 'production' ? [loadOrCreateSandboxCa(s.simulatorDir).certPem] : []),
+        ],
         port: s.simulatorPort,
         adminPort: s.simulatorAdminPort,
         now: () => clock.now(),

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppConfig } from '../../config.js';
 
 /**
@@ -37,6 +38,7 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
     return db;
   }
   mkdirSync(config.pgliteDir, { recursive: true });
+  claimPgliteDir(config.pgliteDir);
   const { default: ClientPgLite } = await import('knex-pglite');
   const db = knexFactory({
     client: ClientPgLite as unknown as typeof knexFactory.Client,
@@ -45,6 +47,31 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
   } as Knex.Config);
   await db.raw('select 1');
   return db;
+}
+
+/**
+ * PGlite is a single-process database: a second process opening the same directory (say
+ * `npm run admin` while `npm start` runs) would corrupt it. A pid file refuses that loudly.
+ */
+function claimPgliteDir(dir: string): void {
+  const lock = join(dir, 'fiscal-api.pid');
+  if (existsSync(lock)) {
+    const pid = Number(readFileSync(lock, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`embedded database ${dir} is in use by process ${pid}: stop it first, or use DATABASE_URL to share a PostgreSQL server`);
+    }
+  }
+  writeFileSync(lock, String(process.pid));
+  process.once('exit', () => { try { if (readFileSync(lock, 'utf8') === String(process.pid)) unlinkSync(lock); } catch { /* already gone */ } });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Closes the pool of one database (tests drop their database afterwards). */
