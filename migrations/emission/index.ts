@@ -8,8 +8,9 @@ export const migrations: Migration[] = [
   {
     name: '001_documents',
     async up(knex, schema) {
-      const s = knex.schema.withSchema(schema);
-      await s.createTable('documents', (t) => {
+      // A fresh builder per statement: a SchemaBuilder accumulates and would re-run earlier ones.
+      const s = () => knex.schema.withSchema(schema);
+      await s().createTable('documents', (t) => {
         t.uuid('id').primary();
         t.string('partner_id', 64).notNullable();
         t.uuid('issuer_id').notNullable();
@@ -53,7 +54,7 @@ export const migrations: Migration[] = [
 
       // One row per numbering space; allocation locks it (SELECT … FOR UPDATE), so several nodes
       // hand out consecutive numbers without gaps (a rolled-back build releases the number).
-      await s.createTable('number_sequences', (t) => {
+      await s().createTable('number_sequences', (t) => {
         t.uuid('issuer_id').notNullable();
         t.string('model', 2).notNullable();
         t.integer('series').notNullable();
@@ -62,7 +63,7 @@ export const migrations: Migration[] = [
         t.primary(['issuer_id', 'model', 'series', 'environment']);
       });
 
-      await s.createTable('document_history', (t) => {
+      await s().createTable('document_history', (t) => {
         t.bigIncrements('id').primary();
         t.uuid('document_id').notNullable().references('id').inTable(`${schema}.documents`);
         t.string('from_status', 24);
@@ -75,7 +76,7 @@ export const migrations: Migration[] = [
       });
 
       // API.md: test-key emissions are not billed; counted apart so usage can still be shown.
-      await s.createTable('billing_counters', (t) => {
+      await s().createTable('billing_counters', (t) => {
         t.string('partner_id', 64).notNullable();
         t.string('period', 7).notNullable(); // AAAA-MM
         t.string('model', 2).notNullable();
@@ -86,7 +87,7 @@ export const migrations: Migration[] = [
         t.primary(['partner_id', 'period', 'model', 'environment', 'key_kind']);
       });
 
-      await s.createTable('batches', (t) => {
+      await s().createTable('batches', (t) => {
         t.uuid('id').primary();
         t.string('partner_id', 64).notNullable();
         t.string('model', 2).notNullable();
@@ -96,7 +97,7 @@ export const migrations: Migration[] = [
         t.timestamp('created_at', { useTz: true }).notNullable();
         t.index(['partner_id', 'created_at']);
       });
-      await s.createTable('batch_items', (t) => {
+      await s().createTable('batch_items', (t) => {
         t.uuid('id').primary();
         t.uuid('batch_id').notNullable().references('id').inTable(`${schema}.batches`);
         t.integer('index').notNullable();
