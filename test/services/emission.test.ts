@@ -379,3 +379,15 @@ test.serial('the sweeper re-sends queued items whose channel message was lost', 
   const done = await waitBatch(p.headers, batchId);
   t.like(done.body.data.items[0], { status: 'COMPLETED', resultData: { status: 'AUTHORIZED', number: 1 } });
 });
+
+test.serial('the OpenAPI document lists the emission routes with the list query and the XML download', async (t) => {
+  const res = await stack.request('GET', '/api-docs-json');
+  t.is(res.status, 200);
+  const paths = res.body.data?.paths ?? res.body.paths;
+  for (const p of ['/v1/nfe', '/v1/nfce', '/v1/nfe/batch', '/v1/nfe/{id}', '/v1/nfce/{id}', '/v1/nfe/{id}/xml', '/v1/nfce/{id}/xml', '/v1/nfe/batch/{id}', '/v1/nfe/batch/{id}/items/{itemId}']) {
+    t.truthy(paths[p], `missing ${p}`);
+  }
+  t.truthy(paths['/v1/nfe'].post);
+  const query = (paths['/v1/nfe'].get.parameters ?? []).map((q: any) => q.name).sort();
+  t.deepEqual(query, ['createdFrom', 'createdTo', 'cursor', 'issuerId', 'limit', 'number', 'serie', 'situacao', 'status']);
+});
