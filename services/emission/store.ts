@@ -111,8 +111,11 @@ export class DocumentStore {
   async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>): Promise<DocumentRecord> {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     return this.d.knex.transaction(async (trx) => {
-      await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
-      const seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+      let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+      if (!seq) {
+        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+      }
       let number = Number(seq.next_number);
       while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number++;
       if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
@@ -135,16 +138,17 @@ export class DocumentStore {
 
   private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument): Promise<DocumentRecord> {
     const now = this.d.now();
-    const id = randomUUID();
-    await trx(this.t('documents')).insert({
-      id, partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
+    const row = {
+      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
-      status: 'CREATED', amount_cents: doc.amountCents.toString(), request_body: JSON.stringify(doc.requestBody ?? null),
-      transmitted_xml: built.xml, digest_value: built.digestValue, idempotency_key: doc.idempotencyKey,
-      created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
-    });
-    await this.history(trx, id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
-    return toRecord(await this.select(trx).where({ id }).first());
+      status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
+      request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue,
+      idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
+    };
+    await trx(this.t('documents')).insert(row);
+    await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
+    // Built from what was written: one round trip less while the sequence row is locked.
+    return toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
   }
 
   /**
