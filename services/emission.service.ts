@@ -244,6 +244,8 @@ const EmissionService: ServiceSchema = {
         timer.unref?.();
         return timer;
       };
+      // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
+      setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
       this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep')];
     }
   },

@@ -18,7 +18,7 @@ function caller() {
 }
 const nota = { items: [{ codigo: 'P1', descricao: 'Produto', cfop: '5102', quantidade: 1, valorUnitario: 5 }] };
 
-test.serial('200 concurrent emissions over two emission nodes get 200 distinct consecutive numbers', async (t) => {
+test.serial('200 concurrent emissions over two emission nodes get 200 distinct consecutive numbers; a batch continues the sequence', async (t) => {
   const world = new EmissionWorld();
   const stack = await startStack({
     redis: true,
@@ -50,6 +50,18 @@ test.serial('200 concurrent emissions over two emission nodes get 200 distinct c
   t.is(Number(rows[0]!.n), 200);
   const outbox = await stack.knex('emission.outbox').count('* as n');
   t.is(Number(outbox[0]!.n), 200);
+
+  // A batch is distributed through Redis Streams to both nodes and continues the same sequence.
+  const batch = await stack.request('POST', '/v1/nfe/batch', { body: { notas: Array.from({ length: 10 }, () => nota) }, headers: p.headers });
+  t.is(batch.status, 202, batch.text);
+  let view: any;
+  for (let i = 0; i < 100; i++) {
+    view = (await stack.request('GET', `/v1/nfe/batch/${batch.body.data.id}`, { headers: p.headers })).body.data;
+    if (view.status === 'CONCLUIDO') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.deepEqual(view.contagem, { QUEUED: 0, PROCESSING: 0, COMPLETED: 10, FAILED: 0 });
+  t.deepEqual(view.items.map((i: any) => i.resultData.number).sort((a: number, b: number) => a - b), Array.from({ length: 10 }, (_, i) => 201 + i));
 });
 
 test.serial('a node stopped between TRANSMITTING and the answer leaves a document a new node reconciles', async (t) => {
