@@ -20,8 +20,10 @@ const nota = { items: [{ codigo: 'P1', descricao: 'Produto', cfop: '5102', quant
 
 test.serial('200 concurrent emissions over two emission nodes get 200 distinct consecutive numbers; a batch continues the sequence', async (t) => {
   const world = new EmissionWorld();
+  const clock = new ManualClock('2026-11-22T15:00:00.000Z');
   const stack = await startStack({
     redis: true,
+    clock,
     nodes: [
       { services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] },
       { services: ['emission'] },
@@ -62,6 +64,19 @@ test.serial('200 concurrent emissions over two emission nodes get 200 distinct c
   }
   t.deepEqual(view.contagem, { QUEUED: 0, PROCESSING: 0, COMPLETED: 10, FAILED: 0 });
   t.deepEqual(view.items.map((i: any) => i.resultData.number).sort((a: number, b: number) => a - b), Array.from({ length: 10 }, (_, i) => 201 + i));
+
+  // Reconciliation shared by two nodes at once: every indeterminate document is claimed once.
+  world.authorizeMode = 'timeout-after-processing';
+  const lost = await Promise.all(Array.from({ length: 20 }, () => stack.request('POST', '/v1/nfe', { body: nota, headers: p.headers })));
+  t.deepEqual([...new Set(lost.map((r) => r.body.data.status))], ['TRANSMITTING']);
+  clock.advance(121_000);
+  const rounds: any[] = await Promise.all([1, 2, 1, 2].map((n) => stack.nodes[n]!.call('v1.emission.reconcileDue', { limit: 5 })));
+  const reconciled = rounds.flatMap((r) => r.outcomes);
+  t.is(reconciled.length, 20);
+  t.is(new Set(reconciled.map((o: any) => o.id)).size, 20);
+  t.deepEqual([...new Set(reconciled.map((o: any) => o.status))], ['AUTHORIZED']);
+  const authorizedEvents = (await stack.knex('emission.outbox')).filter((r: any) => lost.some((l) => l.body.data.id === r.payload.data.invoiceId));
+  t.is(authorizedEvents.length, 20);
 });
 
 test.serial('a node stopped between TRANSMITTING and the answer leaves a document a new node reconciles', async (t) => {

@@ -394,3 +394,20 @@ test.serial('the OpenAPI document lists the emission routes with the list query 
   const query = (paths['/v1/nfe'].get.parameters ?? []).map((q: any) => q.name).sort();
   t.deepEqual(query, ['createdFrom', 'createdTo', 'cursor', 'issuerId', 'limit', 'number', 'serie', 'situacao', 'status']);
 });
+
+test.serial('uso denegado answers 400 with erros[], keeps the number used and the document DENEGADA', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  world.authorizeMode = { deny: { cStat: 302, xMotivo: 'Uso Denegado: Irregularidade fiscal do destinatário' } };
+  const res = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
+  const invoiceId = res.body.error?.details?.invoiceId;
+  assertEnvelope(t, res, envelope(400, 'BAD_REQUEST', '302 - Uso Denegado: Irregularidade fiscal do destinatário', '/v1/nfe', {
+    erros: [{ codigo: '302', descricao: 'Uso Denegado: Irregularidade fiscal do destinatário' }],
+    details: { invoiceId, status: 'DENEGADA' },
+  }));
+  const got = await stack.request('GET', `/v1/nfe/${invoiceId}`, { headers: p.headers });
+  t.like(got.body.data, { status: 'DENEGADA', number: 1, protocol: world.authority.get(got.body.data.accessKey), situacao: null });
+  const events = await eventsOf(invoiceId);
+  t.deepEqual(events.map((e: any) => [e.type, e.data.status, e.data.accessKey]), [['invoice.rejected', 'DENEGADA', got.body.data.accessKey]]);
+  t.is(await nextNumber(issuer.id), 2);
+});

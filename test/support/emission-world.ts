@@ -13,6 +13,7 @@ import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results
 export type AuthorizeMode =
   | 'authorize'
   | { reject: { cStat: number; xMotivo: string } }
+  | { deny: { cStat: number; xMotivo: string } }
   | 'fail-before-send'
   | 'timeout-after-processing' // the authority authorized it; the answer was lost
   | 'timeout-before-processing' // sent, but the authority never registered it
@@ -133,6 +134,7 @@ export class EmissionWorld {
             await new Promise<void>((r) => world.hung.push(r));
             return { kind: 'unknown', reason: 'connection-lost-after-send', detail: 'late' };
           }
+          if ('deny' in mode) { world.authority.set(accessKey, String(world.protocolSeq++)); return { kind: 'denied', ...mode.deny, protocol: world.authority.get(accessKey)! }; }
           return { kind: 'rejected', ...mode.reject };
         },
         consult(ctx: any): ConsultResult {
