@@ -65,7 +65,8 @@ export function transition(from: DocumentStatus, trigger: Trigger): Transition {
       switch (r.kind) {
         case 'authorized': return { to: 'AUTHORIZED', motivo: null, event: 'invoice.authorized' };
         case 'denied': return { to: 'DENEGADA', motivo: message(r), event: 'invoice.rejected' };
-        case 'rejected': return { to: 'REJECTED', motivo: message(r), event: 'invoice.rejected' };
+        // A refused consult (wrong UF, malformed request…) says nothing about the note itself.
+        case 'rejected': return { to: null, motivo: `Consulta pela chave recusada (${message(r)}); nova tentativa agendada.` };
         // A canceled key was authorized first; cancellation is another issue's state.
         case 'canceled': return { to: 'AUTHORIZED', motivo: message(r), event: 'invoice.authorized' };
         case 'not-found': return { to: null, motivo: `Autoridade não conhece a chave (${message(r)}); retransmitindo.`, retransmit: true };

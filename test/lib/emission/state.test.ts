@@ -29,6 +29,9 @@ test('transition: consult authorized ends an open document; not-found asks to re
     t.like(transition(from, cons({ kind: 'authorized', cStat: 100, xMotivo: 'ok', ...prot })), { to: 'AUTHORIZED', event: 'invoice.authorized' });
     t.like(transition(from, cons({ kind: 'not-found', cStat: 217, xMotivo: 'NF-e não consta' })), { to: null, retransmit: true });
     t.like(transition(from, cons({ kind: 'failed', reason: 'timeout-before-send', detail: 'x' })), { to: null });
+    // A refused consult is about the query, not the note: never REJECTED from it.
+    t.deepEqual(transition(from, cons({ kind: 'rejected', cStat: 226, xMotivo: 'Código da UF do Emitente diverge da UF autorizadora' })),
+      { to: null, motivo: 'Consulta pela chave recusada (226 - Código da UF do Emitente diverge da UF autorizadora); nova tentativa agendada.' });
   }
 });
 
