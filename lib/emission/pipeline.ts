@@ -37,10 +37,10 @@ export interface BuiltDocument {
 export interface DocumentPipeline {
   /**
    * Strict request validation with defaults applied; throws DomainError VALIDATION_ERROR (400)
-   * with `errors[]` and `details.camposDesconhecidos`. `pathPrefix` (e.g. `notas[2]`) prefixes
-   * every path, for batch bodies.
+   * with `errors[]` and `details.camposDesconhecidos` (paths from the note's root; the batch
+   * prefixes them with `notas[i]` itself).
    */
-  validate(model: Model, body: unknown, pathPrefix?: string): DocumentBody | Promise<DocumentBody>;
+  validate(model: Model, body: unknown): DocumentBody | Promise<DocumentBody>;
   /** Business rules with the issuer snapshot; throws the 422 DomainErrors of API.md. */
   check(model: Model, body: DocumentBody, issuer: IssuerSnapshot): CheckedNote | Promise<CheckedNote>;
   totals(note: CheckedNote): NoteTotals;

@@ -5,6 +5,7 @@ import { emitDocument, respond, type EmissionDeps } from './emit.js';
 import { issuerForEmission } from './ports.js';
 import type { BatchItemRow, BatchRow, BatchStore } from './batch.js';
 import { MAX_ITEM_ATTEMPTS } from './batch.js';
+import { prefixFieldErrors, prefixUnknownFields } from '../../lib/emission/batch-paths.js';
 
 /**
  * Batch intake (all-or-nothing) and the processing of one queued item. Intake refuses the whole
@@ -16,11 +17,11 @@ export async function validateBatch(deps: EmissionDeps, b: { partnerId: string; 
   const unknown: unknown[] = [];
   for (let i = 0; i < b.notas.length; i++) {
     try {
-      await deps.pipeline.validate(b.model, b.notas[i], `notas[${i}]`);
+      await deps.pipeline.validate(b.model, b.notas[i]);
     } catch (err: any) {
       if (err?.type !== 'VALIDATION_ERROR') throw err;
-      errors.push(...(err.data?.errors ?? []));
-      unknown.push(...(err.data?.details?.camposDesconhecidos ?? []));
+      errors.push(...prefixFieldErrors(err.data?.errors ?? [], `notas[${i}]`));
+      unknown.push(...prefixUnknownFields(err.data?.details?.camposDesconhecidos ?? [], `notas[${i}]`));
     }
   }
   if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors, ...(unknown.length ? { details: { camposDesconhecidos: unknown } } : {}) });

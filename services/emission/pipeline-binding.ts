@@ -11,7 +11,7 @@ import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
  *   import { buildSignedNfe } from '../../lib/nfe/document.js';
  *   import { createSigner } from '../../lib/sign/signer.js';
  *   const real: DocumentPipeline = {
- *     validate: (model, body, prefix) => (model === '55' ? validateNfe(body, prefix) : validateNfce(body, prefix)),
+ *     validate: (model, body) => (model === '55' ? validateNfe(body) : validateNfce(body)),
  *     check: (model, body, issuer) => (model === '55' ? checkNfe(body as NfeBody, issuer) : checkNfce(body as NfceBody, issuer)),
  *     totals: (note) => computeTotals(note),
  *     build: (note, totals, ctx, material) => buildSignedNfe(note, totals, ctx, createSigner(material)),

@@ -334,6 +334,8 @@ test.serial('batch: one bad nota refuses the whole batch with notas[i] paths and
   t.is(res.status, 400);
   t.deepEqual(res.body.error.details, { camposDesconhecidos: [{ campo: 'desconto', caminho: 'notas[1].desconto', objeto: 'notas[1]' }] });
   t.deepEqual(res.body.error.errors.map((e: any) => e.field), ['notas[1].desconto']);
+  t.regex(res.body.error.errors[0].message, /^Campo desconhecido 'notas\[1\]\.desconto'\. Campos aceitos: issuerId, naturezaOperacao, serie, numero, items, pagamentos\.$/);
+  t.like(res.body.error, { type: 'https://errors.test/VALIDATION_ERROR', status: 400, instance: '/v1/nfe/batch' });
   t.is(Number((await stack.knex('emission.batches').where({ partner_id: p.partnerId }).count('* as n'))[0]!.n), 0);
 });
 

@@ -52,15 +52,15 @@ const ZERO_TOTALS: Omit<NoteTotals, 'vProd' | 'vNF'> = {
 };
 
 export const fakePipeline: DocumentPipeline = {
-  async validate(model, body, pathPrefix = '') {
+  async validate(model, body) {
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new DomainError('VALIDATION_ERROR', { errors: [{ field: pathPrefix || 'body', message: 'O corpo deve ser um objeto JSON.' }] });
+      throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'body', message: 'O corpo deve ser um objeto JSON.' }] });
     }
     let check = checkers.get(model);
     if (!check) { check = sharedValidator().compile({ $$root: false, ...schemas[model] }) as any; checkers.set(model, check!); }
     const copy = structuredClone(body);
     const result = await check!(copy);
-    if (result !== true) throw toValidationError(result as any[], undefined, pathPrefix);
+    if (result !== true) throw toValidationError(result as any[]);
     return copy as DocumentBody;
   },
 
