@@ -50,7 +50,9 @@ export const migrations: Migration[] = [
       });
       // Reconciliation scans only open documents that are due.
       await knex.raw(`create index documents_due_idx on ??.documents (next_check_at) where next_check_at is not null`, [schema]);
-      await knex.raw(`create unique index documents_access_key_unique on ??.documents (access_key) where access_key is not null`, [schema]);
+      // Not unique: homologação and produção are separate authority databases, and the same
+      // number in both may (rarely) draw the same cNF.
+      await knex.raw(`create index documents_access_key_idx on ??.documents (access_key) where access_key is not null`, [schema]);
 
       // One row per numbering space; allocation locks it (SELECT … FOR UPDATE), so several nodes
       // hand out consecutive numbers without gaps (a rolled-back build releases the number).
