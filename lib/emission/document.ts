@@ -36,6 +36,8 @@ export interface DocumentRecord {
   nextCheckAt: Date | null;
   checkAttempts: number;
   transmissions: number;
+  /** NFC-e QR code text, as built. */
+  qrCode: string | null;
   hasTransmittedXml: boolean;
   hasAuthorizedXml: boolean;
 }
@@ -69,6 +71,7 @@ export function detailView(doc: DocumentRecord) {
   return {
     ...emissionView(doc),
     ambiente: doc.environment,
+    ...(doc.model === '65' ? { qrCode: doc.qrCode } : {}),
     situacao: isOpen(doc.status) ? 'indeterminada' : null,
     authorizedAt: doc.authorizedAt?.toISOString() ?? null,
     erros: doc.erros ?? null,

@@ -32,6 +32,7 @@ export const migrations: Migration[] = [
         t.text('transmitted_xml');
         t.text('authorized_xml'); // nfeProc
         t.string('digest_value', 64);
+        t.text('qr_code'); // NFC-e QR code text (printed receipt)
         t.jsonb('erros');
         t.text('motivo');
         t.string('idempotency_key', 255);

@@ -80,7 +80,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material);
       if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
       doc = existing;
-      resend = { xml: built.xml, digestValue: built.digestValue, requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey };
+      resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey };
     } else {
       const cnf = chooseCnf(body.numero, random);
       const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, 1), material);

@@ -47,7 +47,7 @@ export interface AuthorityDetails {
 
 const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
   emitted_at, status, amount_cents, protocol, authorized_at, erros, motivo, created_at, updated_at, next_check_at,
-  check_attempts, transmissions, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
+  check_attempts, transmissions, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
 
 const PG_UNIQUE_VIOLATION = '23505';
 const MAX_NUMBER = 999_999_999;
@@ -60,7 +60,7 @@ function toRecord(r: any): DocumentRecord {
     emittedAt: new Date(r.emitted_at), status: r.status, amountCents: BigInt(r.amount_cents), protocol: r.protocol,
     authorizedAt: date(r.authorized_at), erros: typeof r.erros === 'string' ? JSON.parse(r.erros) : r.erros ?? null, motivo: r.motivo,
     createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), nextCheckAt: date(r.next_check_at),
-    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions),
+    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), qrCode: r.qr_code ?? null,
     hasTransmittedXml: !!r.has_transmitted_xml, hasAuthorizedXml: !!r.has_authorized_xml,
   };
 }
@@ -142,7 +142,7 @@ export class DocumentStore {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
-      request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue,
+      request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
       idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
     };
     await trx(this.t('documents')).insert(row);
@@ -155,7 +155,7 @@ export class DocumentStore {
    * Marks an open document TRANSMITTING and commits, before the authority is called (API.md). A
    * resend replaces the stored body and XML (same key). Null when the document is no longer open.
    */
-  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', replace?: { xml: string; digestValue: string; requestBody: unknown; amountCents: bigint; accessKey: string }): Promise<DocumentRecord | null> {
+  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', replace?: { xml: string; digestValue: string; qrCode?: string; requestBody: unknown; amountCents: bigint; accessKey: string }): Promise<DocumentRecord | null> {
     return this.d.knex.transaction(async (trx) => {
       const row = await trx(this.t('documents')).where({ id }).whereIn('status', [...OPEN_STATUSES]).forUpdate().first('status', 'created_at', 'access_key');
       if (!row) return null;
@@ -164,7 +164,7 @@ export class DocumentStore {
       await trx(this.t('documents')).where({ id }).update({
         status: 'TRANSMITTING', updated_at: now, transmissions: trx.raw('transmissions + 1'),
         next_check_at: nextCheckAt(new Date(row.created_at), 0, now),
-        ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
+        ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
       });
       await this.history(trx, id, row.status, 'TRANSMITTING', trigger, null, null);
       return toRecord(await this.select(trx).where({ id }).first());

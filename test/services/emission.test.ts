@@ -108,7 +108,9 @@ test.serial('POST /v1/nfce with a test key authorizes model 65 and is counted as
   t.deepEqual(usage, [{ model: '65', environment: 2, keyKind: 'test', billable: false, count: 1 }]);
   // The NF-e path does not serve an NFC-e.
   t.is((await stack.request('GET', `/v1/nfe/${res.body.data.id}`, { headers: p.headers })).status, 404);
-  t.is((await stack.request('GET', `/v1/nfce/${res.body.data.id}`, { headers: p.headers })).status, 200);
+  const got = await stack.request('GET', `/v1/nfce/${res.body.data.id}`, { headers: p.headers });
+  t.is(got.status, 200);
+  t.is(got.body.data.qrCode, `https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=${res.body.data.accessKey}|2|2|1|hash`);
 });
 
 test.serial('every refusal before numbering leaves the sequence untouched and stores nothing', async (t) => {

@@ -96,6 +96,6 @@ export const fakePipeline: DocumentPipeline = {
     const digestValue = createHash('sha1').update(infNFe).digest('base64');
     const signatureValue = createSign('RSA-SHA1').update(infNFe).sign(material.keyPem, 'base64');
     const xml = `<NFe xmlns="http://www.portalfiscal.inf.br/nfe">${infNFe}<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><Reference URI="#NFe${accessKey}"><DigestValue>${digestValue}</DigestValue></Reference></SignedInfo><SignatureValue>${signatureValue}</SignatureValue></Signature></NFe>`;
-    return { xml, accessKey, digestValue };
+    return { xml, accessKey, digestValue, ...(ctx.model === '65' ? { qrCode: `https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=${accessKey}|2|${ctx.ambiente}|${ctx.issuer.cscId}|hash` } : {}) };
   },
 };
