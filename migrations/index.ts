@@ -4,6 +4,7 @@ import { migrations as simulator } from './simulator/index.js';
 import { migrations as issuer } from './issuer/index.js';
 import { migrations as webhooks } from './webhooks/index.js';
 import { migrations as auth } from './auth/index.js';
+import { migrations as emission } from './emission/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -15,4 +16,5 @@ export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   issuer,
   webhooks,
   auth,
+  emission,
 };

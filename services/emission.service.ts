@@ -1,10 +1,261 @@
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
+import { DbMixin } from './mixins/db.mixin.js';
+import { OutboxMixin } from './mixins/outbox.mixin.js';
+import { migrations } from '../migrations/emission/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import type { CallerMeta } from './shared/caller.js';
+import { DomainError } from '../lib/errors/index.js';
+import type { Model } from '../lib/nfe/types.js';
+import { detailView } from '../lib/emission/document.js';
+import { DOCUMENT_STATUSES } from '../lib/emission/state.js';
+import { DocumentStore } from './emission/store.js';
+import { documentPipeline } from './emission/pipeline-binding.js';
+import { emitDocument, type EmissionDeps } from './emission/emit.js';
+import { reconcileOne } from './emission/transmit.js';
+import { listDescription, listParams, listDocuments, ownDocument, downloadXml, type ListQuery } from './emission/queries.js';
+import { BATCH_CHANNEL, BatchStore, batchView, itemView } from './emission/batch.js';
+import { processItem, validateBatch } from './emission/batch-worker.js';
 
-/** emission: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+const SCHEMA = 'emission';
+const RECONCILE_EVERY_MS = 15_000;
+const SWEEP_EVERY_MS = 30_000;
+
+type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>;
+
+function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test' | null } {
+  const caller = ctx.meta.caller;
+  if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro: emissão e consulta de documentos exigem um parceiro.');
+  return { partnerId: caller.partnerId, keyKind: caller.keyKind };
+}
+
+const invoiceResponse = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    status: { type: 'string', enum: [...DOCUMENT_STATUSES] },
+    model: { type: 'string', enum: ['55', '65'] },
+    accessKey: { type: ['string', 'null'], pattern: '^\\d{44}$' },
+    number: { type: 'integer' }, series: { type: 'integer' },
+    amount: { type: 'string', description: 'decimal string' },
+    protocol: { type: ['string', 'null'] },
+    issuerId: { type: 'string', format: 'uuid' },
+    createdAt: { type: 'string', format: 'date-time' },
+    links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' } } },
+  },
+};
+
+const emitDescription = 'Ordem: emissor → validação estrita (400) → regras (422) → preflight (422) → numeração → assinatura → TRANSMITTING → autoridade. '
+  + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
+  + 'Rejeição: 400 com erros[] verbatim e details.invoiceId (XML transmitido em /{id}/xml). Uso denegado: 400, status DENEGADA. '
+  + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO.';
+
+function emitAction(model: Model, path: string): any {
+  return {
+    rest: `POST /${path}`,
+    httpStatus: 201,
+    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescription, tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: 'Repetição em 24 h devolve o resultado original.' }] },
+    async handler(this: any, ctx: Ctx) {
+      const { partnerId, keyKind } = partnerOf(ctx);
+      return emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+    },
+  };
+}
+
+function listAction(model: Model, path: string): any {
+  return {
+    rest: `GET /${path}`,
+    params: listParams,
+    openapi: { summary: `Lista ${model === '55' ? 'NF-e' : 'NFC-e'}`, description: listDescription, tags: ['documentos'] },
+    async handler(this: any, ctx: Ctx<ListQuery>) {
+      return listDocuments(this.store, partnerOf(ctx).partnerId, model, ctx.params);
+    },
+  };
+}
+
+function getAction(model: Model, path: string): any {
+  return {
+    rest: `GET /${path}/:id`,
+    params: { id: 'string' },
+    openapi: { summary: `Consulta ${model === '55' ? 'NF-e' : 'NFC-e'} (use após timeout, em vez de reemitir)`, tags: ['documentos'] },
+    async handler(this: any, ctx: Ctx<{ id: string }>) {
+      return detailView(await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id));
+    },
+  };
+}
+
+function xmlAction(model: Model, path: string): any {
+  return {
+    rest: `GET /${path}/:id/xml`,
+    params: { id: 'string' },
+    raw: true,
+    openapi: { summary: 'XML do documento: nfeProc autorizado, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
+    async handler(this: any, ctx: Ctx<{ id: string }>) {
+      const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
+      const { xml, filename } = await downloadXml(this.store, doc);
+      ctx.meta.$responseType = 'application/xml; charset=utf-8';
+      ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
+      return xml;
+    },
+  };
+}
+
+/**
+ * emission: NF-e and NFC-e from request to authority outcome (issue 7). Handlers wire I/O; the
+ * flow lives in services/emission/*.ts and the decisions in lib/emission/*.ts.
+ */
+const EmissionService: ServiceSchema = {
   name: 'emission',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: SCHEMA, migrations }), OutboxMixin({ schema: SCHEMA })],
+
+  actions: {
+    emitNfe: emitAction('55', 'nfe'),
+    emitNfce: emitAction('65', 'nfce'),
+    listNfe: listAction('55', 'nfe'),
+    listNfce: listAction('65', 'nfce'),
+    getNfe: getAction('55', 'nfe'),
+    getNfce: getAction('65', 'nfce'),
+    nfeXml: xmlAction('55', 'nfe'),
+    nfceXml: xmlAction('65', 'nfce'),
+
+    emitNfeBatch: {
+      rest: 'POST /nfe/batch',
+      httpStatus: 202,
+      params: { $$strict: true, notas: { type: 'array', min: 1, max: 500, items: 'any' } },
+      openapi: {
+        summary: 'Lote de NF-e: `{ notas: [...] }` (1-500)',
+        description: 'Tudo ou nada: qualquer falha de validação estrita recusa o lote (400, caminhos notas[i]…) e nada é enfileirado. '
+          + 'Cada nota segue a fila; preflight recusado termina o item FAILED com o envelope em resultData.error, sem consumir número.',
+        tags: ['documentos'],
+      },
+      async handler(this: any, ctx: Ctx<{ notas: unknown[] }>) {
+        const { partnerId, keyKind } = partnerOf(ctx);
+        const deps = this.deps(ctx);
+        await validateBatch(deps, { partnerId, keyKind, model: '55', notas: ctx.params.notas });
+        const { batch, items } = await this.batches.create({ partnerId, keyKind, model: '55', requestId: ctx.requestID ?? batchRequestId(), notas: ctx.params.notas });
+        for (const item of items) await this.enqueueItem(item.id);
+        return batchView(batch, items);
+      },
+    },
+    getNfeBatch: {
+      rest: 'GET /nfe/batch/:id',
+      params: { id: 'string' },
+      openapi: { summary: 'Situação do lote e de cada item', tags: ['documentos'] },
+      async handler(this: any, ctx: Ctx<{ id: string }>) {
+        const batch = await this.ownBatch(ctx, ctx.params.id);
+        return batchView(batch, await this.batches.items(batch.id));
+      },
+    },
+    getNfeBatchItem: {
+      rest: 'GET /nfe/batch/:id/items/:itemId',
+      params: { id: 'string', itemId: 'string' },
+      openapi: { summary: 'Situação de um item do lote', tags: ['documentos'] },
+      async handler(this: any, ctx: Ctx<{ id: string; itemId: string }>) {
+        const batch = await this.ownBatch(ctx, ctx.params.id);
+        const item = UUID.test(ctx.params.itemId) ? await this.batches.item(ctx.params.itemId) : undefined;
+        if (!item || item.batchId !== batch.id) throw new DomainError('NOT_FOUND', undefined, 'Item não encontrado.');
+        return itemView(batch, item);
+      },
+    },
+
+    /** One reconciliation round on this node (also run on a timer). */
+    reconcileDue: {
+      visibility: 'public',
+      params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
+      async handler(this: any, ctx: Ctx<{ limit?: number }>) {
+        return this.reconcileRound(ctx.params.limit ?? 50);
+      },
+    },
+    /** Re-sends stale queued batch items to the channel (also run on a timer). */
+    sweepBatches: {
+      visibility: 'public',
+      async handler(this: any) {
+        return this.sweepRound();
+      },
+    },
+    /** Emission counters of a partner for a month (billing; test keys are counted as not billable). */
+    usage: {
+      visibility: 'public',
+      params: { partnerId: 'string', period: { type: 'string', pattern: /^\d{4}-\d{2}$/ } },
+      async handler(this: any, ctx: Ctx<{ partnerId: string; period: string }>) {
+        return this.store.usage(ctx.params.partnerId, ctx.params.period);
+      },
+    },
+  },
+
+  channels: {
+    [BATCH_CHANNEL]: {
+      group: 'emission',
+      async handler(this: any, payload: { itemId: string }) {
+        await this.runItem(payload.itemId);
+      },
+    },
+  },
+
+  methods: {
+    deps(this: any, ctx?: Ctx<any>): EmissionDeps {
+      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now() };
+    },
+    async ownBatch(this: any, ctx: Ctx<any>, id: string) {
+      const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
+      if (!batch || batch.partnerId !== partnerOf(ctx).partnerId) throw new DomainError('NOT_FOUND', undefined, 'Lote não encontrado.');
+      return batch;
+    },
+    async enqueueItem(this: any, itemId: string) {
+      // The queue state is committed already; a lost message is re-sent by the sweeper.
+      await this.broker.sendToChannel(BATCH_CHANNEL, { itemId }).catch((err: Error) => this.logger.warn({ err: err.message, itemId }, 'batch enqueue failed; sweeper will retry'));
+    },
+    async runItem(this: any, itemId: string) {
+      const item = await this.batches.claim(itemId);
+      if (!item) return;
+      const batch = await this.batches.batch(item.batchId);
+      await processItem(this.deps(), this.batches, batch, item, { errorsBase: runtimeOf(this.broker).config.errorsBase });
+    },
+    async reconcileRound(this: any, limit: number) {
+      const claimed = await this.store.claimDue(limit);
+      const outcomes = [];
+      for (const doc of claimed) {
+        try {
+          const after = await reconcileOne(this.deps(), doc);
+          outcomes.push({ id: doc.id, status: after.status });
+        } catch (err) {
+          this.logger.warn({ err: (err as Error).message, id: doc.id }, 'reconciliation step failed; next slot is scheduled');
+          outcomes.push({ id: doc.id, status: doc.status });
+        }
+      }
+      return { claimed: claimed.length, outcomes };
+    },
+    async sweepRound(this: any) {
+      const ids: string[] = await this.batches.stale(200);
+      for (const id of ids) await this.enqueueItem(id);
+      return { requeued: ids.length };
+    },
+  },
+
+  async started(this: any) {
+    const { config, clock } = runtimeOf(this.broker);
+    this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
+    this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
+    // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
+    if (config.env !== 'test') {
+      const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
+        const timer = setInterval(() => fn().catch((err: Error) => this.logger.warn({ err: err.message }, `${what} failed`)), ms);
+        timer.unref?.();
+        return timer;
+      };
+      // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
+      setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
+      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep')];
+    }
+  },
+
+  stopped(this: any) {
+    for (const t of this.timers ?? []) clearInterval(t);
+  },
 };
 
-export default Service;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const batchRequestId = () => `batch-${Date.now()}`;
+
+export default EmissionService;

@@ -115,6 +115,9 @@ export const CATALOG = {
   CRT2_SEM_REGIME_APURACAO: { status: 422, detail: 'Emissor com crt 2 exige regApTribSN.' },
   MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL: { status: 422, detail: 'Município não aderente ao padrão nacional neste ambiente.' },
 
+  // Emission service (issue 7): series reserved to the authority and contingency systems
+  SERIE_NAO_PERMITIDA: { status: 422, detail: 'Série reservada: emissores comuns usam as séries 0 a 889.' },
+
   // Authority (API.md, Errors > Fiscal rejection)
   REJEICAO_FISCAL: { status: 400, detail: 'Documento rejeitado pela autoridade fiscal.' },
 } as const satisfies Record<string, { status: number; detail: string }>;

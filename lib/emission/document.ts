@@ -1,0 +1,115 @@
+/**
+ * A stored NF-e/NFC-e as the emission service keeps it, and the public views of it (API.md,
+ * Resources > Invoice; Events > Payload). Pure: rows in, JSON out.
+ */
+import { formatCents } from '../money.js';
+import type { Model } from '../nfe/types.js';
+import { isOpen, type DocumentStatus } from './state.js';
+
+export interface Erro {
+  codigo: string;
+  descricao: string;
+}
+
+export interface DocumentRecord {
+  id: string;
+  partnerId: string;
+  issuerId: string;
+  model: Model;
+  series: number;
+  number: number;
+  environment: 1 | 2;
+  uf: string;
+  keyKind: 'live' | 'test' | 'jwt';
+  accessKey: string | null;
+  cnf: string | null;
+  tpEmis: number;
+  emittedAt: Date;
+  status: DocumentStatus;
+  amountCents: bigint;
+  protocol: string | null;
+  authorizedAt: Date | null;
+  erros: Erro[] | null;
+  motivo: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  nextCheckAt: Date | null;
+  checkAttempts: number;
+  transmissions: number;
+  /** NFC-e QR code text, as built. */
+  qrCode: string | null;
+  hasTransmittedXml: boolean;
+  hasAuthorizedXml: boolean;
+}
+
+const pathOf = (model: Model): string => (model === '55' ? 'nfe' : 'nfce');
+
+export function documentLinks(doc: Pick<DocumentRecord, 'id' | 'model'>): { self: string; xml: string } {
+  const self = `/v1/${pathOf(doc.model)}/${doc.id}`;
+  return { self, xml: `${self}/xml` };
+}
+
+/** The 201 of POST /v1/nfe and /v1/nfce. */
+export function emissionView(doc: DocumentRecord) {
+  return {
+    id: doc.id,
+    status: doc.status,
+    model: doc.model,
+    accessKey: doc.accessKey,
+    number: doc.number,
+    series: doc.series,
+    amount: formatCents(doc.amountCents),
+    protocol: doc.protocol,
+    issuerId: doc.issuerId,
+    createdAt: doc.createdAt.toISOString(),
+    links: documentLinks(doc),
+  };
+}
+
+/** GET /v1/nfe/{id}: the emission view plus what a caller needs after a timeout. */
+export function detailView(doc: DocumentRecord) {
+  return {
+    ...emissionView(doc),
+    ambiente: doc.environment,
+    ...(doc.model === '65' ? { qrCode: doc.qrCode } : {}),
+    situacao: isOpen(doc.status) ? 'indeterminada' : null,
+    authorizedAt: doc.authorizedAt?.toISOString() ?? null,
+    erros: doc.erros ?? null,
+    motivo: doc.motivo,
+    proximaVerificacaoEm: isOpen(doc.status) ? doc.nextCheckAt?.toISOString() ?? null : null,
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}
+
+/** Items of `?situacao=indeterminada` (API.md, Endpoints > Documents). */
+export function indeterminateView(doc: DocumentRecord) {
+  return {
+    id: doc.id,
+    situacao: 'indeterminada' as const,
+    accessKey: doc.accessKey,
+    status: doc.status,
+    number: doc.number,
+    series: doc.series,
+    issuerId: doc.issuerId,
+    updatedAt: doc.updatedAt.toISOString(),
+    proximaVerificacaoEm: doc.nextCheckAt?.toISOString() ?? null,
+    motivo: doc.motivo,
+    links: documentLinks(doc),
+  };
+}
+
+/** `data` of invoice.authorized / invoice.rejected (API.md, Events > Payload). */
+export function eventData(doc: DocumentRecord) {
+  const rejected = doc.status === 'REJECTED';
+  return {
+    invoiceId: doc.id,
+    model: doc.model,
+    number: doc.number,
+    series: doc.series,
+    accessKey: rejected ? null : doc.accessKey,
+    status: doc.status,
+    amount: formatCents(doc.amountCents),
+    ...(doc.erros && doc.status !== 'AUTHORIZED' ? { erros: doc.erros } : {}),
+    ...(doc.tpEmis !== 1 ? { emitidaEmContingencia: true } : {}),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The port between the emission service and the document libraries (validation, rules, totals,
+ * XML builder + signer). The service depends on this interface only; the concrete functions are
+ * bound in services/emission/pipeline-binding.ts. Every method is pure and synchronous-capable
+ * (may return a promise); none may call another service or touch the database.
+ */
+import type { IssuerSnapshot, SigningMaterial } from '../issuer/types.js';
+import type { CheckedNote, Model, NfceBody, NfeBody, NoteTotals } from '../nfe/types.js';
+
+export type DocumentBody = NfeBody | NfceBody;
+
+/** What the builder needs besides the note: identity of this document, fixed before building. */
+export interface BuildContext {
+  issuer: IssuerSnapshot;
+  model: Model;
+  series: number;
+  number: number;
+  /** 8-digit random code of the key (cNF); stored, so a resend rebuilds the same key. */
+  cnf: string;
+  /** tpEmis: 1 normal (contingency values belong to the contingency issue). */
+  tpEmis: number;
+  /** dhEmi; its year and month are the key's AAMM. */
+  emittedAt: Date;
+  /** 1 produção, 2 homologação (tpAmb). */
+  ambiente: 1 | 2;
+}
+
+export interface BuiltDocument {
+  /** Signed NFe, XSD-valid, as it will be transmitted. */
+  xml: string;
+  accessKey: string;
+  digestValue: string;
+  /** NFC-e QR code text, when the model has one. */
+  qrCode?: string;
+}
+
+export interface DocumentPipeline {
+  /**
+   * Strict request validation with defaults applied; throws DomainError VALIDATION_ERROR (400)
+   * with `errors[]` and `details.camposDesconhecidos` (paths from the note's root; the batch
+   * prefixes them with `notas[i]` itself).
+   */
+  validate(model: Model, body: unknown): DocumentBody | Promise<DocumentBody>;
+  /** Business rules with the issuer snapshot; throws the 422 DomainErrors of API.md. */
+  check(model: Model, body: DocumentBody, issuer: IssuerSnapshot): CheckedNote | Promise<CheckedNote>;
+  totals(note: CheckedNote): NoteTotals;
+  /** Builds, validates against the official XSD (XML_FORA_DO_ESQUEMA) and signs. */
+  build(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, material: SigningMaterial): BuiltDocument | Promise<BuiltDocument>;
+}

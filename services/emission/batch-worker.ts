@@ -1,0 +1,63 @@
+import { DomainError } from '../../lib/errors/index.js';
+import { renderError } from '../../lib/http/error-envelope.js';
+import type { Model } from '../../lib/nfe/types.js';
+import { emitDocument, respond, type EmissionDeps } from './emit.js';
+import { issuerForEmission } from './ports.js';
+import type { BatchItemRow, BatchRow, BatchStore } from './batch.js';
+import { MAX_ITEM_ATTEMPTS } from './batch.js';
+import { prefixFieldErrors, prefixUnknownFields } from '../../lib/emission/batch-paths.js';
+
+/**
+ * Batch intake (all-or-nothing) and the processing of one queued item. Intake refuses the whole
+ * batch on any strict-validation failure (paths `notas[i]…`) or issuer-selection failure; preflight
+ * refusals are left to each item, which then ends FAILED without consuming a number.
+ */
+export async function validateBatch(deps: EmissionDeps, b: { partnerId: string; keyKind: 'live' | 'test' | null; model: Model; notas: unknown[] }): Promise<void> {
+  const errors: unknown[] = [];
+  const unknown: unknown[] = [];
+  for (let i = 0; i < b.notas.length; i++) {
+    try {
+      await deps.pipeline.validate(b.model, b.notas[i]);
+    } catch (err: any) {
+      if (err?.type !== 'VALIDATION_ERROR') throw err;
+      errors.push(...prefixFieldErrors(err.data?.errors ?? [], `notas[${i}]`));
+      unknown.push(...prefixUnknownFields(err.data?.details?.camposDesconhecidos ?? [], `notas[${i}]`));
+    }
+  }
+  if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors, ...(unknown.length ? { details: { camposDesconhecidos: unknown } } : {}) });
+  const issuerIds = new Set(b.notas.map((n: any) => (typeof n?.issuerId === 'string' ? n.issuerId : undefined)));
+  for (const issuerId of issuerIds) {
+    try {
+      await issuerForEmission(deps.calls, { partnerId: b.partnerId, issuerId, model: b.model, keyKind: b.keyKind });
+    } catch (err: any) {
+      if (Number(err?.code) !== 422) throw err; // preflight: decided per item, in the queue
+    }
+  }
+}
+
+export interface ItemEnv {
+  errorsBase: string;
+}
+
+/** Runs one claimed item to COMPLETED or FAILED (or back to the queue after a transient failure). */
+export async function processItem(deps: EmissionDeps, batches: BatchStore, batch: BatchRow, item: BatchItemRow, env: ItemEnv): Promise<void> {
+  const idempotencyKey = `batch-item:${item.id}`;
+  // A node that died after storing the document left it here: finish from it, never emit twice.
+  const existing = await deps.store.findByIdempotencyKey(batch.partnerId, idempotencyKey);
+  try {
+    const view = existing ? respond(existing) : await emitDocument(deps, { partnerId: batch.partnerId, keyKind: batch.keyKind, model: batch.model, body: item.body, idempotencyKey });
+    await batches.finish(item.id, 'COMPLETED', view as unknown as Record<string, unknown>, view.id);
+  } catch (raw: any) {
+    let err = raw;
+    // The issuer existed when the batch was accepted (selection ran at intake).
+    if (Number(raw?.code) === 404 && !raw?.data?.invoiceId) err = new DomainError('EMISSOR_INEXISTENTE');
+    const status = Number(err?.code);
+    if ((!Number.isInteger(status) || status >= 500 || status === 429) && item.attempts < MAX_ITEM_ATTEMPTS) {
+      await batches.release(item.id);
+      return;
+    }
+    const { body } = renderError(err, { errorsBase: env.errorsBase, instance: `/v1/nfe/batch/${batch.id}`, requestId: batch.requestId, timestamp: deps.now().toISOString() });
+    const invoiceId = typeof err?.data?.invoiceId === 'string' ? err.data.invoiceId : null;
+    await batches.finish(item.id, 'FAILED', { error: body.error, ...(invoiceId ? { invoiceId } : {}) }, invoiceId);
+  }
+}

@@ -1,0 +1,109 @@
+import { randomInt } from 'node:crypto';
+import type { Context, ServiceBroker } from 'moleculer';
+import { DomainError } from '../../lib/errors/index.js';
+import { chooseCnf } from '../../lib/nfe/access-key.js';
+import type { Model } from '../../lib/nfe/types.js';
+import type { IssuerSnapshot } from '../../lib/issuer/types.js';
+import type { BuildContext, DocumentPipeline } from '../../lib/emission/pipeline.js';
+import { resolveSeries } from '../../lib/emission/series.js';
+import { resendEligibility } from '../../lib/emission/resend.js';
+import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
+import type { DocumentStore, NewDocument } from './store.js';
+import { issuerForEmission, signingMaterial } from './ports.js';
+import { transmit } from './transmit.js';
+
+export interface EmissionRequest {
+  partnerId: string;
+  keyKind: 'live' | 'test' | null;
+  model: Model;
+  body: unknown;
+  idempotencyKey: string | null;
+}
+
+export interface EmissionDeps {
+  store: DocumentStore;
+  pipeline: DocumentPipeline;
+  calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+  now(): Date;
+}
+
+const random = () => randomInt(0, 100_000_000) / 100_000_000;
+
+/**
+ * One note, in the order of issue 7: resolve issuer → strict validation (400) → rules (422) →
+ * preflight (422) → number → build/XSD/sign → CREATED → TRANSMITTING (committed) → authority →
+ * outcome. Every refusal before numbering leaves the sequence untouched.
+ *
+ * v1.issuer.forEmission resolves the issuer and runs preflight in one call. Its selection errors
+ * (400/403/404) stop here; a preflight refusal (422) is held until strict validation has run, so a
+ * malformed body still answers 400 first. Rules need the snapshot the preflight refusal withholds,
+ * so with a failing preflight the rules do not run.
+ */
+export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof emissionView>> {
+  const { pipeline } = deps;
+  const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
+
+  let issuer: IssuerSnapshot | undefined;
+  let preflight: unknown;
+  try {
+    issuer = await issuerForEmission(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
+  } catch (err: any) {
+    if (Number(err?.code) !== 422) throw err;
+    preflight = err;
+  }
+  const body = await pipeline.validate(req.model, req.body);
+  if (preflight || !issuer) throw preflight;
+  const note = await pipeline.check(req.model, body, issuer);
+  const series = resolveSeries(body.serie, issuer, req.model);
+  const totals = pipeline.totals(note);
+  const material = await signingMaterial(deps.calls, issuer.id);
+
+  const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
+  const emittedAt = deps.now();
+  const base: Omit<NewDocument, 'cnf'> = {
+    ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
+    idempotencyKey: req.idempotencyKey, tpEmis: 1, emittedAt,
+  };
+  const ctxFor = (number: number, cnf: string, at: Date, tpEmis: number): BuildContext => ({
+    issuer, model: req.model, series, number, cnf, tpEmis, emittedAt: at, ambiente: issuer!.ambienteFiscal,
+  });
+
+  let doc: DocumentRecord;
+  let resend: Parameters<DocumentStore['markTransmitting']>[2];
+  if (body.numero !== undefined) {
+    const existing = await deps.store.findByNumber(space, body.numero);
+    if (existing) {
+      const decision = resendEligibility(existing, deps.now());
+      if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
+      // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
+      const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material);
+      if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
+      doc = existing;
+      resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey };
+    } else {
+      const cnf = chooseCnf(body.numero, random);
+      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, 1), material);
+      doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built);
+    }
+  } else {
+    doc = await deps.store.createNumbered(base, async (number) => {
+      const cnf = chooseCnf(number, random);
+      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, 1), material) };
+    });
+  }
+
+  const transmitting = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend);
+  if (!transmitting) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
+  const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
+  const final = await transmit(deps, transmitting, xml);
+  return respond(final);
+}
+
+/** 201 for anything that is not an authority refusal; a refusal is the 400 of API.md with erros[] verbatim. */
+export function respond(doc: DocumentRecord): ReturnType<typeof emissionView> {
+  if (doc.status === 'REJECTED' || doc.status === 'DENEGADA') {
+    throw new DomainError('BAD_REQUEST', { erros: doc.erros ?? [], invoiceId: doc.id, status: doc.status }, doc.motivo ?? 'Documento rejeitado pela autoridade fiscal.');
+  }
+  return emissionView(doc);
+}

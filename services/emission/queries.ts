@@ -1,0 +1,76 @@
+import { DomainError } from '../../lib/errors/index.js';
+import { DOCUMENT_STATUSES, type DocumentStatus } from '../../lib/emission/state.js';
+import { decodeCursor, encodeCursor } from '../../lib/emission/cursor.js';
+import { detailView, indeterminateView, type DocumentRecord } from '../../lib/emission/document.js';
+import type { Model } from '../../lib/nfe/types.js';
+import type { DocumentStore } from './store.js';
+
+/** Query of GET /v1/nfe and /v1/nfce (API.md, Endpoints > Documents; pagination is this service's design). */
+export const listParams = {
+  $$strict: true,
+  status: { type: 'enum', values: [...DOCUMENT_STATUSES], optional: true, description: 'Status bruto; não combina com situacao.' },
+  situacao: { type: 'enum', values: ['indeterminada'], optional: true, description: 'indeterminada: chave emitida e sem resultado final (em reconciliação).' },
+  issuerId: { type: 'uuid', optional: true },
+  number: { type: 'number', integer: true, min: 1, max: 999999999, convert: true, optional: true },
+  serie: { type: 'number', integer: true, min: 0, max: 999, convert: true, optional: true },
+  createdFrom: { type: 'date', convert: true, optional: true, description: 'createdAt >= (ISO 8601)' },
+  createdTo: { type: 'date', convert: true, optional: true, description: 'createdAt < (ISO 8601)' },
+  limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true, default: 50 },
+  cursor: { type: 'string', min: 1, max: 200, optional: true, description: 'nextCursor da página anterior.' },
+} as const;
+
+export const listDescription = 'Mais recentes primeiro. Paginação por cursor: `nextCursor` da resposta vai em `cursor` da próxima chamada; null na última página. '
+  + '`status` e `situacao` não combinam (400). Itens de `situacao=indeterminada` trazem situacao, accessKey, status bruto, updatedAt, proximaVerificacaoEm e motivo.';
+
+export interface ListQuery {
+  status?: DocumentStatus;
+  situacao?: 'indeterminada';
+  issuerId?: string;
+  number?: number;
+  serie?: number;
+  createdFrom?: Date;
+  createdTo?: Date;
+  limit?: number;
+  cursor?: string;
+}
+
+export async function listDocuments(store: DocumentStore, partnerId: string, model: Model, q: ListQuery) {
+  if (q.status && q.situacao) {
+    throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'situacao', message: "Os filtros 'status' e 'situacao' não podem ser combinados." }] });
+  }
+  const limit = q.limit ?? 50;
+  const rows = await store.list({
+    partnerId, model, limit: limit + 1,
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.situacao ? { indeterminate: true } : {}),
+    ...(q.issuerId ? { issuerId: q.issuerId } : {}),
+    ...(q.number !== undefined ? { number: q.number } : {}),
+    ...(q.serie !== undefined ? { series: q.serie } : {}),
+    ...(q.createdFrom ? { from: q.createdFrom } : {}),
+    ...(q.createdTo ? { to: q.createdTo } : {}),
+    ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((d) => (q.situacao ? indeterminateView(d) : detailView(d))),
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The caller's document of this model, or 404 (another partner's id is indistinguishable from none). */
+export async function ownDocument(store: DocumentStore, partnerId: string, model: Model, id: unknown): Promise<DocumentRecord> {
+  const doc = typeof id === 'string' && UUID.test(id) ? await store.get(id) : undefined;
+  if (!doc || doc.partnerId !== partnerId || doc.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Documento não encontrado.');
+  return doc;
+}
+
+/** The XML a caller may download: nfeProc once authorized; the transmitted signed XML of a refused note. */
+export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Promise<{ xml: string; filename: string }> {
+  const xml = await store.xmlOf(doc.id);
+  if (doc.status === 'AUTHORIZED' && xml?.authorized) return { xml: xml.authorized, filename: `${doc.accessKey}-procNFe.xml` };
+  if ((doc.status === 'REJECTED' || doc.status === 'DENEGADA') && xml?.transmitted) return { xml: xml.transmitted, filename: `${doc.accessKey}-transmitido.xml` };
+  throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para documento em ${doc.status}: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.`);
+}

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { BuiltDocument } from '../../lib/emission/pipeline.js';
+import type { DocumentRecord, Erro } from '../../lib/emission/document.js';
+import { eventData } from '../../lib/emission/document.js';
+import { OPEN_STATUSES, isTerminal, type DocumentStatus, type Transition } from '../../lib/emission/state.js';
+import { nextCheckAt } from '../../lib/emission/reconciliation.js';
+import { DomainError } from '../../lib/errors/index.js';
+import type { Model } from '../../lib/nfe/types.js';
+
+/**
+ * Persistence of documents, numbering, history, billing and their events. Every state change and
+ * its public event commit in one transaction (outbox). No method calls another service.
+ */
+export interface StoreDeps {
+  knex: Knex;
+  schema: string;
+  now(): Date;
+  enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
+}
+
+export interface NumberSpace {
+  issuerId: string;
+  model: Model;
+  series: number;
+  environment: 1 | 2;
+}
+
+export interface NewDocument extends NumberSpace {
+  partnerId: string;
+  uf: string;
+  keyKind: 'live' | 'test' | 'jwt';
+  amountCents: bigint;
+  requestBody: unknown;
+  idempotencyKey: string | null;
+  cnf: string;
+  tpEmis: number;
+  emittedAt: Date;
+}
+
+export interface AuthorityDetails {
+  protocol?: string;
+  authorizedAt?: Date;
+  authorizedXml?: string;
+  erros?: Erro[];
+}
+
+const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
+  emitted_at, status, amount_cents, protocol, authorized_at, erros, motivo, created_at, updated_at, next_check_at,
+  check_attempts, transmissions, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
+
+const PG_UNIQUE_VIOLATION = '23505';
+const MAX_NUMBER = 999_999_999;
+
+function toRecord(r: any): DocumentRecord {
+  const date = (v: unknown) => (v == null ? null : new Date(v as string));
+  return {
+    id: r.id, partnerId: r.partner_id, issuerId: r.issuer_id, model: r.model, series: Number(r.series), number: Number(r.number),
+    environment: Number(r.environment) as 1 | 2, uf: r.uf, keyKind: r.key_kind, accessKey: r.access_key, cnf: r.cnf, tpEmis: Number(r.tp_emis),
+    emittedAt: new Date(r.emitted_at), status: r.status, amountCents: BigInt(r.amount_cents), protocol: r.protocol,
+    authorizedAt: date(r.authorized_at), erros: typeof r.erros === 'string' ? JSON.parse(r.erros) : r.erros ?? null, motivo: r.motivo,
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), nextCheckAt: date(r.next_check_at),
+    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), qrCode: r.qr_code ?? null,
+    hasTransmittedXml: !!r.has_transmitted_xml, hasAuthorizedXml: !!r.has_authorized_xml,
+  };
+}
+
+export class DocumentStore {
+  constructor(private readonly d: StoreDeps) {}
+
+  private t(name: string): string {
+    return `${this.d.schema}.${name}`;
+  }
+
+  private select(q: Knex | Knex.Transaction) {
+    return q(this.t('documents')).select(q.raw(COLUMNS));
+  }
+
+  async get(id: string): Promise<DocumentRecord | undefined> {
+    const row = await this.select(this.d.knex).where({ id }).first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findByNumber(space: NumberSpace, number: number): Promise<DocumentRecord | undefined> {
+    const row = await this.select(this.d.knex).where({ issuer_id: space.issuerId, model: space.model, series: space.series, environment: space.environment, number }).first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findByIdempotencyKey(partnerId: string, key: string): Promise<DocumentRecord | undefined> {
+    const row = await this.select(this.d.knex).where({ partner_id: partnerId, idempotency_key: key }).first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async xmlOf(id: string): Promise<{ transmitted: string | null; authorized: string | null } | undefined> {
+    const row = await this.d.knex(this.t('documents')).where({ id }).first('transmitted_xml', 'authorized_xml');
+    return row ? { transmitted: row.transmitted_xml, authorized: row.authorized_xml } : undefined;
+  }
+
+  async nextNumber(space: NumberSpace): Promise<number> {
+    const row = await this.d.knex(this.t('number_sequences'))
+      .where({ issuer_id: space.issuerId, model: space.model, series: space.series, environment: space.environment }).first('next_number');
+    return row ? Number(row.next_number) : 1;
+  }
+
+  /**
+   * Allocates the next number of the space and stores the document built with it, in one
+   * transaction holding the sequence row lock: concurrent nodes queue on the lock, and a build that
+   * throws rolls the number back, so numbers stay consecutive. Numbers already taken by a
+   * passthrough `numero` are skipped.
+   */
+  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>): Promise<DocumentRecord> {
+    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    return this.d.knex.transaction(async (trx) => {
+      let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+      if (!seq) {
+        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+      }
+      let number = Number(seq.next_number);
+      while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number++;
+      if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
+      const { built, cnf } = await build(number);
+      const record = await this.insertCreated(trx, { ...doc, cnf }, number, built);
+      await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
+      return record;
+    });
+  }
+
+  /** Stores a document under the integrator's own `numero`; a number taken meanwhile is 409. */
+  async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument): Promise<DocumentRecord> {
+    try {
+      return await this.d.knex.transaction((trx) => this.insertCreated(trx, doc, number, built));
+    } catch (err: any) {
+      if (err?.code === PG_UNIQUE_VIOLATION) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: number, serie: doc.series });
+      throw err;
+    }
+  }
+
+  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument): Promise<DocumentRecord> {
+    const now = this.d.now();
+    const row = {
+      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
+      key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
+      status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
+      request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
+      idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
+    };
+    await trx(this.t('documents')).insert(row);
+    await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
+    // Built from what was written: one round trip less while the sequence row is locked.
+    return toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
+  }
+
+  /**
+   * Marks an open document TRANSMITTING and commits, before the authority is called (API.md). A
+   * resend replaces the stored body and XML (same key). Null when the document is no longer open.
+   */
+  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', replace?: { xml: string; digestValue: string; qrCode?: string; requestBody: unknown; amountCents: bigint; accessKey: string }): Promise<DocumentRecord | null> {
+    return this.d.knex.transaction(async (trx) => {
+      const row = await trx(this.t('documents')).where({ id }).whereIn('status', [...OPEN_STATUSES]).forUpdate().first('status', 'created_at', 'access_key');
+      if (!row) return null;
+      if (replace && replace.accessKey !== row.access_key) throw new Error(`resend rebuilt key ${replace.accessKey}, stored ${row.access_key}`);
+      const now = this.d.now();
+      await trx(this.t('documents')).where({ id }).update({
+        status: 'TRANSMITTING', updated_at: now, transmissions: trx.raw('transmissions + 1'),
+        next_check_at: nextCheckAt(new Date(row.created_at), 0, now),
+        ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
+      });
+      await this.history(trx, id, row.status, 'TRANSMITTING', trigger, null, null);
+      return toRecord(await this.select(trx).where({ id }).first());
+    });
+  }
+
+  /**
+   * Applies an authority outcome. A document already terminal is left alone (the first outcome
+   * wins), so each terminal state writes exactly one event.
+   */
+  async applyOutcome(id: string, trigger: string, tr: Transition, details: AuthorityDetails = {}): Promise<DocumentRecord> {
+    return this.d.knex.transaction(async (trx) => {
+      const row = await trx(this.t('documents')).where({ id }).forUpdate().first('status', 'created_at', 'check_attempts');
+      if (!row) throw new Error(`document ${id} vanished`);
+      const from = row.status as DocumentStatus;
+      const now = this.d.now();
+      if (isTerminal(from)) return toRecord(await this.select(trx).where({ id }).first());
+      if (tr.to === null) {
+        await trx(this.t('documents')).where({ id }).update({ motivo: tr.motivo, updated_at: now });
+        await this.history(trx, id, from, from, trigger, tr.motivo, null);
+        return toRecord(await this.select(trx).where({ id }).first());
+      }
+      const terminal = isTerminal(tr.to);
+      await trx(this.t('documents')).where({ id }).update({
+        status: tr.to, motivo: tr.motivo, updated_at: now,
+        next_check_at: terminal ? null : nextCheckAt(new Date(row.created_at), Number(row.check_attempts), now),
+        ...(details.protocol !== undefined ? { protocol: details.protocol } : {}),
+        ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
+        ...(details.authorizedXml ? { authorized_xml: details.authorizedXml } : {}),
+        ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
+      });
+      await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
+      const record = toRecord(await this.select(trx).where({ id }).first());
+      if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
+      if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
+      return record;
+    });
+  }
+
+  /**
+   * Claims due open documents for this node: SKIP LOCKED lets several nodes share the work, and
+   * moving next_check_at forward in the same transaction keeps a claimed document from being
+   * claimed again until its next slot.
+   */
+  async claimDue(limit: number): Promise<DocumentRecord[]> {
+    return this.d.knex.transaction(async (trx) => {
+      const now = this.d.now();
+      const rows = await trx(this.t('documents')).whereIn('status', [...OPEN_STATUSES]).whereNotNull('next_check_at').where('next_check_at', '<=', now)
+        .orderBy('next_check_at').limit(limit).forUpdate().skipLocked().select('id', 'created_at', 'check_attempts');
+      for (const r of rows) {
+        const attempts = Number(r.check_attempts) + 1;
+        await trx(this.t('documents')).where({ id: r.id }).update({ check_attempts: attempts, next_check_at: nextCheckAt(new Date(r.created_at), attempts, now) });
+      }
+      if (!rows.length) return [];
+      return (await this.select(trx).whereIn('id', rows.map((r: any) => r.id))).map(toRecord);
+    });
+  }
+
+  async list(f: ListFilter): Promise<DocumentRecord[]> {
+    const q = this.select(this.d.knex).where({ partner_id: f.partnerId, model: f.model });
+    if (f.status) q.where({ status: f.status });
+    if (f.indeterminate) q.whereIn('status', [...OPEN_STATUSES]);
+    if (f.issuerId) q.where({ issuer_id: f.issuerId });
+    if (f.number !== undefined) q.where({ number: f.number });
+    if (f.series !== undefined) q.where({ series: f.series });
+    if (f.from) q.where('created_at', '>=', f.from);
+    if (f.to) q.where('created_at', '<', f.to);
+    if (f.after) q.whereRaw('(created_at, id) < (?, ?)', [f.after.createdAt, f.after.id]);
+    const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
+    return rows.map(toRecord);
+  }
+
+  async usage(partnerId: string, period: string): Promise<{ model: string; environment: number; keyKind: string; billable: boolean; count: number }[]> {
+    const rows = await this.d.knex(this.t('billing_counters')).where({ partner_id: partnerId, period }).orderBy(['model', 'environment', 'key_kind']);
+    return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
+  }
+
+  /** API.md: test-key emissions are not billed; they are counted apart. */
+  private async countEmission(trx: Knex.Transaction, doc: DocumentRecord): Promise<void> {
+    const period = doc.createdAt.toISOString().slice(0, 7);
+    await trx.raw(
+      `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
+       on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
+      [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+    );
+  }
+
+  private async history(trx: Knex.Transaction, documentId: string, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {
+    await trx(this.t('document_history')).insert({ document_id: documentId, from_status: from, to_status: to, trigger, motivo, detail: detail ? JSON.stringify(detail) : null, at: this.d.now() });
+  }
+}
+
+export interface ListFilter {
+  partnerId: string;
+  model: Model;
+  status?: DocumentStatus;
+  indeterminate?: boolean;
+  issuerId?: string;
+  number?: number;
+  series?: number;
+  from?: Date;
+  to?: Date;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}

@@ -1,0 +1,57 @@
+import type { DocumentRecord } from '../../lib/emission/document.js';
+import { transition } from '../../lib/emission/state.js';
+import { assembleNfeProc } from '../../lib/emission/nfe-proc.js';
+import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+import type { AuthorityDetails } from './store.js';
+import type { EmissionDeps } from './emit.js';
+import { authorize, consult } from './ports.js';
+
+type Deps = Pick<EmissionDeps, 'store' | 'calls'>;
+
+/** Details to store with an authority answer: protocol and nfeProc, or erros[] verbatim. */
+function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: string | null): AuthorityDetails {
+  switch (result.kind) {
+    case 'authorized':
+      return {
+        protocol: result.protocol,
+        authorizedAt: new Date(result.receivedAt),
+        ...(signedXml ? { authorizedXml: assembleNfeProc(signedXml, result.protNFeXml) } : {}),
+      };
+    case 'rejected':
+    case 'denied':
+      return {
+        erros: [{ codigo: String(result.cStat), descricao: result.xMotivo }],
+        ...('protocol' in result && result.protocol ? { protocol: result.protocol } : {}),
+      };
+    default:
+      return {};
+  }
+}
+
+/**
+ * Sends a document already committed as TRANSMITTING and stores what the authority said. Called
+ * with no transaction open (the outcome is written in its own).
+ */
+export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: string): Promise<DocumentRecord> {
+  const result = await authorize(deps.calls, {
+    issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, signedNfeXml: signedXml, accessKey: doc.accessKey!,
+  });
+  return deps.store.applyOutcome(doc.id, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
+}
+
+/**
+ * One reconciliation step for a claimed document: consult by key; a terminal answer ends it with
+ * the normal event, "not found" retransmits the stored XML under the same key, a failure waits for
+ * the next slot (already scheduled by the claim).
+ */
+export async function reconcileOne(deps: Deps, doc: DocumentRecord): Promise<DocumentRecord> {
+  const result = await consult(deps.calls, { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! });
+  const tr = transition(doc.status, { kind: 'consult', result });
+  const xml = (await deps.store.xmlOf(doc.id))?.transmitted ?? null;
+  if (tr.to === null && 'retransmit' in tr && tr.retransmit && xml) {
+    const again = await deps.store.markTransmitting(doc.id, 'retransmit');
+    if (!again) return (await deps.store.get(doc.id))!;
+    return transmit(deps, again, xml);
+  }
+  return deps.store.applyOutcome(doc.id, `consult:${result.kind}`, tr, detailsOf(result, xml));
+}

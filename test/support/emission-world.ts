@@ -1,0 +1,150 @@
+/**
+ * TEST ONLY. Stand-ins for v1.issuer and v1.sefaz in the emission service's tests, with
+ * controllable behaviour, plus a tiny "authority" memory so a timeout after processing can really
+ * have authorized the note (the consult then finds it). The real services are built elsewhere;
+ * these implement only the actions emission calls, with the same names and shapes.
+ */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { ServiceSchema } from 'moleculer';
+import { DomainError } from '../../lib/errors/index.js';
+import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
+import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+
+export type AuthorizeMode =
+  | 'authorize'
+  | { reject: { cStat: number; xMotivo: string } }
+  | { deny: { cStat: number; xMotivo: string } }
+  | 'fail-before-send'
+  | 'timeout-after-processing' // the authority authorized it; the answer was lost
+  | 'timeout-before-processing' // sent, but the authority never registered it
+  | 'hang-after-processing'; // registered, and the answer never comes (until release())
+
+export type ConsultMode = 'lookup' | 'fail';
+
+interface IssuerEntry {
+  snapshot: IssuerSnapshot;
+  certificate: boolean;
+}
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const KEY_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+export function anIssuerSnapshot(partnerId: string, over: Partial<IssuerSnapshot> = {}): IssuerSnapshot {
+  return {
+    id: randomUUID(), partnerId, cnpj: '11222333000181', razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: null, ie: '123456789',
+    crt: 1, endereco: { logradouro: 'Rua A', numero: '1', bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000' },
+    ambienteFiscal: 2, sandbox: false, csc: 'CSC123', cscId: '1', serieNfe: 1, serieNfce: 1, serieNfse: 1,
+    valorAproximadoTributosEnabled: false, fiscalBrainEnabled: false, ...over,
+  };
+}
+
+export class EmissionWorld {
+  readonly issuers = new Map<string, IssuerEntry>();
+  authorizeMode: AuthorizeMode = 'authorize';
+  consultMode: ConsultMode = 'lookup';
+  /** What the authority registered: access key → protocol. */
+  readonly authority = new Map<string, string>();
+  readonly authorizeCalls: { accessKey: string; signedNfeXml: string; uf: string; ambiente: number }[] = [];
+  readonly consultCalls: string[] = [];
+  /** issuerId → lookups left before the issuer disappears (an issuer removed after a batch was queued). */
+  readonly vanishAfter = new Map<string, number>();
+  private hung: (() => void)[] = [];
+  private protocolSeq = 135_260_000_000_000;
+
+  addIssuer(partnerId: string, over: Partial<IssuerSnapshot> = {}, opts: { certificate?: boolean } = {}): IssuerSnapshot {
+    const snapshot = anIssuerSnapshot(partnerId, over);
+    this.issuers.set(snapshot.id, { snapshot, certificate: opts.certificate ?? true });
+    return snapshot;
+  }
+
+  removeIssuer(id: string): void {
+    this.issuers.delete(id);
+  }
+
+  /** Lets hung authorizations answer (as a late answer to a node that may be gone). */
+  release(): void {
+    for (const r of this.hung.splice(0)) r();
+  }
+
+  private authorized(accessKey: string, tpAmb: number): AuthorizationResult & ConsultResult {
+    let protocol = this.authority.get(accessKey);
+    if (!protocol) { protocol = String(this.protocolSeq++); this.authority.set(accessKey, protocol); }
+    const receivedAt = '2026-11-22T17:00:00-03:00';
+    return {
+      kind: 'authorized', cStat: 100, xMotivo: 'Autorizado o uso da NF-e', protocol, receivedAt, digest: 'ZGlnZXN0',
+      protNFeXml: `<protNFe versao="4.00"><infProt><tpAmb>${tpAmb}</tpAmb><verAplic>SIM-1.0</verAplic><chNFe>${accessKey}</chNFe><dhRecbto>${receivedAt}</dhRecbto><nProt>${protocol}</nProt><digVal>ZGlnZXN0</digVal><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe>`,
+    } as any;
+  }
+
+  issuerService(): ServiceSchema {
+    const world = this;
+    return {
+      name: 'issuer',
+      version: 1,
+      actions: {
+        forEmission(ctx: any) {
+          const { partnerId, issuerId, model, keyKind } = ctx.params;
+          const own = [...world.issuers.values()].filter((e) => e.snapshot.partnerId === partnerId);
+          let entry: IssuerEntry | undefined;
+          if (issuerId) {
+            entry = own.find((e) => e.snapshot.id === issuerId);
+            if (!entry) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+          } else if (own.length === 1) {
+            entry = own[0];
+          } else if (own.length === 0) {
+            throw new DomainError('NOT_FOUND', undefined, 'Nenhum emissor cadastrado.');
+          } else {
+            throw new DomainError('BAD_REQUEST', undefined, `informe issuerId: sua conta tem ${own.length} emissores`);
+          }
+          const s = entry!.snapshot;
+          const left = world.vanishAfter.get(s.id);
+          if (left !== undefined) {
+            if (left <= 1) { world.vanishAfter.delete(s.id); world.issuers.delete(s.id); } else world.vanishAfter.set(s.id, left - 1);
+          }
+          if (keyKind === 'test' && s.ambienteFiscal === 1 && !s.sandbox) throw new DomainError('CHAVE_TESTE_EMISSOR_PRODUCAO');
+          if (!entry!.certificate) throw new DomainError('CERTIFICADO_AUSENTE');
+          if (model === '65' && (!s.csc || !s.cscId)) throw new DomainError('CSC_AUSENTE');
+          return { issuer: s };
+        },
+        signingMaterial(ctx: any): SigningMaterial {
+          const entry = world.issuers.get(ctx.params.issuerId);
+          if (!entry?.certificate) throw new DomainError('CERTIFICADO_AUSENTE');
+          return { issuerId: entry.snapshot.id, fingerprint: 'fp-test', keyPem: KEY_PEM, certPem: '', chainPem: [], notAfter: '2030-01-01T00:00:00Z' };
+        },
+      },
+    };
+  }
+
+  sefazService(): ServiceSchema {
+    const world = this;
+    return {
+      name: 'sefaz',
+      version: 1,
+      actions: {
+        async authorize(ctx: any): Promise<AuthorizationResult> {
+          const { accessKey, signedNfeXml, uf, ambiente } = ctx.params;
+          world.authorizeCalls.push({ accessKey, signedNfeXml, uf, ambiente });
+          const mode = world.authorizeMode;
+          if (mode === 'authorize') return world.authorized(accessKey, ambiente);
+          if (mode === 'fail-before-send') return { kind: 'failed', reason: 'connect', detail: 'ECONNREFUSED' };
+          if (mode === 'timeout-after-processing') { world.authorized(accessKey, ambiente); return { kind: 'unknown', reason: 'timeout-after-send', detail: 'sem resposta em 30 s' }; }
+          if (mode === 'timeout-before-processing') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'sem resposta em 30 s' };
+          if (mode === 'hang-after-processing') {
+            world.authorized(accessKey, ambiente);
+            await new Promise<void>((r) => world.hung.push(r));
+            return { kind: 'unknown', reason: 'connection-lost-after-send', detail: 'late' };
+          }
+          if ('deny' in mode) { world.authority.set(accessKey, String(world.protocolSeq++)); return { kind: 'denied', ...mode.deny, protocol: world.authority.get(accessKey)! }; }
+          return { kind: 'rejected', ...mode.reject };
+        },
+        consult(ctx: any): ConsultResult {
+          const { accessKey, ambiente } = ctx.params;
+          world.consultCalls.push(accessKey);
+          if (world.consultMode === 'fail') return { kind: 'failed', reason: 'timeout-before-send', detail: 'sem conexão' };
+          if (world.authority.has(accessKey)) return world.authorized(accessKey, ambiente);
+          return { kind: 'not-found', cStat: 217, xMotivo: 'Rejeição: NF-e não consta na base de dados da SEFAZ' };
+        },
+      },
+    };
+  }
+}
