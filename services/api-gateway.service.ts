@@ -14,7 +14,8 @@ import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempoten
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 
-export const API_VERSION = '2.1.0';
+export { API_VERSION } from '../lib/version.js';
+import { API_VERSION } from '../lib/version.js';
 
 type Req = IncomingMessage & {
   $requestId: string; $ctx: Context<any, any>; $action?: any; $route?: any; $params?: any; body?: unknown;

@@ -1,39 +1,51 @@
-import { DomainError } from '../../lib/errors/index.js';
 import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
+import { toEmissionContext } from '../../lib/emission/build-context.js';
+import type { ResponsibleTechnician } from '../../lib/nfe/xml/context.js';
+import type { NfceBody, NfeBody } from '../../lib/nfe/types.js';
+import { validateNfceBody, validateNfeBody } from '../../lib/nfe/validate.js';
+import { checkNfce, checkNfe } from '../../lib/nfe/check.js';
+import { checkNotSelfReference } from '../../lib/nfe/rules/referenciadas.js';
+import { computeTotals } from '../../lib/nfe/totals.js';
+import { buildSignedNfe } from '../../lib/nfe/document.js';
+import { createSigner } from '../../lib/sign/signer.js';
+import { API_VERSION } from '../../lib/version.js';
 
 /**
- * Where the emission service gets its document pipeline. The lead wires the real lib functions
- * here, e.g.:
- *
- *   import { validateNfe, validateNfce } from '../../lib/nfe/validate.js';
- *   import { checkNfe, checkNfce } from '../../lib/nfe/check.js';
- *   import { computeTotals } from '../../lib/nfe/totals.js';
- *   import { buildSignedNfe } from '../../lib/nfe/document.js';
- *   import { createSigner } from '../../lib/sign/signer.js';
- *   const real: DocumentPipeline = {
- *     validate: (model, body) => (model === '55' ? validateNfe(body) : validateNfce(body)),
- *     check: (model, body, issuer) => (model === '55' ? checkNfe(body as NfeBody, issuer) : checkNfce(body as NfceBody, issuer)),
- *     totals: (note) => computeTotals(note),
- *     build: (note, totals, ctx, material) => buildSignedNfe(note, totals, ctx, createSigner(material)),
- *   };
- *   let bound: DocumentPipeline = real;
- *
- * Until then every emission answers 503 (no document is numbered or stored), never a fake note.
- * Tests bind their own pipeline with `bindPipeline` before starting nodes.
+ * The document pipeline of the emission service: the pure lib/ functions behind the
+ * DocumentPipeline port. Tests of the service's own state machine may bind a stand-in with
+ * `bindPipeline`; everything else runs this one.
  */
-const unwired = (): never => {
-  throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Emissão indisponível: pipeline de documentos não configurado.');
+
+/** infRespTec: the platform as the software's responsible technician (NT 2018.005). */
+export const PLATFORM_RESP_TEC: ResponsibleTechnician = {
+  cnpj: '11222333000181',
+  contato: 'Suporte Fiscal API',
+  email: 'suporte@fiscal-api.example',
+  fone: '1130000000',
 };
 
-const UNWIRED: DocumentPipeline = { validate: unwired, check: unwired, totals: unwired, build: unwired };
+const VER_PROC = `fiscal-api ${API_VERSION}`;
 
-let bound: DocumentPipeline = UNWIRED;
+export const realPipeline: DocumentPipeline = {
+  validate: (model, body) => (model === '55' ? validateNfeBody(body) : validateNfceBody(body)),
+  check: (model, body, issuer) => (model === '55' ? checkNfe(body as NfeBody, issuer) : checkNfce(body as NfceBody, issuer)),
+  totals: (note) => computeTotals(note),
+  build(note, totals, ctx, material) {
+    const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);
+    // API.md rule 7: a note may not reference itself; its key exists only now.
+    checkNotSelfReference(note.referenciadas, emission.accessKey);
+    const signed = buildSignedNfe(note, totals, emission, createSigner(material));
+    return { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue, ...(signed.qrCode ? { qrCode: signed.qrCode.qrCode } : {}) };
+  },
+};
+
+let bound: DocumentPipeline = realPipeline;
 
 export function documentPipeline(): DocumentPipeline {
   return bound;
 }
 
-/** Replaces the pipeline of this process (tests). */
+/** Replaces the pipeline of this process (tests of the state machine only). */
 export function bindPipeline(pipeline: DocumentPipeline): void {
   bound = pipeline;
 }

@@ -1,0 +1,108 @@
+import test from 'ava';
+import { startStack, type Stack } from '../support/stack.js';
+import { ALL_SERVICES } from '../../services/index.js';
+import { createPartnerWithKey, type PartnerWithKey } from '../support/identity.js';
+import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
+import { aCompleteIssuer } from '../services/issuer/support.js';
+import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../support/nfe-factories.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { waitFor } from '../support/webhooks.js';
+import { verifyDfe } from '../support/verify-dfe.js';
+import { verifyXmlSignature } from '../../lib/sign/verify.js';
+
+/**
+ * The whole product, every service real: a partner and its API key (auth), an issuer with an A1
+ * from the sandbox CA (issuer), notes validated, numbered, built and signed (emission + lib),
+ * transmitted over mutual TLS to the authority simulator (sefaz), and the outcome pushed to a
+ * signed webhook (webhook-dispatcher).
+ */
+let stack: Stack;
+let partner: PartnerWithKey;
+let issuerId: string;
+let receiver: Receiver;
+let headers: Record<string, string>;
+
+test.before(async () => {
+  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
+  headers = { 'x-api-key': partner.apiKey };
+  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001' }) });
+  if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
+  issuerId = company.body.data.issuerId;
+  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
+  const cert = await stack.request('POST', `/v1/companies/${issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
+  if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
+  receiver = await startReceiver();
+  const hook = await stack.request('PATCH', '/v1/webhooks/config', { headers, body: { webhookUrl: receiver.url, events: [] } });
+  receiver.secret = hook.body.data.webhookSecret;
+});
+test.after.always(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+test.serial('an NF-e is authorized by the authority, its nfeProc passes the official XSD and xmlsec1, and the webhook arrives signed', async (t) => {
+  const res = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
+  t.is(res.status, 201, res.text);
+  const doc = res.body.data;
+  t.is(doc.status, 'AUTHORIZED');
+  t.regex(doc.accessKey, /^35\d{4}\d{14}55001\d{9}1\d{9}$/);
+  t.is(doc.number, 1);
+  t.is(doc.series, 1);
+  t.is(doc.amount, '100.00');
+  t.regex(doc.protocol, /^\d{15}$/);
+
+  const xml = await stack.request('GET', `/v1/nfe/${doc.id}/xml`, { headers });
+  t.is(xml.status, 200);
+  t.regex(xml.headers.get('content-type') ?? '', /xml/);
+  t.true(xml.text.startsWith('<?xml') || xml.text.startsWith('<nfeProc'));
+  t.true(verifyXmlSignature(xml.text).valid);
+  const independent = verifyDfe({ nfeProc: xml.text });
+  t.true(independent.ok, independent.output);
+
+  const hook = await waitFor(async () => receiver.hits.find((h) => h.body?.data?.invoiceId === doc.id), 'invoice.authorized webhook');
+  t.true(hook.verified);
+  t.is(hook.headers['x-webhook-event'], 'invoice.authorized');
+  t.deepEqual(hook.body.data, { invoiceId: doc.id, model: '55', number: 1, series: 1, accessKey: doc.accessKey, status: 'AUTHORIZED', amount: '100.00' });
+});
+
+test.serial('an NFC-e is authorized with its QR code, and numbering is per model', async (t) => {
+  const res = await stack.request('POST', '/v1/nfce', { headers, body: aValidNfceBody() });
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.status, 'AUTHORIZED');
+  t.is(res.body.data.number, 1);
+  t.regex(res.body.data.accessKey, /^35\d{18}65/);
+  const got = await stack.request('GET', `/v1/nfce/${res.body.data.id}`, { headers });
+  t.regex(got.body.data.qrCode, /\?p=\d{44}\|2\|2\|1\|[0-9A-F]{40}$/i);
+});
+
+test.serial('a refusal before numbering leaves the sequence untouched: the next note takes the next number', async (t) => {
+  const bad = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ items: [anItem({ cfop: '6102' }), anItem()], pagamentos: closingPayments([anItem(), anItem()]) }) });
+  t.is(bad.status, 422);
+  t.is(bad.body.error.type, 'https://errors.test/CFOP_IDDEST_DIVERGENTE');
+  const unknown = await stack.request('POST', '/v1/nfe', { headers, body: { ...aValidNfeBody(), itens: [] } });
+  t.is(unknown.status, 400);
+  t.is(unknown.body.error.details.camposDesconhecidos[0].campo, 'itens');
+  const ok = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
+  t.is(ok.status, 201, ok.text);
+  t.is(ok.body.data.number, 2);
+});
+
+test.serial('a passthrough numero already used answers 409 NUMERO_JA_UTILIZADO without transmitting', async (t) => {
+  const first = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ numero: 5000 }) });
+  t.is(first.status, 201, first.text);
+  t.is(first.body.data.number, 5000);
+  const again = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ numero: 5000 }) });
+  t.is(again.status, 409);
+  t.is(again.body.error.type, 'https://errors.test/NUMERO_JA_UTILIZADO');
+});
+
+test.serial('an Idempotency-Key replays the authorized note without a second emission', async (t) => {
+  const h = { ...headers, 'idempotency-key': 'e2e-idem-1' };
+  const a = await stack.request('POST', '/v1/nfe', { headers: h, body: aValidNfeBody() });
+  const b = await stack.request('POST', '/v1/nfe', { headers: h, body: aValidNfeBody() });
+  t.is(a.status, 201);
+  t.deepEqual(b.body, a.body);
+  const list = await stack.request('GET', '/v1/nfe?limit=100', { headers });
+  t.is(list.body.data.items.filter((d: any) => d.id === a.body.data.id).length, 1);
+});
