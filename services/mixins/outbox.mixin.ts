@@ -7,6 +7,9 @@ import { runtimeOf } from '../shared/runtime.js';
 /** The channel every public event travels on (webhook-dispatcher consumes it). */
 export const EVENTS_CHANNEL = 'fiscal.events';
 
+/** How long a relay owns a claimed row before another relay may take it over. */
+const CLAIM_MS = 60_000;
+
 /** A public event as API.md, Events > Payload, plus the partner it belongs to. */
 export interface OutboxEvent {
   id: string;
@@ -27,6 +30,8 @@ export const outboxMigration: Migration = {
       t.timestamp('created_at', { useTz: true }).notNullable();
       t.timestamp('published_at', { useTz: true });
       t.integer('attempts').notNullable().defaultTo(0);
+      /** A relay claimed the row until then (it publishes outside any transaction). */
+      t.timestamp('claimed_until', { useTz: true });
       t.index(['published_at', 'created_at']);
     });
   },
@@ -60,19 +65,51 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         if (!this.knex) return 0;
         let total = 0;
         for (;;) {
-          const sent = await this.knex.transaction(async (trx: Knex.Transaction) => {
-            const rows = await trx(table).whereNull('published_at').orderBy('created_at').limit(100).forUpdate().skipLocked();
-            for (const row of rows) {
-              const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
-              await this.broker.sendToChannel(row.channel, payload, { key: payload.partnerId });
-            }
-            if (rows.length) {
-              await trx(table).whereIn('id', rows.map((r: any) => r.id)).update({ published_at: runtimeOf(this.broker).clock.now(), attempts: trx.raw('attempts + 1') });
-            }
-            return rows.length;
+          const now = runtimeOf(this.broker).clock.now();
+          // Claim in a short transaction, publish outside it: a handler in this same process may
+          // need the database (PGlite has one connection), and no lock is held across I/O.
+          const rows: any[] = await this.knex.transaction(async (trx: Knex.Transaction) => {
+            const due = await trx(table).whereNull('published_at')
+              .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+              .orderBy('created_at').limit(100).forUpdate().skipLocked();
+            if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
+            return due;
           });
-          total += sent;
-          if (sent < 100) return total;
+          const published: string[] = [];
+          for (const row of rows) {
+            const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+            try {
+              await this.publishOutboxEvent(row.channel, payload);
+              published.push(row.id);
+            } catch (err) {
+              this.logger.warn({ err: (err as Error).message, eventId: row.id }, 'outbox publish failed; the event stays pending');
+            }
+          }
+          const done = runtimeOf(this.broker).clock.now();
+          if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: done, claimed_until: null });
+          const failed = rows.map((r) => r.id).filter((id) => !published.includes(id));
+          if (failed.length) await this.knex(table).whereIn('id', failed).update({ claimed_until: null });
+          total += published.length;
+          if (rows.length < 100 || failed.length) return total;
+        }
+      },
+      /**
+       * With Redis: the channel is a Redis Stream with consumer groups, which keeps the message and
+       * redelivers it until a consumer acks. Without Redis every service runs in this process, and
+       * the in-memory channel adapter neither queues durably nor reports failures; so the relay
+       * runs the local channel handlers itself and marks the row published only once they all
+       * succeeded (at-least-once; consumers deduplicate by event id).
+       */
+      async publishOutboxEvent(this: any, channel: string, payload: OutboxEvent) {
+        if (runtimeOf(this.broker).config.redisUrl) {
+          await this.broker.sendToChannel(channel, payload, { key: payload.partnerId });
+          return;
+        }
+        for (const svc of this.broker.services as any[]) {
+          const def = svc.schema?.channels?.[channel];
+          if (!def) continue;
+          const handler = typeof def === 'function' ? def : def.handler;
+          await handler.call(svc, payload, { payload });
         }
       },
       scheduleOutboxFlush(this: any) {

@@ -43,3 +43,35 @@ test('an event committed to a producer outbox reaches the partner receiver throu
   t.deepEqual(receiver.hits[0]!.body, { id: event.id, type: 'invoice.authorized', timestamp: event.timestamp, data });
   t.regex(event.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 });
+
+test('without Redis a burst of outbox events all reach the dispatcher, and a failing consumer leaves them pending until it recovers', async (t) => {
+  const stack = await startStack({
+    nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Producer] }],
+    env: { WEBHOOK_POLL_MS: '0' },
+  });
+  t.teardown(() => stack.stop());
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  await subscribe(stack, receiver, 'p-burst', ['invoice.authorized']);
+  const broker = stack.nodes[0]!;
+  const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 1, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
+
+  // The dispatcher's database is "down": its handler throws, so nothing may be marked published.
+  const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
+  const channel = dispatcher.schema.channels['fiscal.events'];
+  const original = channel.handler;
+  channel.handler = async () => { throw new Error('database unavailable'); };
+  await broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data });
+  const producer: any = broker.getLocalService('webhook-test-producer');
+  await producer.flushOutbox();
+  t.is(Number((await stack.knex('producer_test.outbox').whereNull('published_at').count('* as n'))[0]!.n), 1);
+
+  channel.handler = original;
+  await Promise.all(Array.from({ length: 300 }, () => broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data })));
+  await waitFor(async () => {
+    await producer.flushOutbox();
+    const pending = Number((await stack.knex('producer_test.outbox').whereNull('published_at').count('* as n'))[0]!.n);
+    return pending === 0;
+  }, 'outbox drained', 30_000);
+  t.is(Number((await stack.knex('webhooks.deliveries').count('* as n'))[0]!.n), 301);
+});
