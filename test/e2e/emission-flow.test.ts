@@ -106,3 +106,29 @@ test.serial('an Idempotency-Key replays the authorized note without a second emi
   const list = await stack.request('GET', '/v1/nfe?limit=100', { headers });
   t.is(list.body.data.items.filter((d: any) => d.id === a.body.data.id).length, 1);
 });
+
+test.serial('an answer lost after the authority processed the note ends AUTHORIZED through reconciliation, with exactly one event', async (t) => {
+  const sefaz: any = stack.nodes[0]!.getLocalService('v1.sefaz');
+  sefaz.simulator.faults.add({ mode: 'drop-after-processing', service: 'NFeAutorizacao4', times: 1 });
+  const res = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.status, 'TRANSMITTING');
+  t.is(res.body.data.protocol, null);
+  const id = res.body.data.id;
+
+  const open = await stack.request('GET', '/v1/nfe?situacao=indeterminada', { headers });
+  const listed = open.body.data.items.find((d: any) => d.accessKey === res.body.data.accessKey);
+  t.truthy(listed);
+  t.is(listed.situacao, 'indeterminada');
+  t.is(listed.status, 'TRANSMITTING');
+  t.truthy(listed.proximaVerificacaoEm);
+
+  await stack.knex('emission.documents').where({ id }).update({ next_check_at: new Date(Date.now() - 1000) });
+  await stack.nodes[0]!.call('v1.emission.reconcileDue', {});
+  const done = await stack.request('GET', `/v1/nfe/${id}`, { headers });
+  t.is(done.body.data.status, 'AUTHORIZED');
+  t.regex(done.body.data.protocol, /^\d{15}$/);
+  await waitFor(async () => receiver.hits.some((h) => h.body?.data?.invoiceId === id), 'invoice.authorized after reconciliation');
+  await new Promise((r) => setTimeout(r, 500));
+  t.is(receiver.hits.filter((h) => h.body?.data?.invoiceId === id).length, 1);
+});
