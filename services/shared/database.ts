@@ -1,6 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AppConfig } from '../../config.js';
 
 /**
@@ -54,7 +53,8 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
  * `npm run admin` while `npm start` runs) would corrupt it. A pid file refuses that loudly.
  */
 function claimPgliteDir(dir: string): void {
-  const lock = join(dir, 'fiscal-api.pid');
+  // Beside the data directory, not in it: PGlite takes a non-empty directory for an existing cluster.
+  const lock = `${dir}.pid`;
   if (existsSync(lock)) {
     const pid = Number(readFileSync(lock, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
