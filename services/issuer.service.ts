@@ -13,7 +13,7 @@ import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js'
 import { applyIssuerPatch } from '../lib/issuer/patch.js';
 import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
 import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
-import { decryptSecret, encryptSecret, secretKeyId } from '../lib/crypto/aes-gcm.js';
+import { decryptBytes as decryptSecret, encrypt as encryptSecret, keyIdOf as secretKeyId } from '../lib/crypto/aead.js';
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
 import { issuerResponseDoc, certificateDoc } from './issuer/openapi-docs.js';

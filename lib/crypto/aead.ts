@@ -45,3 +45,9 @@ export function decryptBytes(blob: string, keys: readonly AeadKey[], aad?: strin
 export function decrypt(blob: string, keys: readonly AeadKey[], aad?: string): string {
   return decryptBytes(blob, keys, aad).toString('utf8');
 }
+
+/** Key id a blob was sealed with (to find rows still under an old key during rotation). */
+export function keyIdOf(blob: string): string | null {
+  const parts = blob.split('.');
+  return parts.length === 5 && parts[0] === VERSION ? parts[1]! : null;
+}

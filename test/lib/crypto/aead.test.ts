@@ -1,6 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { encrypt, decrypt } from '../../../lib/crypto/aead.js';
+import { keyIdOf } from '../../../lib/crypto/aead.js';
 
 const k1 = { id: 'k1', key: randomBytes(32) };
 const k2 = { id: 'k2', key: randomBytes(32) };
@@ -40,4 +41,10 @@ test('decrypt refuses a tampered blob, a wrong key and a wrong aad', (t) => {
 
 test('encrypt refuses to run without a key', (t) => {
   t.throws(() => encrypt('x', []), { message: /no encryption key/ });
+});
+
+test('keyIdOf names the key a blob was sealed with, for rotation', (t) => {
+  const keys = [{ id: 'k2', key: Buffer.alloc(32, 2) }, { id: 'k1', key: Buffer.alloc(32, 1) }];
+  t.is(keyIdOf(encrypt('x', keys)), 'k2');
+  t.is(keyIdOf('not-a-blob'), null);
 });

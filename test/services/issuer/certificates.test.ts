@@ -5,7 +5,7 @@ import { startStack, type Stack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { createA1, createCa } from '../../support/certificates.js';
 import { ManualClock } from '../../../services/shared/clock.js';
-import { decryptSecret } from '../../../lib/crypto/aes-gcm.js';
+import { decryptBytes as decryptSecret } from '../../../lib/crypto/aead.js';
 import { aCnpj, aCompleteIssuer, as, SUPERADMIN } from './support.js';
 
 let stack: Stack;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { startStack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { createA1, createCa } from '../../support/certificates.js';
-import { encryptSecret, secretKeyId } from '../../../lib/crypto/aes-gcm.js';
+import { encrypt as encryptSecret, keyIdOf as secretKeyId } from '../../../lib/crypto/aead.js';
 import { aCompleteIssuer, as } from './support.js';
 
 test('key rotation: rows sealed with an old key still sign, resealSecrets moves them to the current key', async (t) => {
