@@ -201,19 +201,39 @@ const IssuerService: ServiceSchema = {
 
     // ---- Actions for other services (no REST) ----
 
-    /** Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4). */
+    /**
+     * Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4).
+     * Selection (400/404) and the test-key rule (403) always throw. Preflight (422):
+     * - `preflight: 'throw'` (default; the batch intake and other callers): throws the refusal.
+     * - `preflight: 'report'`: returns it as `preflight: { type, data, message }` (null when it
+     *   passes) with the issuer snapshot, so the emission path can run strict validation and the
+     *   business rules first and throw it only then, before numbering (issue 7, order of work).
+     */
     forEmission: {
       visibility: 'public',
-      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind }>) {
+      params: {
+        partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] },
+        keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true },
+        preflight: { type: 'enum', values: ['throw', 'report'], optional: true },
+      },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind; preflight?: 'throw' | 'report' }>) {
         const { partnerId, issuerId, model } = ctx.params;
         const { active, removedIds } = await this.loadPartnerIssuers(partnerId);
         const issuer = selectIssuer(active as IssuerRecord[], issuerId, { requireId: model === 'NFSe', removedIds });
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
-        preflight(issuer, model, runtimeOf(this.broker).clock.now());
-        const row = await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first();
+        const report = ctx.params.preflight === 'report';
+        let refusal: { type: string; data: Record<string, unknown> | null; message: string } | null = null;
+        try {
+          preflight(issuer, model, runtimeOf(this.broker).clock.now());
+        } catch (err) {
+          if (!report || !(err instanceof DomainError)) throw err;
+          refusal = { type: err.type, data: err.data ?? null, message: err.message };
+        }
         const snapshot: IssuerSnapshot = toSnapshot(issuer);
-        return { issuer: snapshot, certificate: { fingerprint: row.cert_fingerprint, notAfter: issuer.certificate!.notAfter, serial: issuer.certificate!.serial } };
+        const certificate = issuer.certificate
+          ? { fingerprint: (await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first()).cert_fingerprint, notAfter: issuer.certificate.notAfter, serial: issuer.certificate.serial }
+          : null;
+        return report ? { issuer: snapshot, certificate, preflight: refusal } : { issuer: snapshot, certificate };
       },
     },
 

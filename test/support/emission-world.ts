@@ -102,9 +102,15 @@ export class EmissionWorld {
             if (left <= 1) { world.vanishAfter.delete(s.id); world.issuers.delete(s.id); } else world.vanishAfter.set(s.id, left - 1);
           }
           if (keyKind === 'test' && s.ambienteFiscal === 1 && !s.sandbox) throw new DomainError('CHAVE_TESTE_EMISSOR_PRODUCAO');
-          if (!entry!.certificate) throw new DomainError('CERTIFICADO_AUSENTE');
-          if (model === '65' && (!s.csc || !s.cscId)) throw new DomainError('CSC_AUSENTE');
-          return { issuer: s };
+          // Preflight as the real action: thrown by default, reported with `preflight: 'report'`.
+          let refusal: DomainError | null = null;
+          if (!entry!.certificate) refusal = new DomainError('CERTIFICADO_AUSENTE');
+          else if (model === '65' && (!s.csc || !s.cscId)) refusal = new DomainError('CSC_AUSENTE');
+          if (ctx.params.preflight !== 'report') {
+            if (refusal) throw refusal;
+            return { issuer: s };
+          }
+          return { issuer: s, preflight: refusal && { type: refusal.type, data: refusal.data ?? null, message: refusal.message } };
         },
         signingMaterial(ctx: any): SigningMaterial {
           const entry = world.issuers.get(ctx.params.issuerId);
