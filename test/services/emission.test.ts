@@ -200,6 +200,25 @@ test.serial('order of work: selection → validation (400) → rules (422) → p
   t.is(Number((await stack.knex('emission.documents').where({ issuer_id: issuer.id }).count('* as n'))[0]!.n), 1);
 });
 
+test.serial('an incomplete issuer record: the rules answer first, unless the regime (crt) they read is the missing field', async (t) => {
+  const twoCfops = { items: [{ codigo: 'A', descricao: 'A', cfop: '5102', quantidade: 1, valorUnitario: 1 }, { codigo: 'B', descricao: 'B', cfop: '6102', quantidade: 1, valorUnitario: 1 }] };
+  const p = partner();
+  const noIe = world.addIssuer(p.partnerId, {}, { missing: ['ie'] });
+  const rule = await stack.request('POST', '/v1/nfe', { body: nota(twoCfops), headers: p.headers });
+  assertEnvelope(t, rule, envelope(422, 'CFOP_IDDEST_DIVERGENTE', 'Itens com CFOP de destinos diferentes.', '/v1/nfe', { details: { cfops: ['5102', '6102'] } }));
+  const incomplete = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
+  assertEnvelope(t, incomplete, envelope(422, 'CADASTRO_EMISSOR_INCOMPLETO', 'Cadastro do emissor incompleto: ie.', '/v1/nfe', { details: { camposFaltando: ['ie'] } }));
+
+  const q = partner();
+  const noCrt = world.addIssuer(q.partnerId, {}, { missing: ['ie', 'crt'] });
+  const regime = await stack.request('POST', '/v1/nfe', { body: nota(twoCfops), headers: q.headers });
+  assertEnvelope(t, regime, envelope(422, 'CADASTRO_EMISSOR_INCOMPLETO', 'Cadastro do emissor incompleto: ie, crt.', '/v1/nfe', { details: { camposFaltando: ['ie', 'crt'] } }));
+  // Still after strict validation.
+  t.is((await stack.request('POST', '/v1/nfe', { body: nota({ valorTotal: 1 }), headers: q.headers })).status, 400);
+  t.is(await nextNumber(noIe.id), 1);
+  t.is(await nextNumber(noCrt.id), 1);
+});
+
 test.serial('a fiscal rejection answers 400 with erros[] verbatim, keeps the transmitted XML and writes invoice.rejected', async (t) => {
   const p = partner();
   const issuer = world.addIssuer(p.partnerId);
