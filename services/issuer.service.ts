@@ -17,7 +17,7 @@ import { decryptBytes as decryptSecret, encrypt as encryptSecret, keyIdOf as sec
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
 import { issuerResponseDoc, certificateDoc } from './issuer/openapi-docs.js';
-import { partnerOf } from './issuer/caller.js';
+import { keyKindOf, partnerOf } from './issuer/caller.js';
 import { TransfersMixin } from './issuer/transfers.mixin.js';
 import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
@@ -28,6 +28,9 @@ const SIGNING_CACHE_MS = 5 * 60_000;
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
 
 const uuidParam = { type: 'uuid' } as const;
+
+/** API.md, Authentication > API key, rule 3, as the routes on one issuer state it. */
+const TEST_KEY_RULE = 'Chave ek_test_ opera apenas emissores em homologação (ambienteFiscal 2) ou sandbox: emissor em produção não sandbox responde 403 CHAVE_TESTE_EMISSOR_PRODUCAO.';
 
 /**
  * issuer: the Issuer resource, its A1 certificate and the facts the emission path needs
@@ -76,7 +79,11 @@ const IssuerService: ServiceSchema = {
 
     list: {
       rest: 'GET /companies',
-      openapi: { summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc } },
+      openapi: {
+        summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc },
+        description: 'Lista todos os emissores do parceiro, também com chave ek_test_: ler a lista não opera nenhum emissor, e mostra ao integrador o ambienteFiscal/sandbox de cada um. '
+          + 'As rotas que agem sobre um emissor (consulta, alteração, remoção, certificado) e a emissão respondem 403 CHAVE_TESTE_EMISSOR_PRODUCAO a uma chave ek_test_ para emissor em produção não sandbox.',
+      },
       async handler(this: any, ctx: Ctx) {
         const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at').orderBy('created_at').orderBy('id');
         return rows.map((r) => toIssuerResponse(toRecord(r)));
@@ -86,20 +93,20 @@ const IssuerService: ServiceSchema = {
     show: {
       rest: 'GET /companies/:id',
       params: { id: uuidParam },
-      openapi: { summary: 'Consulta um emissor', tags: ['emissores'], response: issuerResponseDoc },
+      openapi: { summary: 'Consulta um emissor', tags: ['emissores'], description: `Outro parceiro: 404. ${TEST_KEY_RULE}`, response: issuerResponseDoc },
       async handler(this: any, ctx: Ctx<{ id: string }>) {
-        return toIssuerResponse(await this.loadOwn(partnerOf(ctx), ctx.params.id));
+        return toIssuerResponse(await this.loadOperable(ctx, ctx.params.id));
       },
     },
 
     update: {
       rest: 'PATCH /companies/:id',
       params: { id: uuidParam, ...patchIssuerDocSchema },
-      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: 'Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: `Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL. ${TEST_KEY_RULE}`, response: issuerResponseDoc },
       async handler(this: any, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const { id, ...body } = ctx.params;
-        await this.loadOwn(partnerId, id); // 404 / EMISSOR_INEXISTENTE before anything else
+        await this.loadOperable(ctx, id); // 404 / EMISSOR_INEXISTENTE / 403 test key before anything else
         const now = runtimeOf(this.broker).clock.now();
         try {
           // Read-modify-write under a row lock: two PATCHes of different fields both land.
@@ -107,6 +114,7 @@ const IssuerService: ServiceSchema = {
             const row = await trx(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).whereNull('deleted_at').forUpdate().first();
             if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
             const current = toRecord(row);
+            checkKeyKind(current, keyKindOf(ctx)); // moved to production meanwhile
             const next = applyIssuerPatch(current, body);
             if (next.cnpj !== current.cnpj && current.certificate) {
               throw new DomainError('CERTIFICADO_CNPJ_DIVERGENTE', { cnpjCertificado: current.certificate.cnpj }, 'Remova o certificado instalado antes de alterar o CNPJ do emissor.');
@@ -128,7 +136,7 @@ const IssuerService: ServiceSchema = {
       async handler(this: any, ctx: Ctx<{ id: string; pfxBase64: string; password: string }>) {
         const partnerId = partnerOf(ctx);
         const { id, pfxBase64, password } = ctx.params;
-        const issuer: IssuerRecord = await this.loadOwn(partnerId, id);
+        const issuer: IssuerRecord = await this.loadOperable(ctx, id);
         const { config, clock } = runtimeOf(this.broker);
         const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
         const summary = summaryOf(cert);
@@ -150,10 +158,10 @@ const IssuerService: ServiceSchema = {
     removeCertificate: {
       rest: 'DELETE /companies/:id/certificate',
       params: { id: uuidParam },
-      openapi: { summary: 'Remove o certificado A1 do emissor', tags: ['emissores'], response: { type: 'object', properties: { issuerId: { type: 'string' }, certificado: { type: 'null' } } } },
+      openapi: { summary: 'Remove o certificado A1 do emissor', tags: ['emissores'], description: TEST_KEY_RULE, response: { type: 'object', properties: { issuerId: { type: 'string' }, certificado: { type: 'null' } } } },
       async handler(this: any, ctx: Ctx<{ id: string }>) {
         const partnerId = partnerOf(ctx);
-        await this.loadOwn(partnerId, ctx.params.id);
+        await this.loadOperable(ctx, ctx.params.id);
         await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
           cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
           updated_at: runtimeOf(this.broker).clock.now(),
@@ -165,10 +173,10 @@ const IssuerService: ServiceSchema = {
     remove: {
       rest: 'DELETE /companies/:id',
       params: { id: uuidParam },
-      openapi: { summary: 'Remove um emissor', tags: ['emissores'], description: 'O registro fica para o histórico dos documentos, sem certificado nem CSC; o CNPJ fica livre para novo cadastro. Depois disso, o id responde 404 EMISSOR_INEXISTENTE.', response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, removedAt: { type: 'string', format: 'date-time' } } } },
+      openapi: { summary: 'Remove um emissor', tags: ['emissores'], description: `O registro fica para o histórico dos documentos, sem certificado nem CSC; o CNPJ fica livre para novo cadastro. Depois disso, o id responde 404 EMISSOR_INEXISTENTE. ${TEST_KEY_RULE}`, response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, removedAt: { type: 'string', format: 'date-time' } } } },
       async handler(this: any, ctx: Ctx<{ id: string }>) {
         const partnerId = partnerOf(ctx);
-        await this.loadOwn(partnerId, ctx.params.id);
+        await this.loadOperable(ctx, ctx.params.id);
         const now = runtimeOf(this.broker).clock.now();
         await this.knex.transaction(async (trx: Knex.Transaction) => {
           await trx(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
@@ -201,19 +209,39 @@ const IssuerService: ServiceSchema = {
 
     // ---- Actions for other services (no REST) ----
 
-    /** Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4). */
+    /**
+     * Emission path: selection, test-key rule and preflight in one call (API.md, Emission rules 2-4).
+     * Selection (400/404) and the test-key rule (403) always throw. Preflight (422):
+     * - `preflight: 'throw'` (default; the batch intake and other callers): throws the refusal.
+     * - `preflight: 'report'`: returns it as `preflight: { type, data, message }` (null when it
+     *   passes) with the issuer snapshot, so the emission path can run strict validation and the
+     *   business rules first and throw it only then, before numbering (issue 7, order of work).
+     */
     forEmission: {
       visibility: 'public',
-      params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind }>) {
+      params: {
+        partnerId: 'string', issuerId: { type: 'string', optional: true }, model: { type: 'enum', values: ['55', '65', 'NFSe'] },
+        keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true },
+        preflight: { type: 'enum', values: ['throw', 'report'], optional: true },
+      },
+      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind; preflight?: 'throw' | 'report' }>) {
         const { partnerId, issuerId, model } = ctx.params;
         const { active, removedIds } = await this.loadPartnerIssuers(partnerId);
         const issuer = selectIssuer(active as IssuerRecord[], issuerId, { requireId: model === 'NFSe', removedIds });
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
-        preflight(issuer, model, runtimeOf(this.broker).clock.now());
-        const row = await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first();
+        const report = ctx.params.preflight === 'report';
+        let refusal: { type: string; data: Record<string, unknown> | null; message: string } | null = null;
+        try {
+          preflight(issuer, model, runtimeOf(this.broker).clock.now());
+        } catch (err) {
+          if (!report || !(err instanceof DomainError)) throw err;
+          refusal = { type: err.type, data: err.data ?? null, message: err.message };
+        }
         const snapshot: IssuerSnapshot = toSnapshot(issuer);
-        return { issuer: snapshot, certificate: { fingerprint: row.cert_fingerprint, notAfter: issuer.certificate!.notAfter, serial: issuer.certificate!.serial } };
+        const certificate = issuer.certificate
+          ? { fingerprint: (await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first()).cert_fingerprint, notAfter: issuer.certificate.notAfter, serial: issuer.certificate.serial }
+          : null;
+        return report ? { issuer: snapshot, certificate, preflight: refusal } : { issuer: snapshot, certificate };
       },
     },
 
@@ -285,6 +313,16 @@ const IssuerService: ServiceSchema = {
       if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
       if (row.deleted_at) throw new DomainError('EMISSOR_INEXISTENTE');
       return toRecord(row);
+    },
+
+    /**
+     * An issuer the HTTP caller may act on: its partner's (404 otherwise, as loadOwn) and, for an
+     * ek_test_ key, in homologation or sandbox (API.md, Authentication > API key, rule 3: 403).
+     */
+    async loadOperable(this: any, ctx: Ctx<any>, id: string): Promise<IssuerRecord> {
+      const issuer: IssuerRecord = await this.loadOwn(partnerOf(ctx), id);
+      checkKeyKind(issuer, keyKindOf(ctx));
+      return issuer;
     },
 
     async signingMaterialOf(this: any, issuerId: string): Promise<SigningMaterial> {

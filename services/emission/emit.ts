@@ -3,13 +3,12 @@ import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { chooseCnf } from '../../lib/nfe/access-key.js';
 import type { Model } from '../../lib/nfe/types.js';
-import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import type { BuildContext, DocumentPipeline } from '../../lib/emission/pipeline.js';
 import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
 import type { DocumentStore, NewDocument } from './store.js';
-import { issuerForEmission, signingMaterial } from './ports.js';
+import { issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmit } from './transmit.js';
 
 export interface EmissionRequest {
@@ -34,28 +33,24 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
  * preflight (422) → number → build/XSD/sign → CREATED → TRANSMITTING (committed) → authority →
  * outcome. Every refusal before numbering leaves the sequence untouched.
  *
- * v1.issuer.forEmission resolves the issuer and runs preflight in one call. Its selection errors
- * (400/403/404) stop here; a preflight refusal (422) is held until strict validation has run, so a
- * malformed body still answers 400 first. Rules need the snapshot the preflight refusal withholds,
- * so with a failing preflight the rules do not run.
+ * v1.issuer.forEmission resolves the issuer and reports its preflight in one call (mode 'report').
+ * Its selection errors (400 several issuers / 404 other partner's / 403 test key on production)
+ * stop here; the preflight refusal (422: certificate, issuer record, CSC) is thrown only after
+ * strict validation (400) and the business rules (422) passed, and before numbering. So a body
+ * that breaks a rule answers that rule even when the issuer also lacks its certificate.
  */
 export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof emissionView>> {
   const { pipeline } = deps;
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
 
-  let issuer: IssuerSnapshot | undefined;
-  let preflight: unknown;
-  try {
-    issuer = await issuerForEmission(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
-  } catch (err: any) {
-    if (Number(err?.code) !== 422) throw err;
-    preflight = err;
-  }
+  const { issuer, preflight } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
   const body = await pipeline.validate(req.model, req.body);
-  if (preflight || !issuer) throw preflight;
+  // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
+  if (preflight && lacksRegime(preflight)) throw preflight;
   const note = await pipeline.check(req.model, body, issuer);
   const series = resolveSeries(body.serie, issuer, req.model);
+  if (preflight) throw preflight;
   const totals = pipeline.totals(note);
   const material = await signingMaterial(deps.calls, issuer.id);
 
@@ -66,7 +61,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     idempotencyKey: req.idempotencyKey, tpEmis: 1, emittedAt,
   };
   const ctxFor = (number: number, cnf: string, at: Date, tpEmis: number): BuildContext => ({
-    issuer, model: req.model, series, number, cnf, tpEmis, emittedAt: at, ambiente: issuer!.ambienteFiscal,
+    issuer, model: req.model, series, number, cnf, tpEmis, emittedAt: at, ambiente: issuer.ambienteFiscal,
   });
 
   let doc: DocumentRecord;
@@ -98,6 +93,11 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
   const final = await transmit(deps, transmitting, xml);
   return respond(final);
+}
+
+function lacksRegime(err: DomainError): boolean {
+  const missing = err.data?.camposFaltando;
+  return err.type === 'CADASTRO_EMISSOR_INCOMPLETO' && Array.isArray(missing) && missing.includes('crt');
 }
 
 /** 201 for anything that is not an authority refusal; a refusal is the 400 of API.md with erros[] verbatim. */

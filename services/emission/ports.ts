@@ -1,4 +1,5 @@
 import type { Context, ServiceBroker } from 'moleculer';
+import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { Model } from '../../lib/nfe/types.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
@@ -20,6 +21,25 @@ export interface ForEmissionParams {
 export async function issuerForEmission(c: Caller, params: ForEmissionParams): Promise<IssuerSnapshot> {
   const res = await (c.call as any)('v1.issuer.forEmission', params) as { issuer: IssuerSnapshot };
   return res.issuer;
+}
+
+export interface IssuerForEmission {
+  issuer: IssuerSnapshot;
+  /** The preflight refusal (422) to throw once validation and the business rules passed; null when ready. */
+  preflight: DomainError | null;
+}
+
+/**
+ * Selection errors (400/404/403) throw; the preflight refusal is reported, not thrown, so the
+ * emission path keeps the spec's order: issuer → validation (400) → rules (422) → preflight (422).
+ */
+export async function issuerWithPreflight(c: Caller, params: ForEmissionParams): Promise<IssuerForEmission> {
+  const res = await (c.call as any)('v1.issuer.forEmission', { ...params, preflight: 'report' }) as {
+    issuer: IssuerSnapshot;
+    preflight: { type: string; data: Record<string, unknown> | null; message: string } | null;
+  };
+  const p = res.preflight;
+  return { issuer: res.issuer, preflight: p ? new DomainError(p.type as ErrorCode, p.data ?? undefined, p.message) : null };
 }
 
 export function signingMaterial(c: Caller, issuerId: string): Promise<SigningMaterial> {

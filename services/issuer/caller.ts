@@ -8,3 +8,8 @@ export function partnerOf(ctx: Context<any, CallerMeta>): string {
   if (!partnerId) throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige uma credencial de parceiro.');
   return partnerId;
 }
+
+/** Kind of API key of the HTTP caller ('test' for ek_test_), null for a JWT. */
+export function keyKindOf(ctx: Context<any, CallerMeta>): 'live' | 'test' | null {
+  return ctx.meta.caller?.keyKind ?? null;
+}

@@ -35,7 +35,8 @@ export const certificateDoc = {
   description: 'Corpo JSON { pfxBase64, password }: o arquivo PKCS#12 (.pfx/.p12) em base64, até 64 KB. 201 na primeira instalação, 200 na substituição. '
     + 'Recusas 422: CERTIFICADO_INVALIDO (não é PKCS#12), CERTIFICADO_SENHA_INVALIDA, CERTIFICADO_EXPIRADO, CERTIFICADO_AINDA_NAO_VALIDO, '
     + 'CERTIFICADO_CNPJ_DIVERGENTE (CNPJ completo de 14 caracteres do certificado — OID 2.16.76.1.3.3 ou sufixo ":CNPJ" do CN — diferente do emissor). '
-    + 'Guardado cifrado (AES-256-GCM); nunca devolvido.',
+    + 'Guardado cifrado (AES-256-GCM); nunca devolvido. '
+    + 'Chave ek_test_ para emissor em produção (ambienteFiscal 1) não sandbox: 403 CHAVE_TESTE_EMISSOR_PRODUCAO.',
   response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, certificado: certificateSummaryDoc } },
 };
 

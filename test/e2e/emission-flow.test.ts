@@ -131,4 +131,23 @@ test.serial('an answer lost after the authority processed the note ends AUTHORIZ
   await waitFor(async () => receiver.hits.some((h) => h.body?.data?.invoiceId === id), 'invoice.authorized after reconciliation');
   await new Promise((r) => setTimeout(r, 500));
   t.is(receiver.hits.filter((h) => h.body?.data?.invoiceId === id).length, 1);
+
+test.serial('an issuer without certificate: a rule-breaking note answers the rule, a valid one CERTIFICADO_AUSENTE, and neither takes a number', async (t) => {
+  // Runs last: a second issuer makes issuerId required for this partner.
+  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
+  t.is(company.status, 201, company.text);
+  const second = company.body.data.issuerId;
+  const rule = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId: second, items: [anItem({ cfop: '6102' }), anItem()], pagamentos: closingPayments([anItem(), anItem()]) }) });
+  t.is(rule.status, 422, rule.text);
+  t.is(rule.body.error.type, 'https://errors.test/CFOP_IDDEST_DIVERGENTE');
+  const noCert = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId: second }) });
+  t.is(noCert.status, 422, noCert.text);
+  t.is(noCert.body.error.type, 'https://errors.test/CERTIFICADO_AUSENTE');
+  t.is(noCert.body.error.detail, 'Emissor sem certificado A1 válido instalado.');
+
+  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
+  t.is((await stack.request('POST', `/v1/companies/${second}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } })).status, 201);
+  const ok = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId: second }) });
+  t.is(ok.status, 201, ok.text);
+  t.is(ok.body.data.number, 1);
 });

@@ -154,6 +154,71 @@ test.serial('every refusal before numbering leaves the sequence untouched and st
   t.is(Number((await stack.knex('emission.documents').whereIn('issuer_id', [issuer.id, noCert.id]).count('* as n'))[0]!.n), 0);
 });
 
+test.serial('order of work: selection → validation (400) → rules (422) → preflight (422) → number; refusals consume no number', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId, { csc: null, cscId: null });
+  t.is((await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers })).status, 201);
+  t.is(await nextNumber(issuer.id), 2);
+  world.issuers.get(issuer.id)!.certificate = false; // certificate removed after a first emission
+  const calls = world.authorizeCalls.length;
+  const twoCfops = { items: [{ codigo: 'A', descricao: 'A', cfop: '5102', quantidade: 1, valorUnitario: 1 }, { codigo: 'B', descricao: 'B', cfop: '6102', quantidade: 1, valorUnitario: 1 }] };
+
+  // A body that breaks a rule answers the rule's 422, not the issuer's CERTIFICADO_AUSENTE.
+  const rule = await stack.request('POST', '/v1/nfe', { body: nota(twoCfops), headers: p.headers });
+  assertEnvelope(t, rule, envelope(422, 'CFOP_IDDEST_DIVERGENTE', 'Itens com CFOP de destinos diferentes.', '/v1/nfe', { details: { cfops: ['5102', '6102'] } }));
+  const serie = await stack.request('POST', '/v1/nfe', { body: nota({ serie: 890 }), headers: p.headers });
+  assertEnvelope(t, serie, envelope(422, 'SERIE_NAO_PERMITIDA', 'Série 890 reservada: emissores comuns usam 0 a 889.', '/v1/nfe', { details: { serie: 890 } }));
+  // A malformed body answers 400 before both.
+  const malformed = await stack.request('POST', '/v1/nfe', { body: nota({ ...twoCfops, valorTotal: 1 }), headers: p.headers });
+  t.is(malformed.status, 400);
+  t.is(malformed.body.error.type, 'https://errors.test/VALIDATION_ERROR');
+  // A valid body answers the preflight.
+  const valid = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
+  assertEnvelope(t, valid, envelope(422, 'CERTIFICADO_AUSENTE', 'Emissor sem certificado A1 válido instalado.', '/v1/nfe'));
+  t.is(await nextNumber(issuer.id), 2);
+
+  // NFC-e: the rule first, then CSC_AUSENTE.
+  world.issuers.get(issuer.id)!.certificate = true;
+  const nfceRule = await stack.request('POST', '/v1/nfce', { body: nota(twoCfops), headers: p.headers });
+  assertEnvelope(t, nfceRule, envelope(422, 'CFOP_IDDEST_DIVERGENTE', 'Itens com CFOP de destinos diferentes.', '/v1/nfce', { details: { cfops: ['5102', '6102'] } }));
+  const csc = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  assertEnvelope(t, csc, envelope(422, 'CSC_AUSENTE', 'NFC-e exige csc e cscId cadastrados no emissor.', '/v1/nfce'));
+  t.is(await nextNumber(issuer.id, '65'), 1);
+
+  // Selection errors come before validation: several issuers, and a test key against production.
+  world.addIssuer(p.partnerId);
+  const several = await stack.request('POST', '/v1/nfe', { body: nota({ valorTotal: 1 }), headers: p.headers });
+  assertEnvelope(t, several, envelope(400, 'BAD_REQUEST', 'informe issuerId: sua conta tem 2 emissores', '/v1/nfe'));
+  const q = partner('test');
+  const production = world.addIssuer(q.partnerId, { ambienteFiscal: 1 }, { certificate: false });
+  const forbidden = await stack.request('POST', '/v1/nfe', { body: nota({ ...twoCfops, valorTotal: 1 }), headers: q.headers });
+  t.is(forbidden.status, 403);
+  t.is(forbidden.body.error.type, 'https://errors.test/CHAVE_TESTE_EMISSOR_PRODUCAO');
+  t.is(await nextNumber(production.id), 1);
+
+  t.is(world.authorizeCalls.length, calls);
+  t.is(Number((await stack.knex('emission.documents').where({ issuer_id: issuer.id }).count('* as n'))[0]!.n), 1);
+});
+
+test.serial('an incomplete issuer record: the rules answer first, unless the regime (crt) they read is the missing field', async (t) => {
+  const twoCfops = { items: [{ codigo: 'A', descricao: 'A', cfop: '5102', quantidade: 1, valorUnitario: 1 }, { codigo: 'B', descricao: 'B', cfop: '6102', quantidade: 1, valorUnitario: 1 }] };
+  const p = partner();
+  const noIe = world.addIssuer(p.partnerId, {}, { missing: ['ie'] });
+  const rule = await stack.request('POST', '/v1/nfe', { body: nota(twoCfops), headers: p.headers });
+  assertEnvelope(t, rule, envelope(422, 'CFOP_IDDEST_DIVERGENTE', 'Itens com CFOP de destinos diferentes.', '/v1/nfe', { details: { cfops: ['5102', '6102'] } }));
+  const incomplete = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
+  assertEnvelope(t, incomplete, envelope(422, 'CADASTRO_EMISSOR_INCOMPLETO', 'Cadastro do emissor incompleto: ie.', '/v1/nfe', { details: { camposFaltando: ['ie'] } }));
+
+  const q = partner();
+  const noCrt = world.addIssuer(q.partnerId, {}, { missing: ['ie', 'crt'] });
+  const regime = await stack.request('POST', '/v1/nfe', { body: nota(twoCfops), headers: q.headers });
+  assertEnvelope(t, regime, envelope(422, 'CADASTRO_EMISSOR_INCOMPLETO', 'Cadastro do emissor incompleto: ie, crt.', '/v1/nfe', { details: { camposFaltando: ['ie', 'crt'] } }));
+  // Still after strict validation.
+  t.is((await stack.request('POST', '/v1/nfe', { body: nota({ valorTotal: 1 }), headers: q.headers })).status, 400);
+  t.is(await nextNumber(noIe.id), 1);
+  t.is(await nextNumber(noCrt.id), 1);
+});
+
 test.serial('a fiscal rejection answers 400 with erros[] verbatim, keeps the transmitted XML and writes invoice.rejected', async (t) => {
   const p = partner();
   const issuer = world.addIssuer(p.partnerId);

@@ -24,6 +24,8 @@ export type ConsultMode = 'lookup' | 'fail';
 interface IssuerEntry {
   snapshot: IssuerSnapshot;
   certificate: boolean;
+  /** Fields the issuer record lacks (CADASTRO_EMISSOR_INCOMPLETO camposFaltando). */
+  missing: string[];
 }
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -51,9 +53,9 @@ export class EmissionWorld {
   private hung: (() => void)[] = [];
   private protocolSeq = 135_260_000_000_000;
 
-  addIssuer(partnerId: string, over: Partial<IssuerSnapshot> = {}, opts: { certificate?: boolean } = {}): IssuerSnapshot {
+  addIssuer(partnerId: string, over: Partial<IssuerSnapshot> = {}, opts: { certificate?: boolean; missing?: string[] } = {}): IssuerSnapshot {
     const snapshot = anIssuerSnapshot(partnerId, over);
-    this.issuers.set(snapshot.id, { snapshot, certificate: opts.certificate ?? true });
+    this.issuers.set(snapshot.id, { snapshot, certificate: opts.certificate ?? true, missing: opts.missing ?? [] });
     return snapshot;
   }
 
@@ -102,9 +104,16 @@ export class EmissionWorld {
             if (left <= 1) { world.vanishAfter.delete(s.id); world.issuers.delete(s.id); } else world.vanishAfter.set(s.id, left - 1);
           }
           if (keyKind === 'test' && s.ambienteFiscal === 1 && !s.sandbox) throw new DomainError('CHAVE_TESTE_EMISSOR_PRODUCAO');
-          if (!entry!.certificate) throw new DomainError('CERTIFICADO_AUSENTE');
-          if (model === '65' && (!s.csc || !s.cscId)) throw new DomainError('CSC_AUSENTE');
-          return { issuer: s };
+          // Preflight as the real action: thrown by default, reported with `preflight: 'report'`.
+          let refusal: DomainError | null = null;
+          if (!entry!.certificate) refusal = new DomainError('CERTIFICADO_AUSENTE');
+          else if (entry!.missing.length) refusal = new DomainError('CADASTRO_EMISSOR_INCOMPLETO', { camposFaltando: entry!.missing }, `Cadastro do emissor incompleto: ${entry!.missing.join(', ')}.`);
+          else if (model === '65' && (!s.csc || !s.cscId)) refusal = new DomainError('CSC_AUSENTE');
+          if (ctx.params.preflight !== 'report') {
+            if (refusal) throw refusal;
+            return { issuer: s };
+          }
+          return { issuer: s, preflight: refusal && { type: refusal.type, data: refusal.data ?? null, message: refusal.message } };
         },
         signingMaterial(ctx: any): SigningMaterial {
           const entry = world.issuers.get(ctx.params.issuerId);

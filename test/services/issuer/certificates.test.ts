@@ -222,6 +222,36 @@ test.serial('forEmission preflight (rule 4): certificate, then every missing fie
   t.regex(expired.message, /^Certificado A1 do emissor expirou em /);
 });
 
+test.serial("forEmission preflight: 'report' returns the refusal with the issuer; selection and the test-key rule still throw", async (t) => {
+  const bare = (await stack.request('POST', '/v1/companies', { headers: as('p-rep'), body: { cnpj: aCnpj(), razaoSocial: 'SO O NOME LTDA' } })).body.data;
+  const report = (model: string, keyKind = 'live', issuerId?: string) => call('v1.issuer.forEmission', { partnerId: 'p-rep', model, keyKind, preflight: 'report', ...(issuerId ? { issuerId } : {}) }) as Promise<any>;
+
+  const noCert = await report('55');
+  t.deepEqual(noCert.preflight, { type: 'CERTIFICADO_AUSENTE', data: null, message: 'Emissor sem certificado A1 válido instalado.' });
+  t.is(noCert.issuer.id, bare.issuerId);
+  t.is(noCert.certificate, null);
+  // The default mode still throws it.
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-rep', model: '55', keyKind: 'live' }), { type: 'CERTIFICADO_AUSENTE', code: 422 });
+
+  const a1 = createA1(ca, { cnpj: bare.cnpj });
+  await stack.request('POST', `/v1/companies/${bare.issuerId}/certificate`, { headers: as('p-rep'), body: { pfxBase64: a1.pfxBase64, password: a1.password } });
+  const allMissing = ['ie', 'crt', 'endereco.logradouro', 'endereco.numero', 'endereco.bairro', 'endereco.codigoMunicipio', 'endereco.municipio', 'endereco.uf', 'endereco.cep'];
+  t.deepEqual((await report('55')).preflight, { type: 'CADASTRO_EMISSOR_INCOMPLETO', data: { camposFaltando: allMissing }, message: `Cadastro do emissor incompleto: ${allMissing.join(', ')}.` });
+
+  await stack.request('PATCH', `/v1/companies/${bare.issuerId}`, { headers: as('p-rep'), body: { ie: 'ISENTO', crt: 2, endereco: { logradouro: 'Av Brasil', numero: 'SN', bairro: 'Centro', codigoMunicipio: '3304557', uf: 'RJ', cep: '20000000' } } });
+  t.deepEqual((await report('65')).preflight, { type: 'CSC_AUSENTE', data: { camposFaltando: ['csc', 'cscId'] }, message: 'NFC-e exige csc e cscId cadastrados no emissor.' });
+  const ready = await report('55');
+  t.is(ready.preflight, null);
+  t.is(ready.certificate.serial, x509(a1.certPem).serial);
+
+  // Selection and the test key against production are never reported: they throw.
+  await stack.request('PATCH', `/v1/admin/companies/${bare.issuerId}/ambiente`, { headers: as('x', SUPERADMIN), body: { ambienteFiscal: 1 } });
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-rep', model: '55', keyKind: 'test', preflight: 'report' }), { type: 'CHAVE_TESTE_EMISSOR_PRODUCAO', code: 403 });
+  await newIssuer('p-rep');
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-rep', model: '55', keyKind: 'live', preflight: 'report' }), { type: 'BAD_REQUEST', code: 400, message: 'informe issuerId: sua conta tem 2 emissores' });
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-rep', model: '55', keyKind: 'live', preflight: 'maybe' }), { type: 'VALIDATION_ERROR', code: 400 });
+});
+
 test.serial('DELETE /v1/companies/{id}: secrets wiped, CNPJ free again, the id answers 404 EMISSOR_INEXISTENTE', async (t) => {
   const gone = await newIssuer('p-del');
   const kept = await newIssuer('p-del');

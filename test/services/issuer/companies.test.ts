@@ -2,6 +2,7 @@ import test from 'ava';
 import { startStack, type Stack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { aCnpj, aCompleteIssuer, as, SUPERADMIN } from './support.js';
+import { createA1, createCa } from '../../support/certificates.js';
 
 let stack: Stack;
 const P1 = as('p1');
@@ -186,6 +187,49 @@ test.serial('PATCH sandbox/ambienteFiscal: equal ignored, different 422 AMBIENTE
   t.is((await stack.request('GET', path, { headers: P1 })).body.data.razaoSocial, 'NOVA RAZAO LTDA');
 });
 
+test.serial('ek_test_ key: a production non-sandbox issuer answers 403 CHAVE_TESTE_EMISSOR_PRODUCAO on every route acting on it; the list shows it', async (t) => {
+  const LIVE = as('p-tk');
+  const TEST = as('p-tk', { keyKind: 'test' });
+  const created = (await stack.request('POST', '/v1/companies', { headers: TEST, body: aCompleteIssuer() })).body.data;
+  const path = `/v1/companies/${created.issuerId}`;
+  // In homologation the test key operates it.
+  t.is((await stack.request('GET', path, { headers: TEST })).status, 200);
+  t.like((await stack.request('PATCH', path, { headers: TEST, body: { nomeFantasia: 'HOMOLOG' } })).body.data, { nomeFantasia: 'HOMOLOG' });
+  const a1 = createA1(createCa(), { cnpj: created.cnpj });
+  t.is((await stack.request('POST', `${path}/certificate`, { headers: LIVE, body: { pfxBase64: a1.pfxBase64, password: a1.password } })).status, 201);
+
+  t.is((await stack.request('PATCH', `/v1/admin/companies/${created.issuerId}/ambiente`, { headers: as('x', SUPERADMIN), body: { ambienteFiscal: 1 } })).status, 200);
+  const refusals: [string, string, unknown][] = [
+    ['GET', path, undefined],
+    ['PATCH', path, { nomeFantasia: 'PRODUCAO' }],
+    ['POST', `${path}/certificate`, { pfxBase64: a1.pfxBase64, password: a1.password }],
+    ['POST', `${path}/certificate`, { pfxBase64: 'AAAA', password: 'x' }], // 403 before the PKCS#12 is even read
+    ['DELETE', `${path}/certificate`, undefined],
+    ['DELETE', path, undefined],
+  ];
+  for (const [method, url, body] of refusals) {
+    const res = await stack.request(method as any, url, { headers: TEST, ...(body ? { body } : {}) });
+    t.is(res.status, 403, `${method} ${url}`);
+    t.deepEqual(res.body, errorEnvelope(403, 'CHAVE_TESTE_EMISSOR_PRODUCAO', 'Chave ek_test_ só opera emissores em homologação ou sandbox.', url)(res.body), `${method} ${url}`);
+  }
+  // Nothing changed: same name, certificate still installed, issuer not removed.
+  const seen = await stack.request('GET', path, { headers: LIVE });
+  t.like(seen.body.data, { ambienteFiscal: 1, sandbox: false, nomeFantasia: 'HOMOLOG', certificado: { cnpj: created.cnpj } });
+  // Listing operates nothing: the test key sees the production issuer (and can tell it is production).
+  const list = await stack.request('GET', '/v1/companies', { headers: TEST });
+  t.is(list.status, 200);
+  t.deepEqual(list.body.data, [seen.body.data]);
+  // Another partner's production issuer is still 404 for a test key (existence is not disclosed).
+  const foreign = await stack.request('GET', path, { headers: as('p-tk-other', { keyKind: 'test' }) });
+  t.is(foreign.status, 404);
+
+  // Marked sandbox, the test key operates it again.
+  t.is((await stack.request('PATCH', `/v1/admin/companies/${created.issuerId}/ambiente`, { headers: as('x', SUPERADMIN), body: { sandbox: true } })).status, 200);
+  t.like((await stack.request('PATCH', path, { headers: TEST, body: { nomeFantasia: 'SANDBOX' } })).body.data, { ambienteFiscal: 1, sandbox: true, nomeFantasia: 'SANDBOX' });
+  t.like((await stack.request('DELETE', `${path}/certificate`, { headers: TEST })).body.data, { issuerId: created.issuerId, certificado: null });
+  t.is((await stack.request('DELETE', path, { headers: TEST })).status, 200);
+});
+
 test.serial('concurrent PATCHes of different fields all land (row lock, no lost update)', async (t) => {
   const created = (await stack.request('POST', '/v1/companies', { headers: P1, body: aCompleteIssuer() })).body.data;
   const path = `/v1/companies/${created.issuerId}`;
@@ -242,4 +286,8 @@ test.serial('the OpenAPI document describes the issuer routes', async (t) => {
     t.truthy(doc.paths[path!]?.[method!], `${method} ${path}`);
   }
   t.truthy(doc.paths['/v1/companies/{id}/certificate'].post.requestBody.content['application/json'].schema.properties.pfxBase64);
+  for (const [path, method] of [['/v1/companies/{id}', 'get'], ['/v1/companies/{id}', 'patch'], ['/v1/companies/{id}', 'delete'], ['/v1/companies/{id}/certificate', 'post'], ['/v1/companies/{id}/certificate', 'delete']]) {
+    t.regex(doc.paths[path!][method!].description, /ek_test_.*403 CHAVE_TESTE_EMISSOR_PRODUCAO/, `${method} ${path}`);
+  }
+  t.regex(doc.paths['/v1/companies'].get.description, /também com chave ek_test_/);
 });
