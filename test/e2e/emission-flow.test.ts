@@ -131,6 +131,7 @@ test.serial('an answer lost after the authority processed the note ends AUTHORIZ
   await waitFor(async () => receiver.hits.some((h) => h.body?.data?.invoiceId === id), 'invoice.authorized after reconciliation');
   await new Promise((r) => setTimeout(r, 500));
   t.is(receiver.hits.filter((h) => h.body?.data?.invoiceId === id).length, 1);
+});
 
 test.serial('an issuer without certificate: a rule-breaking note answers the rule, a valid one CERTIFICADO_AUSENTE, and neither takes a number', async (t) => {
   // Runs last: a second issuer makes issuerId required for this partner.
