@@ -1,29 +1,30 @@
-import { SignedXml } from 'xml-crypto';
 import type { SigningMaterial } from '../../lib/issuer/types.js';
 import type { SignFn } from '../../lib/sefaz/messages.js';
+import { createSigner } from '../../lib/sign/signer.js';
+
+const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
 /**
- * Signer for the rare signed messages this service writes itself (events, inutilização), NF-e
- * profile: C14N 1.0, RSA-SHA1, SHA-1, enveloped, X509Certificate in KeyInfo (MOC 4.00 §4.4).
- * xml-crypto's generic path costs ~1 ms here, fine off the emission hot path.
- * TODO(merge): switch to lib/sign/signer.ts once the XML builder/signer lands.
+ * Signer for the signed messages this service writes (evento, inutNFe), with the same fast
+ * signer as the NF-e: enveloped XMLDSig of the element carrying `Id`, C14N 1.0 / RSA-SHA1 / SHA-1,
+ * Signature placed right after that element. The message builders (lib/sefaz/messages.ts) write
+ * canonical XML by construction under a root in the NF-e namespace, so the element's canonical
+ * form is its text with the inherited default namespace declared, as C14N puts it.
  */
-const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
-
-export function signerFor(material: Pick<SigningMaterial, 'keyPem' | 'certPem'>): SignFn {
+export function signerFor(material: SigningMaterial): SignFn {
+  const signer = createSigner(material);
   return (xml, id) => {
-    const sig = new SignedXml({
-      privateKey: material.keyPem,
-      publicCert: material.certPem.replace(/\r\n/g, '\n'),
-      canonicalizationAlgorithm: C14N,
-      signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
-    });
-    sig.addReference({
-      xpath: `//*[@Id='${id}']`,
-      transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N],
-      digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1',
-    });
-    sig.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
-    return sig.getSignedXml();
+    const idAt = xml.indexOf(` Id="${id}"`);
+    if (idAt < 0) throw new Error(`no element with Id ${id} to sign`);
+    const start = xml.lastIndexOf('<', idAt);
+    const name = /^<([A-Za-z][\w.-]*)/.exec(xml.slice(start))?.[1];
+    if (!name) throw new Error('malformed element to sign');
+    const closeTag = `</${name}>`;
+    const end = xml.indexOf(closeTag, idAt) + closeTag.length;
+    if (end < closeTag.length) throw new Error(`element ${name} is not closed`);
+    const element = xml.slice(start, end);
+    const canonical = `<${name} xmlns="${NFE_NS}"${element.slice(name.length + 1)}`;
+    const { signatureXml } = signer.sign(canonical, id);
+    return xml.slice(0, end) + signatureXml + xml.slice(end);
   };
 }

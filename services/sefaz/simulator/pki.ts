@@ -1,7 +1,6 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import forge from 'node-forge';
+import { createCa, createServerCert } from './test-certificates.js';
 
 /**
  * The simulator's own CA and TLS server certificate. Generated once into `dir` (var/simulator) so a
@@ -13,45 +12,11 @@ export interface SimulatorPki {
   certPem: string;
 }
 
-function keyPair() {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
-  return { key, publicKey: forge.pki.setRsaPublicKey(key.n, key.e), keyPem };
-}
-
-// DER serial: positive and minimal (first byte 01..7f).
-const serial = () => '01' + randomBytes(8).toString('hex');
-
+/** A fresh CA and a TLS server certificate for `hosts`; the CA key is discarded (nothing else is signed by it). */
 export function createSimulatorPki(hosts: string[] = ['localhost', '127.0.0.1']): SimulatorPki {
-  const ca = keyPair();
-  const caCert = forge.pki.createCertificate();
-  caCert.publicKey = ca.publicKey;
-  caCert.serialNumber = serial();
-  caCert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  caCert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
-  const caName = [{ name: 'commonName', value: 'Simulador SEFAZ CA' }, { name: 'countryName', value: 'BR' }];
-  caCert.setSubject(caName);
-  caCert.setIssuer(caName);
-  caCert.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]);
-  caCert.sign(ca.key, forge.md.sha256.create());
-
-  const srv = keyPair();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = srv.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  cert.validity.notAfter = new Date(Date.now() + 5 * 365 * 86_400_000);
-  cert.setSubject([{ name: 'commonName', value: hosts[0]! }]);
-  cert.setIssuer(caName);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: hosts.map((h) => (/^\d+\.\d+\.\d+\.\d+$/.test(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
-  ]);
-  cert.sign(ca.key, forge.md.sha256.create());
-  return { caPem: forge.pki.certificateToPem(caCert), keyPem: srv.keyPem, certPem: forge.pki.certificateToPem(cert) };
+  const ca = createCa('Simulador SEFAZ CA');
+  const server = createServerCert(ca, hosts);
+  return { caPem: ca.certPem, keyPem: server.keyPem, certPem: server.certPem };
 }
 
 export function loadOrCreateSimulatorPki(dir: string, hosts?: string[]): SimulatorPki {
