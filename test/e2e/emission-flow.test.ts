@@ -152,3 +152,18 @@ test.serial('an issuer without certificate: a rule-breaking note answers the rul
   t.is(ok.status, 201, ok.text);
   t.is(ok.body.data.number, 1);
 });
+
+test('with every service running, /api-docs-json is valid OpenAPI 3.1 and documents every published route', async (t) => {
+  const { Validator } = await import('@seriousme/openapi-schema-validator');
+  const doc = (await stack.request('GET', '/api-docs-json')).body.data;
+  const result = await new Validator().validate(doc);
+  t.true(result.valid, JSON.stringify(result).slice(0, 3000));
+  const api: any = stack.nodes[0]!.getLocalService('api');
+  const published = (api.aliases as any[]).filter((a) => a.route?.path === '/v1');
+  t.true(published.length > 50, `only ${published.length} routes`);
+  const missing = published
+    .map((a) => `${a.method} ${a.fullPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`)
+    .filter((key) => { const [m, p] = key.split(' '); return !doc.paths[p!]?.[m!.toLowerCase()]; });
+  t.deepEqual(missing, []);
+  for (const p of ['/v1/nfe', '/v1/nfce', '/v1/companies', '/v1/auth/login', '/v1/webhooks/config']) t.truthy(doc.paths[p], p);
+});
