@@ -1,57 +1,196 @@
 /**
- * Drives POST /v1/nfe over HTTP with autocannon against 1 and then 2 emission nodes (Redis
- * transporter, Postgres, one gateway node) and prints throughput and p50/p99.
+ * Emission benchmark over HTTP, every part real: autocannon drives POST /v1/nfe at one gateway
+ * node; auth (real API key, ENTERPRISE plan with a rate limit that never caps the run), issuer
+ * (company + sandbox A1), emission with the real document pipeline (validate, rules, totals,
+ * build, sign, XSD), sefaz over mutual TLS to the embedded authority simulator, and the webhook
+ * dispatcher, on a fresh Postgres database with the Redis transporter.
  *
- * Until the real document pipeline, issuer and sefaz services are wired, this runs with the
- * emission tests' stand-ins (test/support/fake-pipeline.ts, emission-world.ts): the figures
- * measure the emission service itself (numbering lock, persistence, outbox, two service calls,
- * gateway), not XML building or the authority simulator.
+ * Topology per configuration (a fresh stack each): this process runs one node with every service
+ * except emission (gateway, auth, issuer, sefaz + simulator, webhook-dispatcher, …); the emission
+ * nodes are separate child processes (`server.ts` with SERVICES=emission, same env), so two nodes
+ * really have two event loops. BENCH_INPROCESS=1 runs the emission nodes as brokers in this process.
  *
- *   npm run bench            # 10 s per configuration, 50 connections
- *   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 npm run bench
+ * After each run it reads, from emission.documents, the number of documents and AUTHORIZED ones
+ * and checks that the numbers of the series are distinct and consecutive from 1, and prints each
+ * emission node's per-stage split (v1.emission.stageStats).
+ *
+ *   npm run bench                                    # 10 s per configuration, 20 connections
+ *   BENCH_SECONDS=5 BENCH_CONNECTIONS=10 npm run bench
+ *   BENCH_CONFIGS=1x1,1x50,2x1 npm run bench          # <emission nodes>x<items per note>
  */
 // @ts-expect-error autocannon ships no type declarations (no @types package installed)
 import autocannon from 'autocannon';
-import { randomUUID } from 'node:crypto';
-import { startStack } from '../test/support/stack.js';
-import { FakeAuthService, fakeCallerKey } from '../test/support/fake-auth.js';
-import { EmissionWorld } from '../test/support/emission-world.js';
-import { fakePipeline } from '../test/support/fake-pipeline.js';
-import { bindPipeline } from '../services/emission/pipeline-binding.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { startStack, testEnv, TEST_REDIS_URL, type Stack } from '../test/support/stack.js';
+import { ALL_SERVICES } from '../services/index.js';
+import { createPartnerWithKey } from '../test/support/identity.js';
+import { issueSandboxA1 } from '../services/sefaz/simulator/sandbox-ca.js';
+import { aCompleteIssuer } from '../test/services/issuer/support.js';
+import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
+import { readFileSync } from 'node:fs';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-bindPipeline(fakePipeline);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const inProcess = process.env.BENCH_INPROCESS === '1';
+const configs = (process.env.BENCH_CONFIGS ?? '1x1,1x50,2x1').split(',').map((c) => {
+  const [nodes, items] = c.split('x').map(Number);
+  return { nodes: nodes!, items: items! };
+});
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-async function run(emissionNodes: number) {
-  const world = new EmissionWorld();
+function bodyWith(items: number) {
+  const list = Array.from({ length: items }, (_, i) => anItem({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
+  return aValidNfeBody({ items: list, pagamentos: closingPayments(list) });
+}
+
+/** An emission node in its own process, with the stack's environment. */
+function spawnEmissionNode(env: Record<string, string>, nodeId: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, SERVICES: 'emission', NODE_ID: nodeId },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (!(child as any).stopping) console.error(`emission node ${nodeId} exited early (${code ?? signal})`);
+  });
+  return child;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  (child as any).stopping = true;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function emissionNodeIds(stack: Stack): string[] {
+  const nodes: any[] = (stack.nodes[0]!.registry.nodes as any).toArray();
+  return nodes.filter((n) => n.available && (n.services ?? []).some((s: any) => s.fullName === 'v1.emission')).map((n) => n.id as string);
+}
+
+async function waitForEmissionNodes(stack: Stack, n: number, children: ChildProcess[]): Promise<string[]> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ids = emissionNodeIds(stack);
+    if (ids.length >= n) {
+      const api: any = stack.nodes[0]!.getLocalService('api');
+      for (const r of api.routes) if (r.opts.autoAliases) api.regenerateAutoAliases(r);
+      return ids;
+    }
+    if (children.some((c) => c.exitCode !== null)) throw new Error('an emission node exited before joining');
+    if (Date.now() > deadline) throw new Error(`only ${ids.length} of ${n} emission nodes joined`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** CPU seconds (user + system) a child process has used so far (Linux /proc; clock ticks of 10 ms). */
+function childCpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Requests autocannon gave up on may still be running: wait until no document is left open. */
+async function settle(stack: Stack, issuerId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const open = await stack.knex('emission.documents').where({ issuer_id: issuerId }).whereIn('status', ['CREATED', 'TRANSMITTING']).count('* as n').first();
+    if (Number(open?.n ?? 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function run(emissionNodes: number, items: number) {
+  const env = testEnv({ REDIS_URL: TEST_REDIS_URL, IP_RATE_LIMIT: '1000000', AUTH_SCRYPT_N: '1024', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' });
+  const main = ALL_SERVICES.filter((s) => s !== 'emission');
   const stack = await startStack({
     redis: true,
+    env,
     nodes: [
-      { services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] },
-      ...Array.from({ length: emissionNodes }, () => ({ services: ['emission'] })),
+      { services: main },
+      ...(inProcess ? Array.from({ length: emissionNodes }, () => ({ services: ['emission'] })) : []),
     ],
   });
+  const children: ChildProcess[] = [];
   try {
-    const partnerId = `bench-${randomUUID()}`;
-    world.addIssuer(partnerId);
-    const body = JSON.stringify({ items: [{ codigo: 'P1', descricao: 'Produto', cfop: '5102', quantidade: 1, valorUnitario: 5 }] });
+    if (!inProcess) {
+      const childEnv = { ...env, DATABASE_URL: stack.config.databaseUrl! };
+      for (let i = 0; i < emissionNodes; i++) children.push(spawnEmissionNode(childEnv, `${env.NAMESPACE}-emission${i + 1}`));
+    }
+    const nodeIds = await waitForEmissionNodes(stack, emissionNodes, children);
+
+    const partner = await createPartnerWithKey(stack, { plan: 'ENTERPRISE' });
+    await stack.nodes[0]!.call('v1.auth.setPlan', { partnerId: partner.partnerId, plan: 'ENTERPRISE', enterpriseRateLimit: 1_000_000 });
+    const headers = { 'x-api-key': partner.apiKey };
+    const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
+    if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
+    const issuerId: string = company.body.data.issuerId;
+    const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
+    const cert = await stack.request('POST', `/v1/companies/${issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
+    if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
+
+    const body = JSON.stringify(bodyWith(items));
+    // Warm-up: JIT, the XSD validator, signer cache, connection pools, on every emission node.
+    await autocannon({ url: `${stack.url}/v1/nfe`, method: 'POST', connections: Math.min(connections, 4 * emissionNodes), amount: 40 * emissionNodes, body, headers: { ...headers, 'content-type': 'application/json' } });
+    for (const nodeID of nodeIds) await stack.nodes[0]!.call('v1.emission.stageStats', { reset: true }, { nodeID });
+    const warmedUp = Number((await stack.knex('emission.documents').where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0);
+
+    const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
     const result = await autocannon({
       url: `${stack.url}/v1/nfe`, method: 'POST', connections, duration: seconds, body,
-      headers: { 'content-type': 'application/json', 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 1_000_000 }) },
+      headers: { ...headers, 'content-type': 'application/json' },
     });
-    const numbers = await stack.knex('emission.documents').count('* as n').first();
+    const mainCpu = process.cpuUsage(cpu0.main);
+    // CPU share of one core over the run: this process (gateway, auth, issuer, sefaz, simulator,
+    // webhooks, and autocannon itself) and each emission child.
+    const cpu = {
+      main: Math.round(((mainCpu.user + mainCpu.system) / 1e6 / result.duration) * 100) + '%',
+      emission: children.map((c, i) => Math.round(((childCpuSeconds(c.pid) - cpu0.children[i]!) / result.duration) * 100) + '%').join(' ') || 'in main',
+    };
+    await settle(stack, issuerId);
+
+    const rows: { number: string; status: string }[] = await stack.knex('emission.documents')
+      .where({ issuer_id: issuerId, model: '55', series: 1 }).orderBy('number').select('number', 'status');
+    const numbers = rows.map((r) => Number(r.number));
+    const distinct = new Set(numbers).size === numbers.length;
+    const consecutive = numbers.every((n, i) => n === i + 1);
+    const stageStats = [];
+    for (const nodeID of nodeIds) stageStats.push(await stack.nodes[0]!.call('v1.emission.stageStats', {}, { nodeID }));
     return {
-      emissionNodes, connections, seconds,
-      requestsPerSecond: Math.round(result.requests.average), p50ms: result.latency.p50, p99ms: result.latency.p99,
-      non2xx: result.non2xx, errors: result.errors, documents: Number(numbers?.n ?? 0),
+      summary: {
+        emissionNodes, items, mode: inProcess ? 'in-process' : 'child processes', connections, seconds,
+        rps: Math.round(result.requests.average * 10) / 10, p50ms: result.latency.p50, p99ms: result.latency.p99,
+        '2xx': result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
+        warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
+        numbersOk: distinct && consecutive, maxNumber: numbers.at(-1) ?? 0, cpuMain: cpu.main, cpuEmission: cpu.emission,
+      },
+      stageStats,
     };
   } finally {
+    for (const c of children) await stopChild(c);
     await stack.stop();
   }
 }
 
-const rows = [await run(1), await run(2)];
-console.table(rows);
+const summaries = [];
+for (const { nodes, items } of configs) {
+  const { summary, stageStats } = await run(nodes, items);
+  summaries.push(summary);
+  console.log(`\n${nodes} emission node(s), ${items} item(s): ${JSON.stringify(summary)}`);
+  for (const s of stageStats as any[]) {
+    console.log(`stages on ${s.nodeID} (ms):`);
+    console.table(Object.fromEntries(Object.entries<any>(s.stages).map(([k, v]) => [k, { count: v.count, p50: v.p50, p99: v.p99, mean: v.mean }])));
+  }
+}
+console.table(summaries);
 await closeAllRedis();

@@ -15,6 +15,7 @@ import { reconcileOne } from './emission/transmit.js';
 import { listDescription, listParams, listDocuments, ownDocument, downloadXml, type ListQuery } from './emission/queries.js';
 import { BATCH_CHANNEL, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
+import { StageTimer } from './emission/stage-timer.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -175,6 +176,19 @@ const EmissionService: ServiceSchema = {
         return this.sweepRound();
       },
     },
+    /**
+     * Per-stage durations (ms: count, p50, p99, mean, max) of the emissions this node ran, over its
+     * most recent samples; `reset: true` empties them after reading. Internal: no REST route.
+     */
+    stageStats: {
+      visibility: 'public',
+      params: { reset: { type: 'boolean', optional: true } },
+      handler(this: any, ctx: Ctx<{ reset?: boolean }>) {
+        const stats = { nodeID: this.broker.nodeID, stages: this.stages.stats() };
+        if (ctx.params.reset) this.stages.reset();
+        return stats;
+      },
+    },
     /** Emission counters of a partner for a month (billing; test keys are counted as not billable). */
     usage: {
       visibility: 'public',
@@ -196,7 +210,7 @@ const EmissionService: ServiceSchema = {
 
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
-      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now() };
+      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages };
     },
     async ownBatch(this: any, ctx: Ctx<any>, id: string) {
       const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
@@ -238,6 +252,7 @@ const EmissionService: ServiceSchema = {
     const { config, clock } = runtimeOf(this.broker);
     this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
+    this.stages = new StageTimer();
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {

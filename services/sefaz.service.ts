@@ -104,6 +104,23 @@ const SefazService: ServiceSchema = {
     },
   },
 
+  methods: {
+    /**
+     * The issuer's A1 for mutual TLS, kept for a minute per issuer: one round trip (and one copy of
+     * the key over the transporter) per minute instead of per call. A replaced certificate is
+     * picked up within that minute; the old one stays valid for TLS meanwhile.
+     */
+    async materialFor(this: any, issuerId: string): Promise<SigningMaterial> {
+      this.materials ??= new Map<string, { at: number; material: SigningMaterial }>();
+      const hit = this.materials.get(issuerId);
+      if (hit && Date.now() - hit.at < 60_000) return hit.material;
+      const material = (await this.broker.call('v1.issuer.signingMaterial', { issuerId })) as SigningMaterial;
+      if (this.materials.size > 1000) this.materials.clear();
+      this.materials.set(issuerId, { at: Date.now(), material });
+      return material;
+    },
+  },
+
   async started(this: any) {
     const { config, clock } = runtimeOf(this.broker);
     this.simulator = null;
@@ -129,7 +146,7 @@ const SefazService: ServiceSchema = {
     this.client = new SefazClient({
       config,
       now: () => clock.now(),
-      material: (id: string) => this.broker.call('v1.issuer.signingMaterial', { issuerId: id }) as Promise<SigningMaterial>,
+      material: (id: string) => this.materialFor(id),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
     });
   },

@@ -6,6 +6,7 @@
  */
 import type { IssuerSnapshot, SigningMaterial } from '../issuer/types.js';
 import type { CheckedNote, Model, NfceBody, NfeBody, NoteTotals } from '../nfe/types.js';
+import type { BuildStepHook } from '../nfe/document.js';
 
 export type DocumentBody = NfeBody | NfceBody;
 
@@ -44,6 +45,9 @@ export interface DocumentPipeline {
   /** Business rules with the issuer snapshot; throws the 422 DomainErrors of API.md. */
   check(model: Model, body: DocumentBody, issuer: IssuerSnapshot): CheckedNote | Promise<CheckedNote>;
   totals(note: CheckedNote): NoteTotals;
-  /** Builds, validates against the official XSD (XML_FORA_DO_ESQUEMA) and signs. */
-  build(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, material: SigningMaterial): BuiltDocument | Promise<BuiltDocument>;
+  /**
+   * Builds, validates against the official XSD (XML_FORA_DO_ESQUEMA) and signs. `onStep`, when
+   * given, is told as each step ends (timing only; it never changes the result).
+   */
+  build(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, material: SigningMaterial, onStep?: BuildStepHook): BuiltDocument | Promise<BuiltDocument>;
 }

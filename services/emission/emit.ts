@@ -10,6 +10,8 @@ import { emissionView, type DocumentRecord } from '../../lib/emission/document.j
 import type { DocumentStore, NewDocument } from './store.js';
 import { issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmit } from './transmit.js';
+import { now as clockMs, type StageTimer } from './stage-timer.js';
+import type { BuildStep } from '../../lib/nfe/document.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -24,6 +26,8 @@ export interface EmissionDeps {
   pipeline: DocumentPipeline;
   calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
   now(): Date;
+  /** Per-stage durations of this node (v1.emission.stageStats); absent: nothing is timed. */
+  stages?: StageTimer;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
@@ -40,19 +44,30 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
  * that breaks a rule answers that rule even when the issuer also lacks its certificate.
  */
 export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof emissionView>> {
-  const { pipeline } = deps;
+  const { pipeline, stages } = deps;
+  const started = stages ? clockMs() : 0;
+  let mark = started;
+  /** Records the time since the previous lap under `stage`. */
+  const lap = stages ? (stage: Parameters<StageTimer['record']>[0]) => { const t = clockMs(); stages.record(stage, t - mark); mark = t; } : () => {};
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
 
-  const { issuer, preflight } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
+  const { issuer, preflight, certificateFingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
+  lap('issuer');
   const body = await pipeline.validate(req.model, req.body);
+  lap('validate');
   // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
   if (preflight && lacksRegime(preflight)) throw preflight;
   const note = await pipeline.check(req.model, body, issuer);
   const series = resolveSeries(body.serie, issuer, req.model);
   if (preflight) throw preflight;
   const totals = pipeline.totals(note);
-  const material = await signingMaterial(deps.calls, issuer.id);
+  lap('rules+totals');
+  const material = await signingMaterial(deps.calls, issuer.id, certificateFingerprint);
+  lap('material');
+  // build/sign/xsd laps come from the pipeline's step hook; their sum is kept out of 'persist'.
+  let buildMs = 0;
+  const onStep = stages ? (step: BuildStep) => { const t = clockMs(); stages.record(step, t - mark); buildMs += t - mark; mark = t; } : undefined;
 
   const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
   const emittedAt = deps.now();
@@ -72,26 +87,33 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const decision = resendEligibility(existing, deps.now());
       if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
       // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
-      const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material);
+      mark = clockMs();
+      const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material, onStep);
       if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
       doc = existing;
       resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey };
     } else {
       const cnf = chooseCnf(body.numero, random);
-      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, 1), material);
+      mark = clockMs();
+      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, 1), material, onStep);
       doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built);
     }
   } else {
+    const txStart = mark;
     doc = await deps.store.createNumbered(base, async (number) => {
+      if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
       const cnf = chooseCnf(number, random);
-      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, 1), material) };
+      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, 1), material, onStep) };
     });
+    if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
   }
 
   const transmitting = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend);
   if (!transmitting) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
   const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
+  lap('persist');
   const final = await transmit(deps, transmitting, xml);
+  stages?.record('total', clockMs() - started);
   return respond(final);
 }
 

@@ -30,11 +30,11 @@ export const realPipeline: DocumentPipeline = {
   validate: (model, body) => (model === '55' ? validateNfeBody(body) : validateNfceBody(body)),
   check: (model, body, issuer) => (model === '55' ? checkNfe(body as NfeBody, issuer) : checkNfce(body as NfceBody, issuer)),
   totals: (note) => computeTotals(note),
-  build(note, totals, ctx, material) {
+  build(note, totals, ctx, material, onStep) {
     const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);
     // API.md rule 7: a note may not reference itself; its key exists only now.
     checkNotSelfReference(note.referenciadas, emission.accessKey);
-    const signed = buildSignedNfe(note, totals, emission, createSigner(material));
+    const signed = buildSignedNfe(note, totals, emission, createSigner(material), onStep);
     return { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue, ...(signed.qrCode ? { qrCode: signed.qrCode.qrCode } : {}) };
   },
 };

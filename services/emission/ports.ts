@@ -25,6 +25,8 @@ export async function issuerForEmission(c: Caller, params: ForEmissionParams): P
 
 export interface IssuerForEmission {
   issuer: IssuerSnapshot;
+  /** Fingerprint of the installed certificate (null without one): the key of the material cache. */
+  certificateFingerprint: string | null;
   /** The preflight refusal (422) to throw once validation and the business rules passed; null when ready. */
   preflight: DomainError | null;
 }
@@ -36,14 +38,35 @@ export interface IssuerForEmission {
 export async function issuerWithPreflight(c: Caller, params: ForEmissionParams): Promise<IssuerForEmission> {
   const res = await (c.call as any)('v1.issuer.forEmission', { ...params, preflight: 'report' }) as {
     issuer: IssuerSnapshot;
+    certificate?: { fingerprint: string } | null;
     preflight: { type: string; data: Record<string, unknown> | null; message: string } | null;
   };
   const p = res.preflight;
-  return { issuer: res.issuer, preflight: p ? new DomainError(p.type as ErrorCode, p.data ?? undefined, p.message) : null };
+  return {
+    issuer: res.issuer,
+    certificateFingerprint: res.certificate?.fingerprint ?? null,
+    preflight: p ? new DomainError(p.type as ErrorCode, p.data ?? undefined, p.message) : null,
+  };
 }
 
-export function signingMaterial(c: Caller, issuerId: string): Promise<SigningMaterial> {
-  return (c.call as any)('v1.issuer.signingMaterial', { issuerId });
+/**
+ * The issuer's A1 material, fetched once per certificate and kept in this node's memory: a new
+ * certificate has a new fingerprint, so the cache never serves a replaced one. This saves a round
+ * trip per note and keeps the decrypted key off the transporter after the first note.
+ */
+const MATERIAL_CACHE_SIZE = 500;
+const materials = new Map<string, SigningMaterial>();
+
+export async function signingMaterial(c: Caller, issuerId: string, fingerprint: string | null = null): Promise<SigningMaterial> {
+  const key = fingerprint ? `${issuerId}:${fingerprint}` : null;
+  const cached = key ? materials.get(key) : undefined;
+  if (cached) return cached;
+  const material: SigningMaterial = await (c.call as any)('v1.issuer.signingMaterial', { issuerId });
+  if (key && material.fingerprint === fingerprint) {
+    if (materials.size >= MATERIAL_CACHE_SIZE) materials.delete(materials.keys().next().value!);
+    materials.set(key, material);
+  }
+  return material;
 }
 
 export interface AuthorizeParams {

@@ -5,8 +5,9 @@ import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results
 import type { AuthorityDetails } from './store.js';
 import type { EmissionDeps } from './emit.js';
 import { authorize, consult } from './ports.js';
+import { now } from './stage-timer.js';
 
-type Deps = Pick<EmissionDeps, 'store' | 'calls'>;
+type Deps = Pick<EmissionDeps, 'store' | 'calls' | 'stages'>;
 
 /** Details to store with an authority answer: protocol and nfeProc, or erros[] verbatim. */
 function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: string | null): AuthorityDetails {
@@ -33,10 +34,17 @@ function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: strin
  * with no transaction open (the outcome is written in its own).
  */
 export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: string): Promise<DocumentRecord> {
+  const t0 = deps.stages ? now() : 0;
   const result = await authorize(deps.calls, {
     issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, signedNfeXml: signedXml, accessKey: doc.accessKey!,
   });
-  return deps.store.applyOutcome(doc.id, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
+  const t1 = deps.stages ? now() : 0;
+  const stored = await deps.store.applyOutcome(doc.id, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
+  if (deps.stages) {
+    deps.stages.record('authority', t1 - t0);
+    deps.stages.record('outcome', now() - t1);
+  }
+  return stored;
 }
 
 /**

@@ -1,0 +1,50 @@
+import test from 'ava';
+import { startStack, type Stack } from '../support/stack.js';
+import { ALL_SERVICES } from '../../services/index.js';
+import { createPartnerWithKey } from '../support/identity.js';
+import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
+import { aCompleteIssuer } from '../services/issuer/support.js';
+import { aValidNfeBody } from '../support/nfe-factories.js';
+
+/** One real emission (every service real, simulator over mTLS), then the node's stage split. */
+let stack: Stack;
+let headers: Record<string, string>;
+
+test.before(async () => {
+  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
+  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
+  headers = { 'x-api-key': partner.apiKey };
+  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
+  if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
+  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
+  const cert = await stack.request('POST', `/v1/companies/${company.body.data.issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
+  if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
+});
+test.after.always(async () => {
+  await stack?.stop();
+});
+
+test.serial('stageStats reports every stage of one emission, and reset empties it', async (t) => {
+  const broker = stack.nodes[0]!;
+  await broker.call('v1.emission.stageStats', { reset: true });
+  const res = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.status, 'AUTHORIZED');
+
+  const stats: any = await broker.call('v1.emission.stageStats', { reset: true });
+  t.is(stats.nodeID, broker.nodeID);
+  t.deepEqual(Object.keys(stats.stages), ['issuer', 'validate', 'rules+totals', 'material', 'build', 'sign', 'xsd', 'persist', 'lock', 'authority', 'outcome', 'total']);
+  for (const [stage, s] of Object.entries<any>(stats.stages)) {
+    t.is(s.count, 1, stage);
+    t.true(s.p50 >= 0 && s.p50 === s.p99, stage);
+  }
+  const parts = ['issuer', 'validate', 'rules+totals', 'material', 'build', 'sign', 'xsd', 'persist', 'authority', 'outcome'];
+  const sum = parts.reduce((acc, k) => acc + stats.stages[k].p50, 0);
+  t.true(sum <= stats.stages.total.p50 + 0.01, `stages ${sum} ms ≤ total ${stats.stages.total.p50} ms`);
+  t.true(sum >= stats.stages.total.p50 * 0.9, 'the stages cover the emission');
+  t.true(stats.stages.lock.p50 <= stats.stages.persist.p50);
+
+  t.deepEqual(((await broker.call('v1.emission.stageStats', {})) as any).stages, {});
+  const http = await stack.request('GET', '/v1/emission/stageStats', { headers });
+  t.is(http.status, 404, 'not exposed over REST');
+});
