@@ -31,7 +31,19 @@ export async function migrateSchema(knex: Knex, schema: string, migrations: read
     } catch (err) {
       const locked = err instanceof Error && (err.name === 'MigrationLocked' || /locked|duplicate key|already exists/i.test(err.message));
       if (!locked || attempt > 60) throw err;
+      await dropDuplicateLockRows(knex, schema);
       await sleep(250 + Math.random() * 250);
     }
   }
+}
+
+/**
+ * Two nodes creating the migration tables of a fresh schema at once can both insert Knex's lock
+ * row; Knex then takes the lock only when exactly one row flips, so it would report "locked"
+ * forever. Keeping the oldest row restores the invariant (a real holder keeps its lock: it flipped
+ * every row, and frees every row when done).
+ */
+async function dropDuplicateLockRows(knex: Knex, schema: string): Promise<void> {
+  const table = `${schema}.knex_migrations_lock`;
+  await knex(table).whereNotIn('index', knex(table).min('index')).del().catch(() => undefined);
 }

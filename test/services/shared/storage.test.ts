@@ -59,6 +59,15 @@ for (const backend of backends) {
     t.deepEqual(cols.sort(), ['id', 'owner', 'payload', 'state']);
   });
 
+  test(`${backend.name}: a duplicated migration lock row (two nodes creating the tables at once) does not block migrations forever`, async (t) => {
+    const { knex, close } = await backend.open();
+    t.teardown(close);
+    await migrateSchema(knex, 'svc_l', migrations.slice(0, 1));
+    await knex('svc_l.knex_migrations_lock').insert({ is_locked: 0 });
+    t.deepEqual(await migrateSchema(knex, 'svc_l', migrations), ['002_jobs_owner']);
+    t.is(Number((await knex('svc_l.knex_migrations_lock').count('* as n'))[0]!.n), 1);
+  });
+
   test(`${backend.name}: two services keep separate schemas and migration histories`, async (t) => {
     const { knex, close } = await backend.open();
     t.teardown(close);
