@@ -12,13 +12,8 @@ bindPipeline(fakePipeline);
 // The gateway's rate limiter shares one Redis client per process; stack.stop() leaves it open.
 test.after.always(() => closeAllRedis());
 
-function caller() {
-  const partnerId = `p-${randomUUID()}`;
-  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 100_000 }) } };
-}
-const nota = { items: [{ codigo: 'P1', descricao: 'Produto', cfop: '5102', quantidade: 1, valorUnitario: 5 }] };
-
-test.serial('200 concurrent emissions over two emission nodes get 200 distinct consecutive numbers; a batch continues the sequence', async (t) => {
+/** A gateway node with the issuer/sefaz stand-ins, and `emissionNodes` emission nodes, over Redis. */
+async function startCluster(emissionNodes: number) {
   const world = new EmissionWorld();
   const clock = new ManualClock('2026-11-22T15:00:00.000Z');
   const stack = await startStack({
@@ -26,10 +21,20 @@ test.serial('200 concurrent emissions over two emission nodes get 200 distinct c
     clock,
     nodes: [
       { services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] },
-      { services: ['emission'] },
-      { services: ['emission'] },
+      ...Array.from({ length: emissionNodes }, () => ({ services: ['emission'] })),
     ],
   });
+  return { world, clock, stack };
+}
+
+function caller() {
+  const partnerId = `p-${randomUUID()}`;
+  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 100_000 }) } };
+}
+const nota = { items: [{ codigo: 'P1', descricao: 'Produto', cfop: '5102', quantidade: 1, valorUnitario: 5 }] };
+
+test.serial('200 concurrent emissions over two emission nodes get 200 distinct consecutive numbers; a batch continues the sequence', async (t) => {
+  const { world, clock, stack } = await startCluster(2);
   t.teardown(() => stack.stop());
   const p = caller();
   const issuer = world.addIssuer(p.partnerId);
@@ -80,16 +85,7 @@ test.serial('200 concurrent emissions over two emission nodes get 200 distinct c
 });
 
 test.serial('a node stopped between TRANSMITTING and the answer leaves a document a new node reconciles', async (t) => {
-  const world = new EmissionWorld();
-  const clock = new ManualClock('2026-11-22T15:00:00.000Z');
-  const stack = await startStack({
-    redis: true,
-    clock,
-    nodes: [
-      { services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] },
-      { services: ['emission'] },
-    ],
-  });
+  const { world, clock, stack } = await startCluster(1);
   t.teardown(async () => {
     world.release();
     // The stopped node still holds the outstanding call (its 90 s timeout timer would keep the
