@@ -57,3 +57,10 @@ export function sum(values: Iterable<Scaled>): Scaled {
 export function absDiff(a: Scaled, b: Scaled): Scaled {
   return a > b ? a - b : b - a;
 }
+
+/** 123456n → "1.234,56": the Brazilian way a consumer reads an amount (infCpl texts, DANFE). */
+export function formatBrl(cents: Scaled): string {
+  const [int, frac] = formatScaled(cents < 0n ? -cents : cents, 2).split('.') as [string, string];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${cents < 0n ? '-' : ''}${grouped},${frac}`;
+}

@@ -99,6 +99,8 @@ export const CATALOG = {
   DESCONTO_SUPERIOR_AO_PRODUTO: { status: 422, detail: 'Desconto do item maior que o valor do produto.' },
 
   // Assisted taxation
+  // Approximate tax of Lei 12.741/2012 (Issuer.valorAproximadoTributosEnabled; code defined here, the spec names none)
+  TRIBUTOS_APROXIMADOS_INDISPONIVEIS: { status: 422, detail: 'Valor aproximado dos tributos indisponível para itens da nota: carregue a tabela vigente da UF do emissor ou desative valorAproximadoTributosEnabled.' },
   NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib.' },
   NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'NCM sem classe tributária automática.' },
   CCLASSTRIB_INVALIDO_PARA_NCM: { status: 422, detail: 'cClassTrib inválido para o NCM.' },

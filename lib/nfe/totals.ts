@@ -11,16 +11,18 @@ import type { CheckedNote, NoteTotals } from './types.js';
  * indTot 0 stay out of vProd only (MOC 4.00, W07); their other amounts are still summed.
  * With `indDeduzDeson: 1` the item's vICMSDeson is also subtracted from vNF (NT 2023.004, the
  * rule behind rejection 610): the only departure from the API.md formula.
- * vTotTrib is 0 here: the approximate tax value is the XML side's (issuer setting + NCM tables).
+ * vTotTrib is the sum of the items' approximate tax (lib/nfe/approximate-tax.ts), 0 when the issuer
+ * does not enable it.
  */
 export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
   let vBC = 0n, vICMS = 0n, vICMSDeson = 0n, vFCP = 0n, vBCST = 0n, vST = 0n, vFCPST = 0n;
   let qBCMono = 0n, vICMSMono = 0n, qBCMonoRet = 0n, vICMSMonoRet = 0n;
-  let vProd = 0n, vFrete = 0n, vSeg = 0n, vDesc = 0n, vIPI = 0n, vPIS = 0n, vCOFINS = 0n, vOutro = 0n, deducted = 0n;
+  let vTotTrib = 0n, vProd = 0n, vFrete = 0n, vSeg = 0n, vDesc = 0n, vIPI = 0n, vPIS = 0n, vCOFINS = 0n, vOutro = 0n, deducted = 0n;
   let ibs: NonNullable<NoteTotals['ibsCbs']> | undefined;
   for (const item of note.items) {
     const icms = item.icms;
     if (item.indTot === 1) vProd += item.valorTotalCents;
+    if (item.approximateTax) vTotTrib += item.approximateTax.total;
     vDesc += cents(item.desconto);
     vFrete += cents(item.valorFrete);
     vSeg += cents(item.valorSeguro);
@@ -55,7 +57,7 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
     vBC, vICMS, vICMSDeson, vFCP, vBCST, vST, vFCPST, qBCMono, vICMSMono, qBCMonoRet, vICMSMonoRet,
     vProd, vFrete, vSeg, vDesc, vIPI, vPIS, vCOFINS, vOutro,
     vNF: vProd - vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST - deducted,
-    vTotTrib: 0n,
+    vTotTrib,
   };
   if (ibs) totals.ibsCbs = ibs;
   return totals;

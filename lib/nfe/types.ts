@@ -292,6 +292,22 @@ export interface CheckedItem extends Item {
   valorTotalCents: bigint;
   /** The IBS/CBS group with every default applied (API.md, ibsCbs table); absent when not sent. */
   ibsCbsResolved?: ResolvedIbsCbs;
+  /** Lei 12.741 approximate tax of this item (imposto/vTotTrib), when the issuer enables it. */
+  approximateTax?: ApproximateTaxAmounts;
+}
+
+/** Approximate tax burden in cents, split as Decreto 8.264/2014 requires it shown; total = the sum. */
+export interface ApproximateTaxAmounts {
+  federal: bigint;
+  estadual: bigint;
+  municipal: bigint;
+  total: bigint;
+}
+
+/** The note's approximate tax (ICMSTot/vTotTrib) and the consumer text for infCpl. */
+export interface NoteApproximateTax extends ApproximateTaxAmounts {
+  /** "Tributos aproximados (Lei 12.741/2012): …", appended to infCpl by the builder. */
+  texto: string;
 }
 
 /** A rate as the layout prints it: the exact decimal string sent (e.g. "0.9000") and its value scaled. */
@@ -357,6 +373,8 @@ export interface CheckedNote {
   informacoesComplementares?: string;
   informacoesFisco?: string;
   processosReferenciados: ProcessoReferenciado[];
+  /** Present only when the issuer enables the approximate tax (lib/nfe/approximate-tax.ts). */
+  approximateTax?: NoteApproximateTax;
   /** NFC-e only: what the caller asked about contingency. */
   contingencia?: { requested: boolean | undefined; justificativa?: string };
 }

@@ -70,16 +70,17 @@ export function ibsCbsFor(vBCcents: bigint, reduction = false): ResolvedIbsCbs {
 const c = (v: number | undefined): bigint => (v === undefined ? 0n : toCents(v));
 
 /** The totals a correct lib/nfe/totals.ts computes for these items (test oracle). */
-export function totalsOf(note: CheckedNote, vTotTrib = 0n): NoteTotals {
+export function totalsOf(note: CheckedNote): NoteTotals {
   const t: NoteTotals = {
     vBC: 0n, vICMS: 0n, vICMSDeson: 0n, vFCP: 0n, vBCST: 0n, vST: 0n, vFCPST: 0n,
     qBCMono: 0n, vICMSMono: 0n, qBCMonoRet: 0n, vICMSMonoRet: 0n,
-    vProd: 0n, vFrete: 0n, vSeg: 0n, vDesc: 0n, vIPI: 0n, vPIS: 0n, vCOFINS: 0n, vOutro: 0n, vNF: 0n, vTotTrib,
+    vProd: 0n, vFrete: 0n, vSeg: 0n, vDesc: 0n, vIPI: 0n, vPIS: 0n, vCOFINS: 0n, vOutro: 0n, vNF: 0n, vTotTrib: 0n,
   };
   let ibs: NonNullable<NoteTotals['ibsCbs']> | undefined;
   for (const it of note.items) {
     const i: Icms = it.icms;
     if (it.indTot === 1) t.vProd += it.valorTotalCents;
+    if (it.approximateTax) t.vTotTrib += it.approximateTax.total;
     t.vDesc += c(it.desconto); t.vFrete += c(it.valorFrete); t.vSeg += c(it.valorSeguro); t.vOutro += c(it.outrasDespesas);
     const ownIcms = ['00', '10', '20', '51', '70', '90'].includes(i.cst ?? '') || i.csosn === '900';
     if (ownIcms) { t.vBC += c(i.vBC ?? i.baseCalculo); t.vICMS += c(i.vICMS ?? i.valor); }

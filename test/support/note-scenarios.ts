@@ -2,6 +2,8 @@ import type { CheckedItem, CheckedNote, Icms } from '../../lib/nfe/types.js';
 import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import type { TpEmis } from '../../lib/nfe/xml/context.js';
 import { aNfce, aNfe, anIssuer, anItem, ibsCbsFor, round2 } from './checked-note-factories.js';
+import { aRate, ratesByNcm } from './approximate-tax.js';
+import { applyApproximateTax } from '../../lib/nfe/approximate-tax.js';
 
 /**
  * Dozens of varied, fiscally sensible checked notes: each ICMS CST and CSOSN family, ST, FCP,
@@ -14,7 +16,6 @@ export interface Scenario {
   issuer?: IssuerSnapshot;
   tpEmis?: TpEmis;
   tpAmb?: 1 | 2;
-  vTotTrib?: bigint;
 }
 
 const simples = anIssuer({ crt: 1, razaoSocial: 'MERCADINHO SIMPLES ME' });
@@ -100,7 +101,15 @@ export function scenarios(): Scenario[] {
     { name: 'recipient-cpf-final-consumer', note: aNfe([item(I00)], { indFinal: 1, destinatario: { cnpjCpf: '52998224725', nome: 'MARIA DA SILVA', indicadorIE: 9, endereco: { logradouro: 'Rua A', numero: 'S/N', bairro: 'Centro', codigoMunicipio: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } }, idDest: 2 }) },
     { name: 'return-with-reference', note: aNfe([item(I00, { cfop: '5202' })], { finNFe: 4, tpNF: 0, referenciadas: ['35180834128745000152550010000476051695511860'], pagamentos: [{ forma: '90', valor: 0 }] }) },
     { name: 'production-environment', tpAmb: 1, note: aNfe([item(I00)]) },
-    { name: 'approximate-tax-enabled', issuer: anIssuer({ valorAproximadoTributosEnabled: true }), vTotTrib: 3150n, note: aNfe([item(I00)]) },
+    {
+      // National 100.00 × (13 + 18) % and imported (origem 1) 100.00 × (17 + 18) %: vTotTrib 31.00 + 35.00.
+      name: 'approximate-tax-enabled', issuer: anIssuer({ valorAproximadoTributosEnabled: true }),
+      note: applyApproximateTax(aNfe([item(I00), item({ ...I00, origem: 1 })]), ratesByNcm(aRate()), 'SP', '2026-11-22'),
+    },
+    {
+      name: 'nfce-approximate-tax-with-text', issuer: anIssuer({ valorAproximadoTributosEnabled: true }),
+      note: applyApproximateTax(aNfce([item({ cst: '60' }, { cfop: '5405', desconto: 10 })], { informacoesComplementares: 'Obrigado & volte sempre' }), ratesByNcm(aRate({ municipal: 25000n })), 'SP', '2026-11-22'),
+    },
     { name: 'fifty-items', note: aNfe(Array.from({ length: 50 }, (_, i) => anItem({ codigo: `P${i}`, quantidade: 1 + (i % 7), valorUnitario: 1.2345678901 + i }))) },
     { name: 'nfce-online', note: aNfce([item({ cst: '60' }, { cfop: '5405' }), item(I00)]) },
     { name: 'nfce-consumer-cpf', note: aNfce([item(I00)], { destinatario: { cnpjCpf: '52998224725', nome: 'JOAO CONSUMIDOR', indicadorIE: 9 } }) },

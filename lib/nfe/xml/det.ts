@@ -1,6 +1,7 @@
 import type { Ambiente } from '../../issuer/types.js';
 import type { CheckedItem, Model } from '../types.js';
 import { el, leaf, opt, type XmlNode } from '../../xml/writer.js';
+import { money } from './format.js';
 import { buildProd } from './det-prod.js';
 import { buildIcms } from './det-icms.js';
 import { buildIpi } from './det-ipi.js';
@@ -9,11 +10,12 @@ import { buildIbsCbs } from './det-ibscbs.js';
 
 /**
  * imposto: M01, child of det (H01). Goods branch of the choice: ICMS, IPI (NF-e only), then PIS,
- * COFINS and IBSCBS. The per-item vTotTrib (M02) is not written: the approximate tax is a note
- * total (ICMSTot/vTotTrib) computed by the caller.
+ * COFINS and IBSCBS, after vTotTrib (M02), the item's approximate tax, written only when the issuer
+ * enables it (computed in lib/nfe/approximate-tax.ts).
  */
 export function buildImposto(item: CheckedItem): XmlNode {
   return el('imposto', [
+    item.approximateTax && leaf('vTotTrib', money(item.approximateTax.total)),
     buildIcms(item.icms),
     item.ipi && buildIpi(item.ipi),
     item.pis && buildPis(item.pis),

@@ -9,11 +9,16 @@ export function buildProcRef(p: ProcessoReferenciado): XmlNode {
   return el('procRef', [leaf('nProc', p.numero), leaf('indProc', p.origem), opt('tpAto', p.tipoAto)]);
 }
 
-/** infAdic: Z01, child of infNFe (A01): infAdFisco (Z02), infCpl (Z03), procRef (Z10). */
+/**
+ * infAdic: Z01, child of infNFe (A01): infAdFisco (Z02), infCpl (Z03), procRef (Z10). infCpl is the
+ * caller's text (or the platform's) followed, when the issuer enables it, by the approximate-tax
+ * text of Lei 12.741 (its length was checked with the rules).
+ */
 export function buildInfAdic(note: CheckedNote): XmlNode {
+  const cpl = note.informacoesComplementares ?? DEFAULT_INF_CPL;
   return el('infAdic', [
     opt('infAdFisco', note.informacoesFisco),
-    leaf('infCpl', note.informacoesComplementares ?? DEFAULT_INF_CPL),
+    leaf('infCpl', note.approximateTax ? `${cpl} ${note.approximateTax.texto}` : cpl),
     ...note.processosReferenciados.map(buildProcRef),
   ]);
 }

@@ -51,7 +51,7 @@ export function buildNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionCon
   const dest = buildDest(note, ctx.tpAmb);
   if (dest) parts.push(dest);
   for (const item of note.items) parts.push(buildDet(item, note.model, ctx.tpAmb));
-  parts.push(buildTotal(totals, ctx.issuer.valorAproximadoTributosEnabled));
+  parts.push(buildTotal(totals, note.approximateTax !== undefined));
   parts.push(buildTransp(note.transporte));
   const cobr = note.model === '55' ? buildCobr(note.cobranca) : undefined;
   if (cobr) parts.push(cobr);

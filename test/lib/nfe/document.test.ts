@@ -12,7 +12,7 @@ const failures: string[] = [];
 for (const s of scenarios()) {
   const ctx = aContext(s.note, { issuer: s.issuer, tpEmis: s.tpEmis, tpAmb: s.tpAmb });
   try {
-    built[s.name] = buildSignedNfe(s.note, totalsOf(s.note, s.vTotTrib), ctx, signer);
+    built[s.name] = buildSignedNfe(s.note, totalsOf(s.note), ctx, signer);
   } catch (err) {
     failures.push(`${s.name}: ${(err as Error).message} ${JSON.stringify((err as any).data ?? '')}`);
   }

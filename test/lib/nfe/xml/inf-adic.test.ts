@@ -7,3 +7,11 @@ test('buildInfAdic writes the platform default text when none was sent, fisco te
   t.is<string | undefined, string | undefined>(buildInfAdic(aNfe(undefined, { informacoesComplementares: 'Obs', informacoesFisco: 'Fisco', processosReferenciados: [{ numero: 'P1', origem: 1 }] })),
     '<infAdic><infAdFisco>Fisco</infAdFisco><infCpl>Obs</infCpl><procRef><nProc>P1</nProc><indProc>1</indProc></procRef></infAdic>');
 });
+
+test('buildInfAdic appends the Lei 12.741 text to the sent or default complementary text', (t) => {
+  const approximateTax = { federal: 1n, estadual: 2n, municipal: 0n, total: 3n, texto: 'Tributos aproximados (Lei 12.741/2012): ...' };
+  t.is<string | undefined, string | undefined>(buildInfAdic(aNfe(undefined, { informacoesComplementares: 'Obs', approximateTax })),
+    '<infAdic><infCpl>Obs Tributos aproximados (Lei 12.741/2012): ...</infCpl></infAdic>');
+  t.is<string | undefined, string | undefined>(buildInfAdic(aNfe(undefined, { approximateTax })),
+    `<infAdic><infCpl>${DEFAULT_INF_CPL} Tributos aproximados (Lei 12.741/2012): ...</infCpl></infAdic>`);
+});

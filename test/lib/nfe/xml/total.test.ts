@@ -2,8 +2,8 @@ import test from 'ava';
 import { buildTotal } from '../../../../lib/nfe/xml/total.js';
 import { aNfe, anItem, ibsCbsFor, totalsOf } from '../../../support/checked-note-factories.js';
 
-test('buildTotal writes ICMSTot and vTotTrib only when the issuer enables it', (t) => {
-  const totals = totalsOf(aNfe(), 512n);
+test('buildTotal writes ICMSTot and vTotTrib only when the note carries the approximate tax', (t) => {
+  const totals = { ...totalsOf(aNfe()), vTotTrib: 512n };
   t.false(buildTotal(totals, false).includes('vTotTrib'));
   t.true(buildTotal(totals, true).includes('<vNF>21.00</vNF><vTotTrib>5.12</vTotTrib></ICMSTot>'));
 });
