@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { issueSandboxA1 } from '../services/sefaz/simulator/sandbox-ca.js';
 import { loadConfig } from '../config.js';
 import { createNode } from '../services/broker.js';
@@ -5,9 +7,9 @@ import { closeAllKnex } from '../services/shared/database.js';
 import { closeAllRedis } from '../services/shared/redis.js';
 
 /**
- * Operator commands: `npm run admin -- <command> [--flags]`. Starts a node with only the auth
- * service (embedded PGlite by default, or DATABASE_URL / REDIS_URL like any node), calls one
- * action, prints its JSON result and exits. A key is printed only by the command that creates it.
+ * Operator commands: `npm run admin -- <command> [--flags]`. Starts a node with only the service that
+ * owns the command's action (auth; classification for import-ibpt), on embedded PGlite by default or
+ * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. A key is printed only by the command that creates it.
  * The same actions are callable from the REPL: `call v1.auth.createPartner --name …`.
  *
  *   create-superadmin --email E --password P --name N
@@ -17,6 +19,8 @@ import { closeAllRedis } from '../services/shared/redis.js';
  *   issue-key         --partner ID --kind live|test [--replace]
  *   set-plan          --partner ID [--plan P] [--subscription S] [--enterprise-rate-limit R]
  *   deactivate-partner --partner ID
+ *   import-ibpt       --file TabelaIBPTax<UF><versão>.csv [--uf UF]
+ *                     (loads a UF's approximate-tax table of Lei 12.741; same as POST /v1/admin/tributos-aproximados)
  *
  * `--password -` (or `--owner-password -`) reads the password from stdin, keeping it out of the
  * shell history and the process list.
@@ -69,6 +73,10 @@ const COMMANDS: Record<string, (f: Flags) => Promise<[string, Record<string, unk
     partnerId: await str(f, 'partner'), plan: await str(f, 'plan', false), subscription: await str(f, 'subscription', false), enterpriseRateLimit: int(await str(f, 'enterprise-rate-limit', false)),
   }],
   'deactivate-partner': async (f) => ['v1.auth.deactivatePartner', { partnerId: await str(f, 'partner') }],
+  'import-ibpt': async (f) => {
+    const file = (await str(f, 'file'))!;
+    return ['v1.classification.importApproximateTaxTable', { conteudo: readFileSync(file).toString('base64'), uf: await str(f, 'uf', false), nomeArquivo: basename(file) }];
+  },
 };
 
 function clean(o: Record<string, unknown>): Record<string, unknown> {
@@ -103,7 +111,8 @@ async function main(): Promise<number> {
   const [action, params] = await build(parseFlags(rest));
   // Logs would interleave with the JSON on stdout: only errors by default.
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-  const broker = await createNode({ config, services: ['auth'] });
+  // The node runs only the service that owns the action (v1.<service>.<action>).
+  const broker = await createNode({ config, services: [action.split('.')[1]!] });
   await broker.start();
   try {
     const result = await broker.call(action, clean(params));

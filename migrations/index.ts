@@ -5,6 +5,7 @@ import { migrations as issuer } from './issuer/index.js';
 import { migrations as webhooks } from './webhooks/index.js';
 import { migrations as auth } from './auth/index.js';
 import { migrations as emission } from './emission/index.js';
+import { migrations as classification } from './classification/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -17,4 +18,5 @@ export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   webhooks,
   auth,
   emission,
+  classification,
 };

@@ -69,3 +69,19 @@ export function formatPercent(p: Percent4): string {
 export function applyPercent(valueCents: bigint, rate: Percent4): bigint {
   return percentOf(valueCents, rate, 4);
 }
+
+/** A rate line as it crosses the transporter (JSON has no bigint): percentages as Percent4 integers. */
+export type RateRecord = Omit<ApproximateTaxRate, 'nacionalFederal' | 'importadosFederal' | 'estadual' | 'municipal'> & {
+  nacionalFederal: number;
+  importadosFederal: number;
+  estadual: number;
+  municipal: number;
+};
+
+export function toRateRecord(r: ApproximateTaxRate): RateRecord {
+  return { ...r, nacionalFederal: Number(r.nacionalFederal), importadosFederal: Number(r.importadosFederal), estadual: Number(r.estadual), municipal: Number(r.municipal) };
+}
+
+export function fromRateRecord(r: RateRecord): ApproximateTaxRate {
+  return { ...r, nacionalFederal: BigInt(r.nacionalFederal), importadosFederal: BigInt(r.importadosFederal), estadual: BigInt(r.estadual), municipal: BigInt(r.municipal) };
+}

@@ -10,6 +10,11 @@ export function brasiliaDateTime(at: Date): string {
   return `${new Date(at.getTime() + BRASILIA_OFFSET_MS).toISOString().slice(0, 19)}-03:00`;
 }
 
+/** The calendar day (YYYY-MM-DD) of `at` in Brasília: the day dhEmi names, for tables by validity. */
+export function brasiliaDay(at: Date): string {
+  return brasiliaDateTime(at).slice(0, 10);
+}
+
 /**
  * The builder's context for one document. The access key is derived here from the fields the
  * emission service stored (series, number, cNF, tpEmis, emission time), so a resend rebuilds the

@@ -7,6 +7,7 @@
 import type { IssuerSnapshot, SigningMaterial } from '../issuer/types.js';
 import type { CheckedNote, Model, NfceBody, NfeBody, NoteTotals } from '../nfe/types.js';
 import type { BuildStepHook } from '../nfe/document.js';
+import type { ApproximateTaxRate } from '../approximate-tax/rate.js';
 
 export type DocumentBody = NfeBody | NfceBody;
 
@@ -44,6 +45,12 @@ export interface DocumentPipeline {
   validate(model: Model, body: unknown): DocumentBody | Promise<DocumentBody>;
   /** Business rules with the issuer snapshot; throws the 422 DomainErrors of API.md. */
   check(model: Model, body: DocumentBody, issuer: IssuerSnapshot): CheckedNote | Promise<CheckedNote>;
+  /**
+   * The note with its Lei 12.741 approximate tax (lib/nfe/approximate-tax.ts), from the rate lines
+   * the classification service returned for the issuer's UF and `day`; throws the 422 when an item
+   * cannot be valued.
+   */
+  approximateTax(note: CheckedNote, rates: ReadonlyMap<string, ApproximateTaxRate>, uf: string, day: string): CheckedNote;
   totals(note: CheckedNote): NoteTotals;
   /**
    * Builds, validates against the official XSD (XML_FORA_DO_ESQUEMA) and signs. `onStep`, when

@@ -101,6 +101,7 @@ export const CATALOG = {
   // Assisted taxation
   // Approximate tax of Lei 12.741/2012 (Issuer.valorAproximadoTributosEnabled; code defined here, the spec names none)
   TRIBUTOS_APROXIMADOS_INDISPONIVEIS: { status: 422, detail: 'Valor aproximado dos tributos indisponível para itens da nota: carregue a tabela vigente da UF do emissor ou desative valorAproximadoTributosEnabled.' },
+  TABELA_TRIBUTOS_INVALIDA: { status: 422, detail: 'Tabela de tributos aproximados recusada: corrija as linhas indicadas e envie o arquivo inteiro de novo.' },
   NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib.' },
   NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'NCM sem classe tributária automática.' },
   CCLASSTRIB_INVALIDO_PARA_NCM: { status: 422, detail: 'cClassTrib inválido para o NCM.' },

@@ -8,10 +8,11 @@ import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
 import type { DocumentStore, NewDocument } from './store.js';
-import { issuerWithPreflight, signingMaterial } from './ports.js';
+import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmit } from './transmit.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
+import { brasiliaDay } from '../../lib/emission/build-context.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -58,11 +59,25 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   lap('validate');
   // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
   if (preflight && lacksRegime(preflight)) throw preflight;
-  const note = await pipeline.check(req.model, body, issuer);
+  const checked = await pipeline.check(req.model, body, issuer);
   const series = resolveSeries(body.serie, issuer, req.model);
   if (preflight) throw preflight;
-  const totals = pipeline.totals(note);
+  const emittedAt = deps.now();
+  /** The Lei 12.741 approximate tax for dhEmi's day, when the issuer enables it (a 422 here is still before numbering). */
+  const withApproximateTax = async (at: Date) => {
+    if (!issuer.valorAproximadoTributosEnabled) return checked;
+    const day = brasiliaDay(at);
+    const rates = await approximateRates(deps.calls, issuer.endereco.uf, day, checked.items.map((i) => i.ncm));
+    return pipeline.approximateTax(checked, rates, issuer.endereco.uf, day);
+  };
+  let note = checked;
+  let totals = pipeline.totals(note);
   lap('rules+totals');
+  if (issuer.valorAproximadoTributosEnabled) {
+    note = await withApproximateTax(emittedAt);
+    totals = pipeline.totals(note);
+    lap('approximate-tax');
+  }
   const material = await signingMaterial(deps.calls, issuer.id, certificateFingerprint);
   lap('material');
   // build/sign/xsd laps come from the pipeline's step hook; their sum is kept out of 'persist'.
@@ -70,7 +85,6 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const onStep = stages ? (step: BuildStep) => { const t = clockMs(); stages.record(step, t - mark); buildMs += t - mark; mark = t; } : undefined;
 
   const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
-  const emittedAt = deps.now();
   const base: Omit<NewDocument, 'cnf'> = {
     ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
     idempotencyKey: req.idempotencyKey, tpEmis: 1, emittedAt,
@@ -87,6 +101,11 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const decision = resendEligibility(existing, deps.now());
       if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
       // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
+      // The approximate tax follows dhEmi too: the rates in force on the stored day.
+      if (issuer.valorAproximadoTributosEnabled && brasiliaDay(existing.emittedAt) !== brasiliaDay(emittedAt)) {
+        note = await withApproximateTax(existing.emittedAt);
+        totals = pipeline.totals(note);
+      }
       mark = clockMs();
       const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material, onStep);
       if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);

@@ -6,6 +6,7 @@ import { validateNfceBody, validateNfeBody } from '../../lib/nfe/validate.js';
 import { checkNfce, checkNfe } from '../../lib/nfe/check.js';
 import { checkNotSelfReference } from '../../lib/nfe/rules/referenciadas.js';
 import { computeTotals } from '../../lib/nfe/totals.js';
+import { applyApproximateTax } from '../../lib/nfe/approximate-tax.js';
 import { buildSignedNfe } from '../../lib/nfe/document.js';
 import { createSigner } from '../../lib/sign/signer.js';
 import { API_VERSION } from '../../lib/version.js';
@@ -29,6 +30,7 @@ const VER_PROC = `fiscal-api ${API_VERSION}`;
 export const realPipeline: DocumentPipeline = {
   validate: (model, body) => (model === '55' ? validateNfeBody(body) : validateNfceBody(body)),
   check: (model, body, issuer) => (model === '55' ? checkNfe(body as NfeBody, issuer) : checkNfce(body as NfceBody, issuer)),
+  approximateTax: applyApproximateTax,
   totals: (note) => computeTotals(note),
   build(note, totals, ctx, material, onStep) {
     const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);

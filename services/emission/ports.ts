@@ -2,6 +2,7 @@ import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { Model } from '../../lib/nfe/types.js';
+import { fromRateRecord, type ApproximateTaxRate, type RateRecord } from '../../lib/approximate-tax/rate.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
 
 /**
@@ -108,4 +109,14 @@ export async function consult(c: Caller, params: ConsultParams): Promise<Consult
   } catch (err: any) {
     return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
   }
+}
+
+/**
+ * The approximate-tax rate lines (Lei 12.741) of the issuer's UF for these NCMs on `day`, keyed by
+ * NCM: one v1.classification.ratesFor call, made only for issuers that enable the display.
+ */
+export async function approximateRates(c: Caller, uf: string, day: string, ncms: readonly string[]): Promise<Map<string, ApproximateTaxRate>> {
+  const eight = [...new Set(ncms.filter((n) => n.length === 8))];
+  const records = eight.length ? await (c.call as any)('v1.classification.ratesFor', { uf, day, ncms: eight }) as RateRecord[] : [];
+  return new Map(records.map((r) => [r.ncm, fromRateRecord(r)]));
 }

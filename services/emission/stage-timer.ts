@@ -12,6 +12,7 @@ export const STAGES = [
   'issuer', // v1.issuer.forEmission (issuer snapshot + preflight), one service call
   'validate', // strict request validation
   'rules+totals', // business rules (check) + totals
+  'approximate-tax', // only for issuers with valorAproximadoTributosEnabled: v1.classification.ratesFor + lib
   'material', // v1.issuer.signingMaterial, one service call
   'build', // infNFe, canonical by construction (includes the emission context and key)
   'sign', // digest + RSA signature, QR code (NFC-e) and assembly of the NFe

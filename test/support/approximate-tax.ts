@@ -28,3 +28,18 @@ export const TEST_TABLE_CSV = [
   '1.07;;2;Suporte técnico;13.45;15.45;0.00;2.00;01/11/2026;31/12/2026;TESTE1;99.9.T;TESTE',
   '',
 ].join('\r\n');
+
+const br = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+
+/**
+ * TEST_TABLE_CSV with its validity moved to surround `now` (tests through HTTP emit with the real
+ * clock): from 30 days before to 60 days after, or the range given.
+ */
+export function testTableCsv(opts: { now?: Date; from?: Date; to?: Date; versao?: string } = {}): string {
+  const now = opts.now ?? new Date();
+  const from = br(opts.from ?? new Date(now.getTime() - 30 * 86_400_000));
+  const to = br(opts.to ?? new Date(now.getTime() + 60 * 86_400_000));
+  return TEST_TABLE_CSV.replaceAll('01/11/2026', from).replaceAll('31/12/2026', to).replaceAll('99.9.T', opts.versao ?? '99.9.T');
+}
+
+export const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');

@@ -13,6 +13,7 @@ import { toValidationError } from '../../lib/validation/field-errors.js';
 import { UF_BY_SIGLA, buildAccessKey } from '../../lib/nfe/access-key.js';
 import { formatCents, multiplyRound, toScaled } from '../../lib/money.js';
 import type { DocumentBody, DocumentPipeline } from '../../lib/emission/pipeline.js';
+import { applyApproximateTax } from '../../lib/nfe/approximate-tax.js';
 import type { CheckedItem, CheckedNote, Model, NoteTotals } from '../../lib/nfe/types.js';
 
 const item = {
@@ -79,6 +80,8 @@ export const fakePipeline: DocumentPipeline = {
     return note;
   },
 
+  // The real lib function: its inputs (NCM, net price, origin) are present in the fake's checked items.
+  approximateTax: applyApproximateTax,
   totals(note) {
     const vProd = note.items.reduce((s, i) => s + i.valorTotalCents, 0n);
     return { ...ZERO_TOTALS, vProd, vNF: vProd };

@@ -1,0 +1,47 @@
+import type { Migration } from '../../services/shared/migrations.js';
+
+/** Tables of the classification service (schema `classification`). */
+export const migrations: Migration[] = [
+  {
+    name: '001_approximate_tax_tables',
+    async up(knex, schema) {
+      // One row per imported version of a UF's approximate-tax table (Lei 12.741): what the
+      // operator loaded, when, and its validity; versions coexist so the next one can be loaded
+      // before it comes into force.
+      await knex.schema.withSchema(schema).createTable('approximate_tax_tables', (t) => {
+        t.string('uf', 2).notNullable();
+        t.string('versao', 20).notNullable();
+        t.string('fonte', 100).notNullable();
+        t.string('chave', 40).notNullable();
+        t.date('vigencia_inicio').notNullable();
+        t.date('vigencia_fim').notNullable();
+        t.integer('linhas').notNullable();
+        t.integer('ignoradas').notNullable();
+        t.string('imported_by', 64);
+        t.timestamp('imported_at', { useTz: true }).notNullable();
+        t.primary(['uf', 'versao']);
+      });
+      // One row per NCM line of a version. Rates are percentages scaled by 10^4 (13.45 % = 134500):
+      // integers, never floats.
+      await knex.schema.withSchema(schema).createTable('approximate_tax_rates', (t) => {
+        t.string('uf', 2).notNullable();
+        t.string('versao', 20).notNullable();
+        t.string('ncm', 8).notNullable();
+        t.string('ex', 3).notNullable().defaultTo('');
+        t.text('descricao').notNullable();
+        t.integer('nacional_federal').notNullable();
+        t.integer('importados_federal').notNullable();
+        t.integer('estadual').notNullable();
+        t.integer('municipal').notNullable();
+        t.date('vigencia_inicio').notNullable();
+        t.date('vigencia_fim').notNullable();
+        t.string('chave', 40).notNullable();
+        t.string('fonte', 100).notNullable();
+        t.timestamp('imported_at', { useTz: true }).notNullable();
+        t.primary(['uf', 'versao', 'ncm', 'ex']);
+        // The emission lookup: newest line of the UF that started on or before the day, per NCM.
+        t.index(['uf', 'ncm', 'vigencia_inicio'], 'approximate_tax_rates_lookup');
+      });
+    },
+  },
+];
