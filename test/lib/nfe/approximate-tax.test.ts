@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import { DomainError } from '../../../lib/errors/index.js';
 import { applyApproximateTax, approximateTaxText, itemApproximateTax } from '../../../lib/nfe/approximate-tax.js';
 import { computeTotals } from '../../../lib/nfe/totals.js';
@@ -77,4 +78,33 @@ test('approximateTaxText lists each distinct source once and keeps the text in t
   const sources = [aRate({ fonte: 'IBPT/empresômetro – oficial', chave: '' }), aRate({ fonte: 'IBPT/empresômetro – oficial', chave: '' }), aRate({ versao: '99.9.U' })];
   t.is(approximateTaxText({ federal: 123456n, estadual: 5n, municipal: 0n, total: 123461n }, sources),
     'Tributos aproximados (Lei 12.741/2012): R$ 1.234,56 federais, R$ 0,05 estaduais e R$ 0,00 municipais. Fonte: IBPT/empresômetro - oficial 99.9.T; TESTE 99.9.U (chave TESTE1).');
+});
+
+test('applyApproximateTax on random notes: items split exactly, the note is their sum, each burden within half a cent of exact', (t) => {
+  const percent4 = fc.bigInt({ min: 0n, max: 400_000n }); // 0-40 % with 4 decimals
+  const anyItem = fc.record({ qty: fc.integer({ min: 1, max: 500 }), unit: fc.integer({ min: 1, max: 1_000_000 }), origem: fc.integer({ min: 0, max: 8 }), discountPct: fc.integer({ min: 0, max: 100 }) });
+  fc.assert(fc.property(fc.array(anyItem, { minLength: 1, maxLength: 20 }), percent4, percent4, percent4, percent4, (raw, nf, imp, est, mun) => {
+    const items = raw.map((r) => {
+      const vProd = (r.qty * r.unit) / 100;
+      return anItem({ quantidade: r.qty, valorUnitario: r.unit / 100, desconto: Math.floor(vProd * r.discountPct) / 100, icms: { origem: r.origem, cst: '41' } });
+    });
+    const rate = aRate({ nacionalFederal: nf, importadosFederal: imp, estadual: est, municipal: mun });
+    const note = applyApproximateTax(aNfe(items), ratesByNcm(rate), 'SP', DAY);
+    let sum = 0n;
+    for (const item of note.items) {
+      const a = item.approximateTax!;
+      if (a.total !== a.federal + a.estadual + a.municipal) return false;
+      const base = item.valorTotalCents - BigInt(Math.round((item.desconto ?? 0) * 100));
+      const fed = [1, 2, 6, 7].includes(item.icms.origem) ? imp : nf;
+      // |burden × 10^6 − base × rate| ≤ half a cent (× 10^6), for each of the three burdens
+      for (const [v, r] of [[a.federal, fed], [a.estadual, est], [a.municipal, mun]] as const) {
+        const diff = v * 1_000_000n - base * r;
+        if (diff > 500_000n || diff < -500_000n) return false;
+      }
+      sum += a.total;
+    }
+    return note.approximateTax!.total === sum && computeTotals(note).vTotTrib === sum
+      && note.approximateTax!.federal + note.approximateTax!.estadual + note.approximateTax!.municipal === sum;
+  }), { numRuns: 300 });
+  t.pass();
 });
