@@ -21,6 +21,8 @@ import type { CheckedNote, NfeBody, NoteTotals } from '../lib/nfe/types.js';
 import { validateNfeBody } from '../lib/nfe/validate.js';
 import { checkNfe } from '../lib/nfe/check.js';
 import { computeTotals } from '../lib/nfe/totals.js';
+import { applyApproximateTax } from '../lib/nfe/approximate-tax.js';
+import { aRate, ratesByNcm } from '../test/support/approximate-tax.js';
 import { aContext, testSigningMaterial } from '../test/support/checked-note-factories.js';
 import { aValidNfeBody, anIssuer, anItem, closingPayments } from '../test/support/nfe-factories.js';
 
@@ -106,6 +108,15 @@ for (const items of [1, 50, 990]) {
   console.log(line);
 }
 console.log('| items | KB | validate+rules+totals | build | sign | XSD | chain median / p99 | xml-crypto sign median / p99 | xml-crypto ÷ (build+sign) |');
+
+// Lei 12.741 approximate tax (issuers with valorAproximadoTributosEnabled): the lib part, per note,
+// with the rate lines already fetched (the service adds one v1.classification.ratesFor call).
+const rates = ratesByNcm(aRate({ ncm: '61091000' }));
+for (const items of [1, 50, 990]) {
+  const note = noteWith(items);
+  const t = time(RUNS[items]![0], () => computeTotals(applyApproximateTax(note, rates, 'SP', '2026-11-22')));
+  console.log(`approximate tax + totals, ${items} items: median ${fmt(t.median)} ms, p99 ${fmt(t.p99)} ms`);
+}
 
 const MEMORY_NOTES = Number(process.env.BENCH_MEMORY_NOTES ?? 100_000);
 const gc = (globalThis as { gc?: () => void }).gc;
