@@ -193,6 +193,28 @@ test.serial('inutilização of an unused range is homologated (102); used or rep
   t.like(await s.call('v1.sefaz.inutilizar', { ...base, serie: 8, inicio: n, fim: n }), { kind: 'rejected', cStat: 241 });
 });
 
+test.serial('overlapping inutilizações sent at once: exactly one is homologated, the others refused 256', async (t) => {
+  const base = { ...target, issuerId: 'iss-1', cnpj: CNPJ, serie: 9, justificativa: 'Falha no sistema de numeracao' };
+  const results = await Promise.all([[1, 5], [3, 8], [5, 5], [2, 4]].map(([inicio, fim]) => s.call('v1.sefaz.inutilizar', { ...base, inicio, fim })));
+  t.deepEqual(results.map((r: any) => r.cStat).sort(), [102, 256, 256, 256]);
+});
+
+test.serial('an authorization and an inutilização of the same number at once: never both succeed', async (t) => {
+  for (let round = 0; round < 4; round++) {
+    const n = note({ serie: 10 + round });
+    const numeroOf = Number(n.accessKey.slice(25, 34));
+    const [auth, inut]: any[] = await Promise.all([
+      authorize(n),
+      s.call('v1.sefaz.inutilizar', { ...target, issuerId: 'iss-1', cnpj: CNPJ, serie: 10 + round, inicio: numeroOf, fim: numeroOf, justificativa: 'Falha no sistema de numeracao' }),
+    ]);
+    const authorized = auth.kind === 'authorized';
+    const homologated = inut.cStat === 102;
+    t.true(authorized !== homologated, `round ${round}: authorize ${auth.kind}/${auth.cStat}, inutilizar ${inut.cStat}`);
+    if (!authorized) t.is(auth.cStat, 206);
+    if (!homologated) t.is(inut.cStat, 241);
+  }
+});
+
 test.serial('a client certificate not issued by a trusted CA is refused at the TLS layer', async (t) => {
   const rogue = createA1(createCa('AC Desconhecida'), { cnpj: CNPJ });
   s.addIssuer('rogue', rogue);

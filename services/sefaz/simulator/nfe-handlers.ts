@@ -47,14 +47,16 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
     const broken = checkNote({ facts: f, signatureValid: sig.valid, clientCnpj: req.clientCnpj });
     if (broken) return reject(motivo(broken));
     const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
-    if (await store.isInutilizado(number)) return reject(motivo(206));
     const protocol = await newProtocol(f.cUF, req.now);
     const m = f.dhEmi && req.now.getTime() - new Date(f.dhEmi).getTime() > 30 * 86_400_000 ? motivo(150) : motivo(100);
     const prot = R.protNFe({ ...m, tpAmb: f.tpAmb, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });
-    const inserted = await store.insertNote({
-      access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized', protocol, receipt, authorized_at: req.now, prot_xml: prot,
+    // The inutilização check and the insert under the series lock (see SimulatorStore.serialized).
+    const outcome = await store.serialized(number, async (s) => {
+      if (await s.isInutilizado(number)) return 'inutilizado' as const;
+      return (await s.insertNote({ access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized', protocol, receipt, authorized_at: req.now, prot_xml: prot })) ? 'inserted' as const : 'duplicate' as const;
     });
-    if (inserted) return prot;
+    if (outcome === 'inutilizado') return reject(motivo(206));
+    if (outcome === 'inserted') return prot;
     const sameKey = await store.noteByKey(chNFe);
     if (sameKey) return reject(duplicateMotivo({ kind: 'same-key', receipt: sameKey.receipt }, cstatText(204)));
     const sameNumber = await store.noteByNumber(number);
@@ -160,10 +162,15 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
     if (!verifyXmlSignature(payload, inf.getAttribute('Id') ?? '').valid) return reject(297);
     if (!req.clientCnpj || req.clientCnpj.slice(0, 8) !== fields.CNPJ.slice(0, 8)) return reject(213);
     const range = { cnpj: fields.CNPJ, model: fields.mod, serie: Number(fields.serie), inicio: Number(fields.nNFIni), fim: Number(fields.nNFFin), tp_amb: Number(base.tpAmb) };
-    if (await store.numbersUsed(range)) return reject(241);
-    if (await store.rangeInutilizado(range)) return reject(256);
     const protocol = await newProtocol(base.cUF, req.now);
-    await store.insertInutilizacao({ ...range, protocol, created_at: req.now });
+    // Checks and insert under the series lock: overlapping requests cannot both be homologated.
+    const refused = await store.serialized(range, async (s) => {
+      if (await s.numbersUsed(range)) return 241;
+      if (await s.rangeInutilizado(range)) return 256;
+      await s.insertInutilizacao({ ...range, protocol, created_at: req.now });
+      return undefined;
+    });
+    if (refused) return reject(refused);
     return R.retInutNFe({ ...base, ...motivo(102), ...fields, nProt: protocol });
   };
 

@@ -18,8 +18,28 @@ export interface NoteRow {
 
 const UNIQUE_VIOLATION = '23505';
 
+export interface SeriesKey {
+  cnpj: string;
+  model: string;
+  serie: number;
+  tp_amb: number;
+}
+
 export class SimulatorStore {
   constructor(private readonly knex: Knex, private readonly schema = 'simulator') {}
+
+  /**
+   * Runs `fn` in a transaction holding an advisory lock on one series (CNPJ, model, series,
+   * environment), the way the authority serializes a series: an inutilização and an authorization
+   * of a number inside its range, or two overlapping inutilizações, can then never both succeed,
+   * even when several simulator nodes share the database.
+   */
+  serialized<T>(series: SeriesKey, fn: (store: SimulatorStore) => Promise<T>): Promise<T> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`simulator-series:${series.cnpj}:${series.model}:${series.serie}:${series.tp_amb}`]);
+      return fn(new SimulatorStore(trx, this.schema));
+    });
+  }
 
   private t(name: string): string {
     return `${this.schema}.${name}`;
