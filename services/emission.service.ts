@@ -49,7 +49,8 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
   + '→ preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO, CSC_AUSENTE; antes das regras só quando falta o crt, que as regras leem) → numeração → assinatura → TRANSMITTING → autoridade. '
   + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
   + 'Rejeição: 400 com erros[] verbatim e details.invoiceId (XML transmitido em /{id}/xml). Uso denegado: 400, status DENEGADA. '
-  + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO.';
+  + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '
+  + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 CONFLICT (details.invoiceId, details.status): uma só transmissão por vez.';
 
 function emitAction(model: Model, path: string): any {
   return {

@@ -35,7 +35,10 @@ export interface DocumentRecord {
   updatedAt: Date;
   nextCheckAt: Date | null;
   checkAttempts: number;
+  /** Number of the latest transmission attempt (0: never transmitted); answers carry theirs. */
   transmissions: number;
+  /** Lease of the transmission in flight (lib/emission/transmission.ts); null when none holds it. */
+  transmittingUntil: Date | null;
   /** NFC-e QR code text, as built. */
   qrCode: string | null;
   hasTransmittedXml: boolean;

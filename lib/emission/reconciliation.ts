@@ -2,7 +2,8 @@
  * When to consult a document with a key and no terminal outcome (API.md, "Other behaviour" 1 and
  * Limits > Resend window: reconciliation runs for 7 days from creation). Intervals grow so a
  * long authority outage costs few calls; the first check waits longer than one authority call can
- * take (broker timeout 90 s), so reconciliation never races a transmission still in flight.
+ * take (broker timeout 90 s), as long as a transmission's lease: a document still held by a live
+ * transmission is not claimed anyway (lib/emission/transmission.ts).
  */
 export const RECONCILIATION_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 

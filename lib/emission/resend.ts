@@ -1,10 +1,12 @@
 /**
  * Whether a POST that repeats a `numero` already used may resend the stored document (API.md,
  * "States and transitions": CREATED/TRANSMITTING/ERROR within 7 days of creation, same key, nothing
- * new allocated). Anything else is 409.
+ * new allocated). Anything else is 409; so is a resend while the document's transmission is still
+ * in flight (lib/emission/transmission.ts), which would put a second one of the same key in flight.
  */
 import { parseAccessKey } from '../nfe/access-key.js';
 import { isOpen, type DocumentStatus } from './state.js';
+import { isInFlight } from './transmission.js';
 
 export const RESEND_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -14,11 +16,15 @@ export interface StoredForResend {
   createdAt: Date;
   /** tpEmis of the stored key: 1 normal; other values are contingency keys. */
   tpEmis: number;
+  /** Lease of the transmission in flight, if any. */
+  transmittingUntil: Date | null;
 }
 
 export type ResendDecision =
   | { kind: 'resend' }
-  | { kind: 'refuse'; code: 'NUMERO_JA_UTILIZADO' | 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL'; reason: string };
+  | { kind: 'refuse'; code: 'NUMERO_JA_UTILIZADO' | 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL'; reason: string }
+  /** Refused for now: the first transmission has not answered yet (409 CONFLICT). */
+  | { kind: 'in-flight'; until: Date };
 
 export function resendEligibility(doc: StoredForResend, now: Date): ResendDecision {
   if (!isOpen(doc.status)) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: `documento em ${doc.status}` };
@@ -28,5 +34,7 @@ export function resendEligibility(doc: StoredForResend, now: Date): ResendDecisi
   }
   // Contingency keys are restored by the contingency flow (later issue); a plain resend cannot.
   if (doc.tpEmis !== 1) return { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL', reason: `chave de contingência (tpEmis ${doc.tpEmis})` };
+  // Last: the permanent refusals above would not change by waiting for the flight to end.
+  if (isInFlight(doc, now)) return { kind: 'in-flight', until: doc.transmittingUntil! };
   return { kind: 'resend' };
 }

@@ -118,4 +118,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // One transmission of a document in flight at a time (lib/emission/transmission.ts): the lease of
+    // the attempt in flight; `transmissions` already numbers the attempts.
+    name: '002_documents_transmission_lease',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('documents', (t) => {
+        t.timestamp('transmitting_until', { useTz: true });
+      });
+      // A TRANSMITTING row written before this column may still have its call in flight on a node
+      // running the previous version: give it the lease it would have had (2 minutes, fixed here).
+      await knex.raw(`update ??.documents set transmitting_until = updated_at + interval '2 minutes' where status = 'TRANSMITTING'`, [schema]);
+    },
+  },
 ];

@@ -6,8 +6,9 @@ import type { Model } from '../../lib/nfe/types.js';
 import type { BuildContext, DocumentPipeline } from '../../lib/emission/pipeline.js';
 import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
+import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
-import type { DocumentStore, NewDocument } from './store.js';
+import type { DocumentStore, NewDocument, ResendContent } from './store.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmit } from './transmit.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
@@ -94,12 +95,14 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   });
 
   let doc: DocumentRecord;
-  let resend: Parameters<DocumentStore['markTransmitting']>[2];
+  let resend: ResendContent | undefined;
   if (body.numero !== undefined) {
     const existing = await deps.store.findByNumber(space, body.numero);
     if (existing) {
       const decision = resendEligibility(existing, deps.now());
       if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
+      // Checked again under the row lock by markTransmitting; refusing here saves the rebuild.
+      if (decision.kind === 'in-flight') throw transmissionInFlightError(existing);
       // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
       // The approximate tax follows dhEmi too: the rates in force on the stored day.
       if (issuer.valorAproximadoTributosEnabled && brasiliaDay(existing.emittedAt) !== brasiliaDay(emittedAt)) {
@@ -127,8 +130,12 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
   }
 
-  const transmitting = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend);
-  if (!transmitting) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
+  // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
+  // 409 and sends nothing (lib/emission/transmission.ts).
+  const claim = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
+  if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
+  if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
+  const transmitting = claim.doc;
   const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
   lap('persist');
   const final = await transmit(deps, transmitting, xml);

@@ -5,6 +5,7 @@ import type { DocumentRecord, Erro } from '../../lib/emission/document.js';
 import { eventData } from '../../lib/emission/document.js';
 import { OPEN_STATUSES, isTerminal, type DocumentStatus, type Transition } from '../../lib/emission/state.js';
 import { nextCheckAt } from '../../lib/emission/reconciliation.js';
+import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../lib/emission/transmission.js';
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 
@@ -38,6 +39,21 @@ export interface NewDocument extends NumberSpace {
   emittedAt: Date;
 }
 
+/** What a resend transmits instead of the stored document (same key). */
+export interface ResendContent {
+  xml: string;
+  digestValue: string;
+  qrCode?: string;
+  requestBody: unknown;
+  amountCents: bigint;
+  accessKey: string;
+}
+
+/** markTransmitting's answer: the attempt started, or why not, with the document as it is now. */
+export type TransmissionClaim =
+  | { kind: 'started'; doc: DocumentRecord }
+  | { kind: Exclude<TransmissionStart['kind'], 'start'>; doc: DocumentRecord };
+
 export interface AuthorityDetails {
   protocol?: string;
   authorizedAt?: Date;
@@ -47,7 +63,7 @@ export interface AuthorityDetails {
 
 const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
   emitted_at, status, amount_cents, protocol, authorized_at, erros, motivo, created_at, updated_at, next_check_at,
-  check_attempts, transmissions, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
+  check_attempts, transmissions, transmitting_until, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
 
 const PG_UNIQUE_VIOLATION = '23505';
 const MAX_NUMBER = 999_999_999;
@@ -60,7 +76,7 @@ function toRecord(r: any): DocumentRecord {
     emittedAt: new Date(r.emitted_at), status: r.status, amountCents: BigInt(r.amount_cents), protocol: r.protocol,
     authorizedAt: date(r.authorized_at), erros: typeof r.erros === 'string' ? JSON.parse(r.erros) : r.erros ?? null, motivo: r.motivo,
     createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), nextCheckAt: date(r.next_check_at),
-    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), qrCode: r.qr_code ?? null,
+    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), transmittingUntil: date(r.transmitting_until), qrCode: r.qr_code ?? null,
     hasTransmittedXml: !!r.has_transmitted_xml, hasAuthorizedXml: !!r.has_authorized_xml,
   };
 }
@@ -143,7 +159,7 @@ export class DocumentStore {
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
       request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
-      idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
+      idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
     };
     await trx(this.t('documents')).insert(row);
     await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
@@ -152,44 +168,61 @@ export class DocumentStore {
   }
 
   /**
-   * Marks an open document TRANSMITTING and commits, before the authority is called (API.md). A
-   * resend replaces the stored body and XML (same key). Null when the document is no longer open.
+   * Starts a transmission attempt and commits, before the authority is called (API.md): the document
+   * becomes TRANSMITTING with the next attempt number and a lease. lib/emission/transmission.ts
+   * decides on the row held locked, so of two requests or nodes racing for one document exactly one
+   * starts; the others get the reason and the current record. A resend replaces the stored body and
+   * XML (same key). `expectedAttempt`: the attempt the caller's decision was based on.
    */
-  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', replace?: { xml: string; digestValue: string; qrCode?: string; requestBody: unknown; amountCents: bigint; accessKey: string }): Promise<DocumentRecord | null> {
+  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', opts: { replace?: ResendContent; expectedAttempt?: number } = {}): Promise<TransmissionClaim> {
     return this.d.knex.transaction(async (trx) => {
-      const row = await trx(this.t('documents')).where({ id }).whereIn('status', [...OPEN_STATUSES]).forUpdate().first('status', 'created_at', 'access_key');
-      if (!row) return null;
-      if (replace && replace.accessKey !== row.access_key) throw new Error(`resend rebuilt key ${replace.accessKey}, stored ${row.access_key}`);
+      const locked = await this.select(trx).where({ id }).forUpdate().first();
+      if (!locked) throw new Error(`document ${id} vanished`);
+      const current = toRecord(locked);
       const now = this.d.now();
+      const decision = transmissionStart(current, now, opts.expectedAttempt);
+      if (decision.kind !== 'start') return { kind: decision.kind, doc: current };
+      const { replace } = opts;
+      if (replace && replace.accessKey !== current.accessKey) throw new Error(`resend rebuilt key ${replace.accessKey}, stored ${current.accessKey}`);
       await trx(this.t('documents')).where({ id }).update({
-        status: 'TRANSMITTING', updated_at: now, transmissions: trx.raw('transmissions + 1'),
-        next_check_at: nextCheckAt(new Date(row.created_at), 0, now),
+        status: 'TRANSMITTING', updated_at: now, transmissions: decision.attempt, transmitting_until: decision.leaseUntil,
+        next_check_at: nextCheckAt(current.createdAt, 0, now),
         ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
       });
-      await this.history(trx, id, row.status, 'TRANSMITTING', trigger, null, null);
-      return toRecord(await this.select(trx).where({ id }).first());
+      await this.history(trx, id, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
+      return { kind: 'started', doc: toRecord(await this.select(trx).where({ id }).first()) };
     });
   }
 
   /**
-   * Applies an authority outcome. A document already terminal is left alone (the first outcome
-   * wins), so each terminal state writes exactly one event.
+   * Applies what the authority said for attempt `attempt`. A document already terminal is left
+   * alone (the first outcome wins), so each terminal state writes exactly one event; an answer for
+   * an attempt that is no longer the latest is only kept in the history (lib/emission/transmission.ts).
+   * Any answer of the latest attempt ends its lease: nothing of it is in flight any more.
    */
-  async applyOutcome(id: string, trigger: string, tr: Transition, details: AuthorityDetails = {}): Promise<DocumentRecord> {
+  async applyOutcome(id: string, attempt: number, trigger: string, tr: Transition, details: AuthorityDetails = {}): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
-      const row = await trx(this.t('documents')).where({ id }).forUpdate().first('status', 'created_at', 'check_attempts');
+      const row = await trx(this.t('documents')).where({ id }).forUpdate().first('status', 'created_at', 'check_attempts', 'transmissions');
       if (!row) throw new Error(`document ${id} vanished`);
       const from = row.status as DocumentStatus;
       const now = this.d.now();
       if (isTerminal(from)) return toRecord(await this.select(trx).where({ id }).first());
+      const latest = Number(row.transmissions);
+      if (isStaleAnswer(attempt, latest)) {
+        await this.history(trx, id, from, from, trigger, `Resposta da transmissão ${attempt} descartada: a transmissão ${latest} é a vigente.`, {
+          attempt, currentAttempt: latest, outcome: tr.to,
+          ...(details.protocol ? { protocol: details.protocol } : {}), ...(details.erros ? { erros: details.erros } : {}),
+        });
+        return toRecord(await this.select(trx).where({ id }).first());
+      }
       if (tr.to === null) {
-        await trx(this.t('documents')).where({ id }).update({ motivo: tr.motivo, updated_at: now });
+        await trx(this.t('documents')).where({ id }).update({ motivo: tr.motivo, updated_at: now, transmitting_until: null });
         await this.history(trx, id, from, from, trigger, tr.motivo, null);
         return toRecord(await this.select(trx).where({ id }).first());
       }
       const terminal = isTerminal(tr.to);
       await trx(this.t('documents')).where({ id }).update({
-        status: tr.to, motivo: tr.motivo, updated_at: now,
+        status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null,
         next_check_at: terminal ? null : nextCheckAt(new Date(row.created_at), Number(row.check_attempts), now),
         ...(details.protocol !== undefined ? { protocol: details.protocol } : {}),
         ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
@@ -207,12 +240,14 @@ export class DocumentStore {
   /**
    * Claims due open documents for this node: SKIP LOCKED lets several nodes share the work, and
    * moving next_check_at forward in the same transaction keeps a claimed document from being
-   * claimed again until its next slot.
+   * claimed again until its next slot. A document whose transmission is in flight (its lease
+   * alive: lib/emission/transmission.ts isInFlight) is left to that transmission until it expires.
    */
   async claimDue(limit: number): Promise<DocumentRecord[]> {
     return this.d.knex.transaction(async (trx) => {
       const now = this.d.now();
       const rows = await trx(this.t('documents')).whereIn('status', [...OPEN_STATUSES]).whereNotNull('next_check_at').where('next_check_at', '<=', now)
+        .where((q) => q.whereNot('status', 'TRANSMITTING').orWhereNull('transmitting_until').orWhere('transmitting_until', '<=', now))
         .orderBy('next_check_at').limit(limit).forUpdate().skipLocked().select('id', 'created_at', 'check_attempts');
       for (const r of rows) {
         const attempts = Number(r.check_attempts) + 1;

@@ -30,8 +30,9 @@ function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: strin
 }
 
 /**
- * Sends a document already committed as TRANSMITTING and stores what the authority said. Called
- * with no transaction open (the outcome is written in its own).
+ * Sends a document already committed as TRANSMITTING (`doc` as markTransmitting returned it: its
+ * `transmissions` is this attempt) and stores what the authority said for that attempt. Called with
+ * no transaction open (the outcome is written in its own).
  */
 export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: string): Promise<DocumentRecord> {
   const t0 = deps.stages ? now() : 0;
@@ -39,7 +40,7 @@ export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: strin
     issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, signedNfeXml: signedXml, accessKey: doc.accessKey!,
   });
   const t1 = deps.stages ? now() : 0;
-  const stored = await deps.store.applyOutcome(doc.id, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
+  const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
   if (deps.stages) {
     deps.stages.record('authority', t1 - t0);
     deps.stages.record('outcome', now() - t1);
@@ -50,16 +51,18 @@ export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: strin
 /**
  * One reconciliation step for a claimed document: consult by key; a terminal answer ends it with
  * the normal event, "not found" retransmits the stored XML under the same key, a failure waits for
- * the next slot (already scheduled by the claim).
+ * the next slot (already scheduled by the claim). The consult speaks for the attempt seen at the
+ * claim: if a resend started another one meanwhile, its answer is not applied and nothing is
+ * retransmitted (the newer attempt decides, or the next slot consults again).
  */
 export async function reconcileOne(deps: Deps, doc: DocumentRecord): Promise<DocumentRecord> {
   const result = await consult(deps.calls, { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! });
   const tr = transition(doc.status, { kind: 'consult', result });
   const xml = (await deps.store.xmlOf(doc.id))?.transmitted ?? null;
   if (tr.to === null && 'retransmit' in tr && tr.retransmit && xml) {
-    const again = await deps.store.markTransmitting(doc.id, 'retransmit');
-    if (!again) return (await deps.store.get(doc.id))!;
-    return transmit(deps, again, xml);
+    const again = await deps.store.markTransmitting(doc.id, 'retransmit', { expectedAttempt: doc.transmissions });
+    if (again.kind !== 'started') return again.doc;
+    return transmit(deps, again.doc, xml);
   }
-  return deps.store.applyOutcome(doc.id, `consult:${result.kind}`, tr, detailsOf(result, xml));
+  return deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${result.kind}`, tr, detailsOf(result, xml));
 }

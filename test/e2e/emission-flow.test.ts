@@ -133,6 +133,39 @@ test.serial('an answer lost after the authority processed the note ends AUTHORIZ
   t.is(receiver.hits.filter((h) => h.body?.data?.invoiceId === id).length, 1);
 });
 
+test.serial('a resend while the authority is still processing the first transmission (slow) answers 409 CONFLICT; the authority gets one submission', async (t) => {
+  const sefaz: any = stack.nodes[0]!.getLocalService('v1.sefaz');
+  const submitted: string[] = [];
+  const authorize = sefaz.client.authorize;
+  sefaz.client.authorize = (p: any) => { submitted.push(p.accessKey); return authorize.call(sefaz.client, p); };
+  t.teardown(() => { sefaz.client.authorize = authorize; });
+  sefaz.simulator.faults.add({ mode: 'slow', service: 'NFeAutorizacao4', delayMs: 3000, times: 1 });
+
+  const first = stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ numero: 6000 }) });
+  const doc = await waitFor(async () => {
+    const row = await stack.knex('emission.documents').where({ issuer_id: issuerId, number: 6000 }).first('id', 'status', 'access_key');
+    return row?.status === 'TRANSMITTING' && submitted.includes(row.access_key) ? row : undefined;
+  }, 'first transmission in flight');
+
+  const resend = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ numero: 6000 }) });
+  t.is(resend.status, 409, resend.text);
+  t.deepEqual(resend.body, {
+    error: {
+      type: 'https://errors.test/CONFLICT', title: 'Conflict', status: 409,
+      detail: 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.',
+      details: { invoiceId: doc.id, status: 'TRANSMITTING', numero: 6000, serie: 1 },
+      instance: '/v1/nfe', requestId: resend.headers.get('x-request-id'), timestamp: resend.body.error.timestamp,
+    },
+  });
+  t.regex(resend.body.error.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+  const done = await first;
+  t.is(done.status, 201, done.text);
+  t.like(done.body.data, { id: doc.id, status: 'AUTHORIZED', number: 6000 });
+  t.deepEqual(submitted, [doc.access_key]);
+  t.deepEqual(sefaz.simulator.faults.list(), []); // the slow answer was the first submission's
+});
+
 test.serial('an issuer without certificate: a rule-breaking note answers the rule, a valid one CERTIFICADO_AUSENTE, and neither takes a number', async (t) => {
   // Runs last: a second issuer makes issuerId required for this partner.
   const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });

@@ -122,3 +122,49 @@ test.serial('a node stopped between TRANSMITTING and the answer leaves a documen
   t.is(got.status, 200, got.text);
   t.like(got.body.data, { status: 'AUTHORIZED', protocol: world.authority.get(doc.access_key) });
 });
+
+test.serial('a resend reaching either emission replica while the first transmission is in flight is refused; one transmission reaches the authority', async (t) => {
+  const { world, stack } = await startCluster(2);
+  t.teardown(async () => { world.release(); await stack.stop(); });
+  const p = caller();
+  world.addIssuer(p.partnerId);
+  const handled = [0, 0];
+  [1, 2].forEach((n, i) => {
+    const svc: any = stack.nodes[n]!.getLocalService('v1.emission');
+    const deps = svc.deps.bind(svc);
+    svc.deps = (ctx: unknown) => { handled[i]!++; return deps(ctx); };
+  });
+  world.authorizeMode = { hold: 'authorize' };
+  const first = stack.request('POST', '/v1/nfe', { body: { ...nota, numero: 500 }, headers: p.headers });
+  await world.authorizeCallsReach(1);
+  const doc = await stack.knex('emission.documents').where({ number: 500 }).first('id', 'status', 'access_key');
+  t.is(doc.status, 'TRANSMITTING');
+
+  // Resends until both replicas have refused at least one (the gateway balances between them).
+  const before = [...handled];
+  const refused = [];
+  for (let i = 0; i < 10 && !(handled[0]! > before[0]! && handled[1]! > before[1]!); i++) {
+    refused.push(await stack.request('POST', '/v1/nfe', { body: { ...nota, numero: 500 }, headers: p.headers }));
+  }
+  t.true(handled[0]! > before[0]! && handled[1]! > before[1]!, `resends per node: ${handled.map((h, i) => h - before[i]!)}`);
+  for (const res of refused) {
+    t.is(res.status, 409, res.text);
+    t.deepEqual(res.body, {
+      error: {
+        type: 'https://errors.test/CONFLICT', title: 'Conflict', status: 409,
+        detail: 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.',
+        details: { invoiceId: doc.id, status: 'TRANSMITTING', numero: 500, serie: 1 },
+        instance: '/v1/nfe', requestId: res.headers.get('x-request-id'), timestamp: '2026-11-22T15:00:00.000Z',
+      },
+    });
+  }
+  t.is(world.authorizeCalls.length, 1);
+
+  world.release();
+  const done = await first;
+  t.is(done.status, 201, done.text);
+  t.like(done.body.data, { id: doc.id, status: 'AUTHORIZED', number: 500 });
+  t.is(world.authorizeCalls.filter((c) => c.accessKey === doc.access_key).length, 1);
+  const events = (await stack.knex('emission.outbox')).map((r: any) => r.payload);
+  t.deepEqual(events.map((e: any) => [e.type, e.data.invoiceId]), [['invoice.authorized', doc.id]]);
+});

@@ -17,7 +17,10 @@ export type AuthorizeMode =
   | 'fail-before-send'
   | 'timeout-after-processing' // the authority authorized it; the answer was lost
   | 'timeout-before-processing' // sent, but the authority never registered it
-  | 'hang-after-processing'; // registered, and the answer never comes (until release())
+  | 'hang-after-processing' // registered, and the answer never comes (until release())
+  | { hold: PlainAuthorizeMode }; // in flight until release(), then answers as `hold` (a slow authority)
+
+type PlainAuthorizeMode = Exclude<AuthorizeMode, { hold: unknown }>;
 
 export type ConsultMode = 'lookup' | 'fail';
 
@@ -63,9 +66,15 @@ export class EmissionWorld {
     this.issuers.delete(id);
   }
 
-  /** Lets hung authorizations answer (as a late answer to a node that may be gone). */
+  /** Lets hung and held authorizations answer (as a late answer to a node that may be gone). */
   release(): void {
     for (const r of this.hung.splice(0)) r();
+  }
+
+  /** Waits until `count` authorizations have reached this stand-in (the last may be held). */
+  async authorizeCallsReach(count: number): Promise<void> {
+    for (let i = 0; i < 200 && this.authorizeCalls.length < count; i++) await new Promise((r) => setTimeout(r, 25));
+    if (this.authorizeCalls.length < count) throw new Error(`authorize calls: ${this.authorizeCalls.length}, expected ${count}`);
   }
 
   private authorized(accessKey: string, tpAmb: number): AuthorizationResult & ConsultResult {
@@ -133,7 +142,12 @@ export class EmissionWorld {
         async authorize(ctx: any): Promise<AuthorizationResult> {
           const { accessKey, signedNfeXml, uf, ambiente } = ctx.params;
           world.authorizeCalls.push({ accessKey, signedNfeXml, uf, ambiente });
-          const mode = world.authorizeMode;
+          let mode = world.authorizeMode;
+          if (typeof mode === 'object' && 'hold' in mode) {
+            const after = mode.hold;
+            await new Promise<void>((r) => world.hung.push(r));
+            mode = after;
+          }
           if (mode === 'authorize') return world.authorized(accessKey, ambiente);
           if (mode === 'fail-before-send') return { kind: 'failed', reason: 'connect', detail: 'ECONNREFUSED' };
           if (mode === 'timeout-after-processing') { world.authorized(accessKey, ambiente); return { kind: 'unknown', reason: 'timeout-after-send', detail: 'sem resposta em 30 s' }; }

@@ -6,7 +6,7 @@ const doc: DocumentRecord = {
   environment: 2, uf: 'SP', keyKind: 'live', accessKey: '3'.repeat(44), cnf: '12345678', tpEmis: 1, emittedAt: new Date('2026-11-22T15:00:00Z'),
   status: 'REJECTED', amountCents: 123456789012345n, protocol: null, authorizedAt: null, erros: [{ codigo: '539', descricao: 'Duplicidade' }],
   motivo: '539 - Duplicidade', createdAt: new Date('2026-11-22T15:00:00Z'), updatedAt: new Date('2026-11-22T15:00:01Z'), nextCheckAt: null,
-  checkAttempts: 0, transmissions: 1, qrCode: 'https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=1', hasTransmittedXml: true, hasAuthorizedXml: false,
+  checkAttempts: 0, transmissions: 1, transmittingUntil: null, qrCode: 'https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=1', hasTransmittedXml: true, hasAuthorizedXml: false,
 };
 
 test('emissionView prints amount as a decimal string and links NFC-e paths', (t) => {

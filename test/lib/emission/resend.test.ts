@@ -4,11 +4,25 @@ import { buildAccessKey } from '../../../lib/nfe/access-key.js';
 
 const key = buildAccessKey({ cUF: '35', aamm: '2611', document: '11222333000181', model: '55', serie: 1, numero: 77, tpEmis: 1, cNF: '12345678' });
 const created = new Date('2026-11-22T15:00:00Z');
-const doc = { status: 'ERROR' as const, accessKey: key, createdAt: created, tpEmis: 1 };
+const doc = { status: 'ERROR' as const, accessKey: key, createdAt: created, tpEmis: 1, transmittingUntil: null };
 const at = (ms: number) => new Date(created.getTime() + ms);
 
 test('resendEligibility allows CREATED, TRANSMITTING and ERROR within 7 days', (t) => {
   for (const status of ['CREATED', 'TRANSMITTING', 'ERROR'] as const) t.deepEqual(resendEligibility({ ...doc, status }, at(RESEND_WINDOW_MS)), { kind: 'resend' });
+});
+
+test('resendEligibility refuses for now a TRANSMITTING document whose transmission lease is alive', (t) => {
+  const until = at(120_000);
+  const inFlight = { ...doc, status: 'TRANSMITTING' as const, transmittingUntil: until };
+  t.deepEqual(resendEligibility(inFlight, at(119_999)), { kind: 'in-flight', until });
+  t.deepEqual(resendEligibility(inFlight, until), { kind: 'resend' }); // expired: the node holding it is presumed dead
+  t.deepEqual(resendEligibility({ ...doc, status: 'TRANSMITTING', transmittingUntil: null }, created), { kind: 'resend' }); // answered, still open
+});
+
+test('resendEligibility: permanent refusals come before the in-flight one', (t) => {
+  const inFlight = { ...doc, status: 'TRANSMITTING' as const, transmittingUntil: new Date(8 * RESEND_WINDOW_MS + created.getTime()) };
+  t.like(resendEligibility(inFlight, at(RESEND_WINDOW_MS + 1)), { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO' });
+  t.like(resendEligibility({ ...inFlight, tpEmis: 9 }, created), { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL' });
 });
 
 test('resendEligibility refuses NUMERO_JA_UTILIZADO after 7 days', (t) => {
