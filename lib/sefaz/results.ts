@@ -31,7 +31,9 @@ export type InfrastructureReason =
   | 'http-status' // non-2xx answer that carries no SOAP result
   | 'timeout-after-send' // sent, no answer in time
   | 'connection-lost-after-send'
-  | 'malformed-response';
+  | 'malformed-response'
+  // Not infrastructure: 204 for our own key and the consult did not settle it (lib/emission/duplicate-key.ts).
+  | 'duplicate-key';
 
 export type AuthorizationResult =
   | ({ kind: 'authorized' } & AuthorityMessage & Protocol)

@@ -6,6 +6,7 @@ import type { AuthorityDetails } from './store.js';
 import type { EmissionDeps } from './emit.js';
 import { authorize, consult } from './ports.js';
 import { now } from './stage-timer.js';
+import { isSameKeyDuplicate, settleDuplicate } from '../../lib/emission/duplicate-key.js';
 
 type Deps = Pick<EmissionDeps, 'store' | 'calls' | 'stages'>;
 
@@ -36,9 +37,10 @@ function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: strin
  */
 export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: string): Promise<DocumentRecord> {
   const t0 = deps.stages ? now() : 0;
-  const result = await authorize(deps.calls, {
-    issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, signedNfeXml: signedXml, accessKey: doc.accessKey!,
-  });
+  const target = { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! };
+  let result = await authorize(deps.calls, { ...target, signedNfeXml: signedXml });
+  // 204: an earlier attempt of ours holds this key at the authority; its registration is the answer.
+  if (isSameKeyDuplicate(result)) result = settleDuplicate(await consult(deps.calls, target));
   const t1 = deps.stages ? now() : 0;
   const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
   if (deps.stages) {

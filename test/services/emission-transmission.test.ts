@@ -188,3 +188,38 @@ test.serial('a late rejection from an older attempt does not overwrite the newer
   t.deepEqual((await eventsOf(doc.id)).map((e: any) => [e.type, e.data.amount]), [['invoice.authorized', '30.00']]);
   t.like(await documentRow({ id: doc.id }), { status: 'AUTHORIZED', transmissions: 3, erros: null });
 });
+
+test.serial('a resend answered 204 (the authority already holds the key) ends as the consult finds it, authorized, never rejected', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  // The first transmission was authorized but its answer was lost.
+  world.authorizeMode = 'timeout-after-processing';
+  const first = await stack.request('POST', '/v1/nfe', { body: nota({ numero: 94 }), headers: p.headers });
+  t.is(first.status, 201, first.text);
+  t.like(first.body.data, { status: 'TRANSMITTING' });
+  const doc = await documentRow({ issuer_id: issuer.id, number: 94 });
+
+  // The caller resends the same number: the authority says 204, and the consult finds the authorization.
+  world.authorizeMode = { reject: { cStat: 204, xMotivo: 'Rejeição: Duplicidade de NF-e [nRec:351000000000001]' } };
+  const consults = world.consultCalls.length;
+  const resend = await stack.request('POST', '/v1/nfe', { body: nota({ numero: 94 }), headers: p.headers });
+  t.is(resend.status, 201, resend.text);
+  t.like(resend.body.data, { id: doc.id, status: 'AUTHORIZED' });
+  t.regex(resend.body.data.protocol, /^\d+$/);
+  t.deepEqual(world.consultCalls.slice(consults), [doc.access_key]);
+  t.like(await documentRow({ id: doc.id }), { status: 'AUTHORIZED', erros: null });
+  t.deepEqual((await eventsOf(doc.id)).map((e: any) => e.type), ['invoice.authorized']);
+});
+
+test.serial('a 204 whose consult fails leaves the document open for reconciliation instead of rejecting it', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  world.authorizeMode = { reject: { cStat: 204, xMotivo: 'Rejeição: Duplicidade de NF-e' } };
+  world.consultMode = 'fail';
+  const res = await stack.request('POST', '/v1/nfe', { body: nota({ numero: 95 }), headers: p.headers });
+  t.is(res.status, 201, res.text);
+  const doc = await documentRow({ issuer_id: issuer.id, number: 95 });
+  t.not(doc.status, 'REJECTED');
+  t.is(doc.erros, null);
+  t.deepEqual(await eventsOf(doc.id), []);
+});
