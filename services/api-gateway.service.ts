@@ -307,7 +307,7 @@ const ApiGateway: ServiceSchema = {
         if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
         if (req.$idempotencyId !== undefined) {
           const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
-          if (isReplayable(status)) await store.complete(req.$idempotencyId, status, body);
+          if (isReplayable(status, typeof err.type === 'string' ? err.type : undefined)) await store.complete(req.$idempotencyId, status, body);
           else await store.release(req.$idempotencyId);
         }
         if (res.headersSent) return;

@@ -23,7 +23,7 @@ export interface StoredForResend {
 export type ResendDecision =
   | { kind: 'resend' }
   | { kind: 'refuse'; code: 'NUMERO_JA_UTILIZADO' | 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL'; reason: string }
-  /** Refused for now: the first transmission has not answered yet (409 CONFLICT). */
+  /** Refused for now: the first transmission has not answered yet (409 DOCUMENTO_EM_TRANSMISSAO). */
   | { kind: 'in-flight'; until: Date };
 
 export function resendEligibility(doc: StoredForResend, now: Date): ResendDecision {

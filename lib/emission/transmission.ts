@@ -70,9 +70,5 @@ export function isStaleAnswer(answeredAttempt: number, currentAttempt: number): 
  * caller consults the document (or waits for the webhook) instead of sending again.
  */
 export function transmissionInFlightError(doc: { id: string; status: DocumentStatus; number: number; series: number }): DomainError {
-  return new DomainError(
-    'CONFLICT',
-    { invoiceId: doc.id, status: doc.status, numero: doc.number, serie: doc.series },
-    'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.',
-  );
+  return new DomainError('DOCUMENTO_EM_TRANSMISSAO', { invoiceId: doc.id, status: doc.status, numero: doc.number, serie: doc.series });
 }

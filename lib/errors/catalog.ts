@@ -55,6 +55,7 @@ export const CATALOG = {
   EMISSOR_INEXISTENTE: { status: 404, detail: 'Emissor não existe mais.' },
 
   // Numbering, resend, contingency (API.md, States and transitions)
+  DOCUMENTO_EM_TRANSMISSAO: { status: 409, detail: 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.' },
   NUMERO_JA_UTILIZADO: { status: 409, detail: 'Número já utilizado nesta série e modelo.' },
   RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL: { status: 409, detail: 'Chave emitida em contingência que não pode ser restaurada.' },
   CONTINGENCIA_SITUACAO_INDETERMINADA: { status: 503, detail: 'Situação da nota indeterminada; o resultado chegará por webhook.' },

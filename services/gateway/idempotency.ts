@@ -87,7 +87,14 @@ export class IdempotencyStore {
   }
 }
 
+/**
+ * Refusals that describe a passing moment, not the request: replaying them for 24 h would refuse a
+ * retry that is meant to succeed once the moment passed (the transmission in flight ended).
+ */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set(['DOCUMENTO_EM_TRANSMISSAO', 'IDEMPOTENCIA_EM_ANDAMENTO']);
+
 /** Which outcomes are deterministic and so replayed (API.md: "including deterministic 400 rejections"). */
-export function isReplayable(status: number): boolean {
+export function isReplayable(status: number, code?: string): boolean {
+  if (code !== undefined && TRANSIENT_CODES.has(code)) return false;
   return (status >= 200 && status < 300) || status === 400 || status === 404 || status === 409 || status === 422;
 }

@@ -151,7 +151,7 @@ test.serial('a resend while the authority is still processing the first transmis
   t.is(resend.status, 409, resend.text);
   t.deepEqual(resend.body, {
     error: {
-      type: 'https://errors.test/CONFLICT', title: 'Conflict', status: 409,
+      type: 'https://errors.test/DOCUMENTO_EM_TRANSMISSAO', title: 'Conflict', status: 409,
       detail: 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.',
       details: { invoiceId: doc.id, status: 'TRANSMITTING', numero: 6000, serie: 1 },
       instance: '/v1/nfe', requestId: resend.headers.get('x-request-id'), timestamp: resend.body.error.timestamp,

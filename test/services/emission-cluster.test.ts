@@ -151,7 +151,7 @@ test.serial('a resend reaching either emission replica while the first transmiss
     t.is(res.status, 409, res.text);
     t.deepEqual(res.body, {
       error: {
-        type: 'https://errors.test/CONFLICT', title: 'Conflict', status: 409,
+        type: 'https://errors.test/DOCUMENTO_EM_TRANSMISSAO', title: 'Conflict', status: 409,
         detail: 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.',
         details: { invoiceId: doc.id, status: 'TRANSMITTING', numero: 500, serie: 1 },
         instance: '/v1/nfe', requestId: res.headers.get('x-request-id'), timestamp: '2026-11-22T15:00:00.000Z',

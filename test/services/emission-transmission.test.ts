@@ -48,7 +48,7 @@ function assertInFlight(t: any, res: any, doc: { id: string; number: number }, i
   t.regex(res.body.error.timestamp, ISO);
   t.deepEqual(res.body, {
     error: {
-      type: 'https://errors.test/CONFLICT', title: 'Conflict', status: 409, detail: IN_FLIGHT,
+      type: 'https://errors.test/DOCUMENTO_EM_TRANSMISSAO', title: 'Conflict', status: 409, detail: IN_FLIGHT,
       details: { invoiceId: doc.id, status: 'TRANSMITTING', numero: doc.number, serie: 1 },
       instance, requestId: res.body.error.requestId, timestamp: res.body.error.timestamp,
     },
@@ -64,7 +64,7 @@ async function eventsOf(invoiceId: string) {
   return rows.map((r: any) => r.payload).filter((p: any) => p.data.invoiceId === invoiceId);
 }
 
-test.serial('a resend while the first transmission is in flight answers 409 CONFLICT and sends nothing; the first ends normally', async (t) => {
+test.serial('a resend while the first transmission is in flight answers 409 DOCUMENTO_EM_TRANSMISSAO and sends nothing; the first ends normally', async (t) => {
   const p = partner();
   const issuer = world.addIssuer(p.partnerId);
   const calls = world.authorizeCalls.length;
@@ -222,4 +222,25 @@ test.serial('a 204 whose consult fails leaves the document open for reconciliati
   t.not(doc.status, 'REJECTED');
   t.is(doc.erros, null);
   t.deepEqual(await eventsOf(doc.id), []);
+});
+
+test.serial('a 409 DOCUMENTO_EM_TRANSMISSAO is not replayed for its Idempotency-Key: the retry after the transmission ended is processed', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const calls = world.authorizeCalls.length;
+  world.authorizeMode = { hold: 'timeout-before-processing' };
+  const first = stack.request('POST', '/v1/nfe', { body: nota({ numero: 96 }), headers: p.headers });
+  await world.authorizeCallsReach(calls + 1);
+  const held = await documentRow({ issuer_id: issuer.id, number: 96 });
+
+  const headers = { ...p.headers, 'idempotency-key': `resend-${randomUUID()}` };
+  assertInFlight(t, await stack.request('POST', '/v1/nfe', { body: corrected(96), headers }), { id: held.id, number: 96 });
+  world.release();
+  t.like((await first).body.data, { id: held.id, status: 'TRANSMITTING' }); // answer lost: still open, lease ended
+
+  // The same key again: the open note may be resent now, so the corrected content is transmitted.
+  world.authorizeMode = 'authorize';
+  const retry = await stack.request('POST', '/v1/nfe', { body: corrected(96), headers });
+  t.is(retry.status, 201, retry.text);
+  t.like(retry.body.data, { id: held.id, status: 'AUTHORIZED', amount: '30.00' });
 });

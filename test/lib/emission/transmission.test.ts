@@ -57,7 +57,7 @@ test('isStaleAnswer: only the latest attempt speaks', (t) => {
 
 test('transmissionInFlightError is a 409 CONFLICT naming the document and its current status', (t) => {
   const err = transmissionInFlightError({ id: 'd1', status: 'TRANSMITTING', number: 77, series: 1 });
-  t.is(err.type, 'CONFLICT');
+  t.is(err.type, 'DOCUMENTO_EM_TRANSMISSAO');
   t.is(err.code, 409);
   t.deepEqual(err.data, { invoiceId: 'd1', status: 'TRANSMITTING', numero: 77, serie: 1 });
   t.is(err.message, 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.');
