@@ -24,6 +24,7 @@ import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
 
@@ -226,8 +227,7 @@ const IssuerService: ServiceSchema = {
       },
       async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind; preflight?: 'throw' | 'report' }>) {
         const { partnerId, issuerId, model } = ctx.params;
-        const { active, removedIds } = await this.loadPartnerIssuers(partnerId);
-        const issuer = selectIssuer(active as IssuerRecord[], issuerId, { requireId: model === 'NFSe', removedIds });
+        const { issuer, fingerprint } = await this.selectPartnerIssuer(partnerId, issuerId, model === 'NFSe');
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
         const report = ctx.params.preflight === 'report';
         let refusal: { type: string; data: Record<string, unknown> | null; message: string } | null = null;
@@ -238,9 +238,7 @@ const IssuerService: ServiceSchema = {
           refusal = { type: err.type, data: err.data ?? null, message: err.message };
         }
         const snapshot: IssuerSnapshot = toSnapshot(issuer);
-        const certificate = issuer.certificate
-          ? { fingerprint: (await this.knex(this.t('issuers')).select('cert_fingerprint').where({ id: issuer.id }).first()).cert_fingerprint, notAfter: issuer.certificate.notAfter, serial: issuer.certificate.serial }
-          : null;
+        const certificate = issuer.certificate ? { fingerprint, notAfter: issuer.certificate.notAfter, serial: issuer.certificate.serial } : null;
         return report ? { issuer: snapshot, certificate, preflight: refusal } : { issuer: snapshot, certificate };
       },
     },
@@ -250,8 +248,7 @@ const IssuerService: ServiceSchema = {
       visibility: 'public',
       params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
       async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
-        const { active, removedIds } = await this.loadPartnerIssuers(ctx.params.partnerId);
-        const issuer = selectIssuer(active as IssuerRecord[], ctx.params.issuerId, { removedIds });
+        const { issuer } = await this.selectPartnerIssuer(ctx.params.partnerId, ctx.params.issuerId, false);
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
         return { issuerId: issuer.id, cnpj: issuer.cnpj, ambienteFiscal: issuer.ambienteFiscal, sandbox: issuer.sandbox };
       },
@@ -300,10 +297,30 @@ const IssuerService: ServiceSchema = {
   },
 
   methods: {
-    /** The partner's live issuers, and the ids of those it removed (for EMISSOR_INEXISTENTE). */
-    async loadPartnerIssuers(this: any, partnerId: string): Promise<{ active: IssuerRecord[]; removedIds: Set<string> }> {
-      const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId }).orderBy('created_at').orderBy('id');
-      return { active: rows.filter((r) => !r.deleted_at).map(toRecord), removedIds: new Set(rows.filter((r) => r.deleted_at).map((r) => r.id)) };
+    /**
+     * The issuer a document call names (or the partner's only one), with the fingerprint of its
+     * certificate, in one indexed query whatever the number of issuers the partner has: this runs
+     * for every note, so its cost must not grow with the partner's size. The choice and its refusals
+     * are lib/issuer/preflight.ts's selectIssuer.
+     */
+    async selectPartnerIssuer(this: any, partnerId: string, issuerId: string | undefined, requireId: boolean): Promise<{ issuer: IssuerRecord; fingerprint: string | null }> {
+      const issuers = () => this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId });
+      let rows: IssuerRow[];
+      let total: number | undefined;
+      if (issuerId) {
+        // Not a UUID: no issuer has it (and Postgres would refuse it in a uuid comparison).
+        rows = UUID_RE.test(issuerId) ? await issuers().where({ id: issuerId }) : [];
+      } else {
+        rows = requireId ? [] : await issuers().whereNull('deleted_at').orderBy('created_at').orderBy('id').limit(2);
+        if (rows.length > 1) {
+          const [count] = await this.knex(this.t('issuers')).where({ partner_id: partnerId }).whereNull('deleted_at').count('* as n');
+          total = Number(count.n);
+        }
+      }
+      const active = rows.filter((r) => !r.deleted_at);
+      const removedIds = new Set(rows.filter((r) => r.deleted_at).map((r) => r.id));
+      const record = selectIssuer(active.map(toRecord), issuerId, { requireId, removedIds, ...(total !== undefined ? { total } : {}) });
+      return { issuer: record, fingerprint: active.find((r) => r.id === record.id)?.cert_fingerprint ?? null };
     },
 
     /** The issuer if it belongs to the partner; otherwise 404, the same for unknown and foreign ids. */

@@ -10,7 +10,7 @@ export type EmissionModel = '55' | '65' | 'NFSe';
 export type KeyKind = 'live' | 'test' | null;
 
 /** Rule 2: one issuer makes `issuerId` optional; several require it; another partner's is 404. */
-export function selectIssuer<T extends Pick<IssuerRecord, 'id' | 'partnerId'>>(own: readonly T[], issuerId: string | undefined, opts: { requireId?: boolean; removedIds?: ReadonlySet<string> } = {}): T {
+export function selectIssuer<T extends Pick<IssuerRecord, 'id' | 'partnerId'>>(own: readonly T[], issuerId: string | undefined, opts: { requireId?: boolean; removedIds?: ReadonlySet<string>; total?: number } = {}): T {
   if (issuerId) {
     const found = own.find((i) => i.id === issuerId);
     // The partner's own issuer, removed since: say so rather than "not found".
@@ -21,7 +21,8 @@ export function selectIssuer<T extends Pick<IssuerRecord, 'id' | 'partnerId'>>(o
   }
   if (opts.requireId) throw new DomainError('BAD_REQUEST', undefined, 'informe issuerId: NFS-e exige issuerId');
   if (own.length === 0) throw new DomainError('NOT_FOUND', undefined, 'Nenhum emissor cadastrado: crie um com POST /v1/companies.');
-  if (own.length > 1) throw new DomainError('BAD_REQUEST', undefined, `informe issuerId: sua conta tem ${own.length} emissores`);
+  // `total`: the caller may pass only the first two issuers and the partner's count.
+  if (own.length > 1) throw new DomainError('BAD_REQUEST', undefined, `informe issuerId: sua conta tem ${opts.total ?? own.length} emissores`);
   return own[0]!;
 }
 

@@ -178,6 +178,13 @@ test.serial('forEmission: issuer selection (rule 2) and test key against product
   t.like(await callError('v1.issuer.resolve', { partnerId: 'p-one', keyKind: 'live' }), { type: 'BAD_REQUEST', message: 'informe issuerId: sua conta tem 2 emissores' });
   t.deepEqual(await call('v1.issuer.resolve', { partnerId: 'p-one', issuerId: second.issuerId, keyKind: 'test' }), { issuerId: second.issuerId, cnpj: second.cnpj, ambienteFiscal: 2, sandbox: false });
 
+  await newIssuer('p-one');
+  // Only two rows are read per note; the count comes from the partner's index when it is needed.
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-one', model: '55', keyKind: 'live' }), { type: 'BAD_REQUEST', message: 'informe issuerId: sua conta tem 3 emissores' });
+  t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-one', issuerId: 'not-a-uuid', model: '55', keyKind: 'live' }), { type: 'NOT_FOUND', code: 404, message: 'Emissor não encontrado.' });
+  t.is(((await call('v1.issuer.forEmission', { partnerId: 'p-one', issuerId: one.issuerId, model: '55', keyKind: 'live', preflight: 'report' })) as any).certificate.fingerprint, ok.certificate.fingerprint);
+  t.regex(ok.certificate.fingerprint, /^[0-9a-f]{40,64}$/i);
+
   const foreign = await newIssuer('p-foreign');
   t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-one', issuerId: foreign.issuerId, model: '55', keyKind: 'live' }), { type: 'NOT_FOUND', code: 404, message: 'Emissor não encontrado.' });
   t.like(await callError('v1.issuer.get', { partnerId: 'p-one', issuerId: foreign.issuerId }), { type: 'NOT_FOUND', code: 404 });
