@@ -43,7 +43,7 @@ export const issuerFieldRules = {
   pTotTribSNPadrao: { type: 'decimal', intDigits: 3, fracDigits: 2, min: 0, max: 100, description: 'Percentual aproximado de tributos do Simples' },
   pTotTribSNCompetencia: { type: 'string', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, description: 'AAAA-MM' },
   fiscalBrainEnabled: { type: 'boolean' },
-  valorAproximadoTributosEnabled: { type: 'boolean' },
+  valorAproximadoTributosEnabled: { type: 'boolean', description: 'NF-e/NFC-e com o valor aproximado dos tributos (Lei 12.741): calculado pelo serviço por NCM, UF do emissor e origem, com a tabela da UF carregada pelo operador; item sem alíquota vigente recusa 422 TRIBUTOS_APROXIMADOS_INDISPONIVEIS' },
   sefazUrl: { type: 'url', description: 'Endpoint da autoridade (ex. simulador); null = tabela oficial' },
 } as const;
 
