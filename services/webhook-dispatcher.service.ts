@@ -23,7 +23,11 @@ const tags = ['webhooks'];
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
-/** Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). */
+/**
+ * Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). The gateway
+ * refuses them first, from the action's `refuseTestKey` flag, before the body is validated; this
+ * check keeps the rule for calls that do not come through the gateway.
+ */
 function partnerOf(ctx: Ctx<any>, writes = false): string {
   const caller = ctx.meta.caller;
   if (writes && caller?.keyKind === 'test') throw new DomainError('AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK');
@@ -73,6 +77,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     patchConfig: {
       rest: 'PATCH /webhooks/config',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: configPatchSchema,
       openapi: {
         summary: 'Define webhookUrl e events',
@@ -88,6 +93,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     regenerateSecret: {
       rest: 'POST /webhooks/secret/regenerate',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       idempotency: false,
       params: emptySchema,
       openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
@@ -133,6 +139,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     retryDead: {
       rest: 'POST /webhooks/dlq/:deliveryId/retry',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: deliveryIdSchema,
       openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson },
       async handler(this: any, ctx: Ctx<{ deliveryId: string }>) {
@@ -149,6 +156,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     retryAllDead: {
       rest: 'POST /webhooks/dlq/retry-all',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Reagenda todas as entregas mortas', description: 'Responde { rescheduled }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { rescheduled: { type: 'integer' } } } },
       async handler(this: any, ctx: Ctx) {
@@ -161,6 +169,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     purgeDead: {
       rest: 'DELETE /webhooks/dlq',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { purged: { type: 'integer' } } } },
       async handler(this: any, ctx: Ctx) {
