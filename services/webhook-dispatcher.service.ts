@@ -14,7 +14,7 @@ import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks
 import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
-import { postWebhook, resolveAll } from './webhooks/post-webhook.js';
+import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
@@ -196,6 +196,11 @@ const WebhookDispatcher: ServiceSchema = {
     deliveries(this: any): DeliveryStore {
       return (this._deliveries ??= new DeliveryStore(this.knex, SCHEMA));
     },
+    /** Kept-alive connection pools of this node, closed when the service stops. */
+    agents(this: any): WebhookAgents {
+      const { maxSocketsPerOrigin, idleSocketMs } = runtimeOf(this.broker).config.webhooks;
+      return (this._agents ??= new WebhookAgents({ maxSocketsPerOrigin, idleSocketMs }));
+    },
 
     /** URL policy and SSRF guard at configuration time (the connection checks again). */
     async checkTarget(this: any, raw: string): Promise<void> {
@@ -260,7 +265,7 @@ const WebhookDispatcher: ServiceSchema = {
             'X-Webhook-Event': c.eventType,
             'X-Webhook-Delivery': c.attemptId,
           },
-        });
+        }, this.agents());
       }
       await this.deliveries().recordResult(c, this.broker.nodeID, result, isSuccessStatus(result.statusCode), this.now());
     },
@@ -284,7 +289,7 @@ const WebhookDispatcher: ServiceSchema = {
     tick(this: any) {
       if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; return; }
       this.ticking = true;
-      this.processDue()
+      this.round = this.processDue()
         .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook scheduler round failed; will retry'))
         .finally(() => {
           this.ticking = false;
@@ -301,9 +306,13 @@ const WebhookDispatcher: ServiceSchema = {
     }
   },
 
-  stopped(this: any) {
+  async stopped(this: any) {
     this.stopping = true;
     clearInterval(this.timer);
+    // Let the round in progress record its results (each POST is bounded by the timeout) before
+    // the pooled connections close.
+    await this.round;
+    this._agents?.destroy();
   },
 };
 
