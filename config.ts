@@ -41,6 +41,8 @@ export interface AppConfig {
     readonly maxSocketsPerOrigin: number;
     /** An idle kept-alive connection closes after this (WEBHOOK_IDLE_SOCKET_MS). */
     readonly idleSocketMs: number;
+    /** Finished deliveries are purged after these many days; the purge runs every `intervalMs` (0: never). */
+    readonly retention: { readonly deliveredDays: number; readonly exhaustedDays: number; readonly intervalMs: number };
   };
   readonly sefaz: {
     /** Port of the in-process simulator; 0 picks a free one. */
@@ -174,6 +176,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollMs: int(env, 'WEBHOOK_POLL_MS', 1_000),
       maxSocketsPerOrigin: positive(env, 'WEBHOOK_MAX_SOCKETS', 8),
       idleSocketMs: positive(env, 'WEBHOOK_IDLE_SOCKET_MS', 4_000),
+      retention: Object.freeze({
+        deliveredDays: positive(env, 'WEBHOOK_RETENTION_DELIVERED_DAYS', 30),
+        exhaustedDays: positive(env, 'WEBHOOK_RETENTION_FAILED_DAYS', 90),
+        intervalMs: int(env, 'WEBHOOK_RETENTION_INTERVAL_MS', 3_600_000),
+      }),
     }),
     sefaz: Object.freeze({
       simulatorPort: int(env, 'SIMULATOR_PORT', 0),

@@ -15,9 +15,12 @@ import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySch
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
+import { purgeFinished } from './webhooks/purge.js';
+import { purgeRules } from '../lib/webhooks/retention.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
+const PURGE = { batchSize: 500, maxBatches: 200 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
@@ -184,6 +187,14 @@ const WebhookDispatcher: ServiceSchema = {
         return { processed: await this.processDue() };
       },
     },
+
+    /** Deletes finished deliveries past retention now (the retention timer does the same). */
+    purgeExpired: {
+      visibility: 'public',
+      async handler(this: any) {
+        return { purged: await this.runRetention() };
+      },
+    },
   },
 
   methods: {
@@ -296,22 +307,40 @@ const WebhookDispatcher: ServiceSchema = {
           if (this.tickAgain) { this.tickAgain = false; this.tick(); }
         });
     },
+
+    /** One retention run: finished deliveries past WEBHOOK_RETENTION_* days, in batches. */
+    async runRetention(this: any): Promise<number> {
+      const { deliveredDays, exhaustedDays } = runtimeOf(this.broker).config.webhooks.retention;
+      return purgeFinished(this.knex, this.t('deliveries'), purgeRules(this.now(), { deliveredDays, exhaustedDays }), PURGE);
+    },
   },
 
   started(this: any) {
-    const { pollMs } = runtimeOf(this.broker).config.webhooks;
+    const { pollMs, retention } = runtimeOf(this.broker).config.webhooks;
     if (pollMs > 0) {
       this.timer = setInterval(() => this.tick(), pollMs);
       this.timer.unref?.();
+    }
+    if (retention.intervalMs > 0) {
+      // Every replica purges on its own timer; purgeFinished explains why that is safe.
+      this.retentionTimer = setInterval(() => {
+        if (this.stopping || this.purging) return; // a long run is not stacked on by the next tick
+        this.purging = this.runRetention()
+          .then((purged: number) => purged && this.logger.info({ purged }, 'webhook deliveries past retention purged'))
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook retention purge failed; will retry'))
+          .finally(() => { this.purging = null; });
+      }, retention.intervalMs);
+      this.retentionTimer.unref?.();
     }
   },
 
   async stopped(this: any) {
     this.stopping = true;
     clearInterval(this.timer);
+    clearInterval(this.retentionTimer);
     // Let the round in progress record its results (each POST is bounded by the timeout) before
     // the pooled connections close.
-    await this.round;
+    await Promise.all([this.round, this.purging]);
     this._agents?.destroy();
   },
 };
