@@ -92,42 +92,35 @@ const plainAddress = (a: string | undefined) => (a ?? '').replace(/^::ffff:(\d+\
  * are followed; the response body is discarded; the whole exchange is bounded by `timeoutMs`.
  * Never throws: failures come back as `error`.
  */
-export async function postWebhook(opts: PostOptions, agents: WebhookAgents): Promise<PostResult> {
+export function postWebhook(opts: PostOptions, agents: WebhookAgents): Promise<PostResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): PostResult => ({ statusCode, error, latencyMs: Math.round(performance.now() - started) });
   let url: URL;
   try {
     url = new URL(opts.url);
   } catch {
-    return done(null, 'URL inválida');
+    return Promise.resolve(done(null, 'URL inválida'));
   }
-  let addresses: LookupAddress[];
-  try {
-    addresses = await resolveVerbatim(hostOf(url));
-  } catch (err) {
-    return done(null, `falha de conexão: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const check = checkResolvedAddresses(addresses.map((a) => a.address), opts.allowPrivateTargets);
-  if (!check.ok) return done(null, `destino bloqueado: ${check.message}`);
-  const checked = new Set(addresses.map((a) => plainAddress(a.address)));
-  const pinnedLookup = (_hostname: string, options: any, callback: any) => {
-    const wanted = options?.family === 6 ? addresses.filter((a) => a.family === 6) : options?.family === 4 ? addresses.filter((a) => a.family === 4) : addresses;
-    const list = wanted.length ? wanted : addresses;
-    if (options?.all) return callback(null, list);
-    return callback(null, list[0]!.address, list[0]!.family);
-  };
   const deadline = started + opts.timeoutMs;
 
   return new Promise((resolve) => {
     let settled = false;
     let current: http.ClientRequest | null = null;
     const finish = (r: PostResult) => { if (!settled) { settled = true; clearTimeout(timer); resolve(r); } };
+    // Bounds everything, the DNS resolution included.
     const timer = setTimeout(() => {
       finish(done(null, `sem resposta em ${opts.timeoutMs} ms`));
       current?.destroy();
     }, opts.timeoutMs);
 
-    const send = (fresh: boolean) => {
+    const send = (addresses: LookupAddress[], fresh: boolean) => {
+      const checked = new Set(addresses.map((a) => plainAddress(a.address)));
+      const pinnedLookup = (_hostname: string, options: any, callback: any) => {
+        const wanted = options?.family === 6 ? addresses.filter((a) => a.family === 6) : options?.family === 4 ? addresses.filter((a) => a.family === 4) : addresses;
+        const list = wanted.length ? wanted : addresses;
+        if (options?.all) return callback(null, list);
+        return callback(null, list[0]!.address, list[0]!.family);
+      };
       const client = url.protocol === 'https:' ? https : http;
       let responded = false;
       const req = client.request(url, {
@@ -157,12 +150,17 @@ export async function postWebhook(opts: PostOptions, agents: WebhookAgents): Pro
         if (settled) return;
         // A kept-alive socket the receiver closed just as we reused it: nothing was answered, so
         // send once more on a fresh connection (Node's documented pattern; at-least-once anyway).
-        if (!fresh && req.reusedSocket && !responded && STALE_SOCKET.has(err.code ?? '') && performance.now() < deadline) return send(true);
+        if (!fresh && req.reusedSocket && !responded && STALE_SOCKET.has(err.code ?? '') && performance.now() < deadline) return send(addresses, true);
         finish(done(null, err instanceof BlockedTarget ? err.message : `falha de conexão: ${err.code ?? err.message}`));
       });
       req.end(opts.body);
     };
-    send(false);
+
+    resolveVerbatim(hostOf(url)).then((addresses) => {
+      if (settled) return;
+      const check = checkResolvedAddresses(addresses.map((a) => a.address), opts.allowPrivateTargets);
+      if (!check.ok) return finish(done(null, `destino bloqueado: ${check.message}`));
+      send(addresses, false);
+    }, (err: NodeJS.ErrnoException) => finish(done(null, `falha de conexão: ${err.code ?? err.message}`)));
   });
 }
-
