@@ -37,6 +37,12 @@ export interface AppConfig {
     readonly timeoutMs: number;
     /** How often each dispatcher node looks for due attempts; 0 disables the loop (tests drive runDue). */
     readonly pollMs: number;
+    /** Kept-alive connections per receiver origin, per dispatcher node (WEBHOOK_MAX_SOCKETS). */
+    readonly maxSocketsPerOrigin: number;
+    /** An idle kept-alive connection closes after this (WEBHOOK_IDLE_SOCKET_MS). */
+    readonly idleSocketMs: number;
+    /** Finished deliveries are purged after these many days; the purge runs every `intervalMs` (0: never). */
+    readonly retention: { readonly deliveredDays: number; readonly exhaustedDays: number; readonly intervalMs: number };
   };
   readonly sefaz: {
     /** Port of the in-process simulator; 0 picks a free one. */
@@ -86,6 +92,12 @@ function int(env: Env, name: string, fallback: number): number {
 function powerOfTwo(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n < 2 || (n & (n - 1)) !== 0) throw new Error(`${name} must be a power of two >= 2, got ${n}`);
+  return n;
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 1) throw new Error(`${name} must be a positive integer, got ${n}`);
   return n;
 }
 
@@ -162,6 +174,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', envName === 'production'),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 1_000),
+      maxSocketsPerOrigin: positive(env, 'WEBHOOK_MAX_SOCKETS', 8),
+      idleSocketMs: positive(env, 'WEBHOOK_IDLE_SOCKET_MS', 4_000),
+      retention: Object.freeze({
+        deliveredDays: positive(env, 'WEBHOOK_RETENTION_DELIVERED_DAYS', 30),
+        exhaustedDays: positive(env, 'WEBHOOK_RETENTION_FAILED_DAYS', 90),
+        intervalMs: int(env, 'WEBHOOK_RETENTION_INTERVAL_MS', 3_600_000),
+      }),
     }),
     sefaz: Object.freeze({
       simulatorPort: int(env, 'SIMULATOR_PORT', 0),

@@ -1,6 +1,7 @@
 /**
  * Webhook delivery throughput: N events published on fiscal.events, recorded by the dispatcher,
- * then sent (claim with SKIP LOCKED → signed POST → result recorded) to a local receiver.
+ * then sent (claim with SKIP LOCKED → signed POST → result recorded) to a local receiver. Also
+ * prints how many TCP connections the receiver accepted and the POST latency the dispatcher recorded.
  * Needs the local Postgres (and Redis with --redis). A benchmark, not a test:
  *   npx tsx bench/webhooks.ts [--events 2000] [--redis]
  */
@@ -33,12 +34,17 @@ try {
   while (sent < N) sent += await runDue(stack);
   const sendMs = performance.now() - t1;
   if ((await count('delivered')) !== N || receiver.hits.length !== N || !receiver.hits.every((h) => h.verified)) throw new Error('not every delivery arrived verified');
+  // Time of each POST as the dispatcher measured it (connection, request, response), in ms.
+  const latencies: number[] = (await stack.knex('webhooks.attempts').pluck('latency_ms')).map(Number).sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
 
   console.log(JSON.stringify({
     events: N, transport: redis ? 'redis-streams' : 'in-process',
     ingestPerSecond: Math.round(N / (ingestMs / 1000)),
     deliveriesPerSecond: Math.round(N / (sendMs / 1000)),
     endToEndPerSecond: Math.round(N / ((ingestMs + sendMs) / 1000)),
+    receiverConnections: receiver.connections,
+    postLatencyMs: { p50: pct(50), p99: pct(99) },
   }));
 } finally {
   await receiver.close();

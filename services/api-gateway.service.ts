@@ -19,7 +19,7 @@ import { API_VERSION } from '../lib/version.js';
 
 type Req = IncomingMessage & {
   $requestId: string; $ctx: Context<any, any>; $action?: any; $route?: any; $params?: any; body?: unknown;
-  parsedUrl?: string; originalUrl?: string; $idempotencyId?: number;
+  parsedUrl?: string; originalUrl?: string; $idempotencyId?: number; $bodyError?: unknown;
 };
 
 /** Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued errors. */
@@ -33,6 +33,26 @@ function normalizeError(err: any): ErrorLike {
   return err ?? {};
 }
 
+/** Body-parser failures about the content (not its size) that wait until the caller is known. */
+const CONTENT_ERRORS = new Set(['entity.parse.failed', 'encoding.unsupported', 'charset.unsupported']);
+
+/**
+ * moleculer-web's JSON body parser, except that a body that does not parse is refused only after
+ * authentication and the route's key rules (in `authorize`), like every other body validation:
+ * an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body is still
+ * refused at once (413), before anything else reads it.
+ */
+function jsonBodyParser(opts: { limit: string; strict: boolean }) {
+  const parse = (ApiService as any).bodyParser.json(opts);
+  return (req: Req, res: ServerResponse, next: (err?: unknown) => void) => parse(req, res, (err: any) => {
+    if (err && CONTENT_ERRORS.has(err.type)) {
+      req.$bodyError = err;
+      return next();
+    }
+    return next(err);
+  });
+}
+
 /**
  * HTTP gateway. Routes are not listed here: every action that declares `rest` is published under
  * /v1 (moleculer-web autoAliases), across all nodes. The gateway owns the cross-cutting rules of
@@ -40,8 +60,9 @@ function normalizeError(err: any): ErrorLike {
  * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
  *
  * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
- * `httpStatus` (success status), `raw` (no envelope: downloads), `openapi` (docs),
- * `idempotency: false` (never store the response for Idempotency-Key replay: secret reveals).
+ * `refuseTestKey` (catalogued 403 code for ek_test_ keys), `httpStatus` (success status), `raw`
+ * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
+ * Idempotency-Key replay: secret reveals).
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
@@ -68,7 +89,8 @@ const ApiGateway: ServiceSchema = {
         authentication: true,
         authorization: true,
         callOptions: { timeout: 90_000 },
-        bodyParsers: { json: { limit: '5mb', strict: false }, urlencoded: false },
+        bodyParsers: false,
+        use: [jsonBodyParser({ limit: '5mb', strict: false })],
         onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
           return this.wrapSuccess(ctx, req, res, data);
         },
@@ -227,12 +249,20 @@ const ApiGateway: ServiceSchema = {
       await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
       if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
       if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');
+      // Who may call comes before what was sent: these refusals precede the action's params
+      // validation, so an ek_test_ key on a webhook write gets its 403 whatever the body (API.md,
+      // Events > Delivery 4).
+      if (action.refuseTestKey && caller.keyKind === 'test') throw new DomainError(action.refuseTestKey);
       ctx.meta.caller = caller;
       return caller;
     },
 
-    /** Runs after authentication: claims the Idempotency-Key of a POST, or replays its outcome. */
+    /**
+     * Runs after authentication: refuses a body that did not parse (jsonBodyParser), then claims
+     * the Idempotency-Key of a POST, or replays its outcome.
+     */
     async authorize(this: any, ctx: Context<any, any>, route: any, req: Req, res: ServerResponse) {
+      if (req.$bodyError) throw req.$bodyError;
       const caller: Caller | undefined = ctx.meta.caller;
       const key = req.headers['idempotency-key'];
       if (req.method !== 'POST' || !caller || typeof key !== 'string' || !key) return;
@@ -328,7 +358,7 @@ const ApiGateway: ServiceSchema = {
     const { config } = runtimeOf(this.broker);
     schema.settings.port = config.http.port;
     schema.settings.ip = config.http.host;
-    schema.settings.routes[0].bodyParsers = { json: { limit: config.http.bodyLimit, strict: false }, urlencoded: false };
+    schema.settings.routes[0].use = [jsonBodyParser({ limit: config.http.bodyLimit, strict: false })];
   },
 
   async started(this: any) {

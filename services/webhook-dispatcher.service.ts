@@ -14,16 +14,23 @@ import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks
 import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
-import { postWebhook, resolveAll } from './webhooks/post-webhook.js';
+import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
+import { purgeFinished } from './webhooks/purge.js';
+import { purgeRules } from '../lib/webhooks/retention.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
+const PURGE = { batchSize: 500, maxBatches: 200 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
-/** Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). */
+/**
+ * Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). The gateway
+ * refuses them first, from the action's `refuseTestKey` flag, before the body is validated; this
+ * check keeps the rule for calls that do not come through the gateway.
+ */
 function partnerOf(ctx: Ctx<any>, writes = false): string {
   const caller = ctx.meta.caller;
   if (writes && caller?.keyKind === 'test') throw new DomainError('AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK');
@@ -73,6 +80,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     patchConfig: {
       rest: 'PATCH /webhooks/config',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: configPatchSchema,
       openapi: {
         summary: 'Define webhookUrl e events',
@@ -88,6 +96,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     regenerateSecret: {
       rest: 'POST /webhooks/secret/regenerate',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       idempotency: false,
       params: emptySchema,
       openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
@@ -133,6 +142,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     retryDead: {
       rest: 'POST /webhooks/dlq/:deliveryId/retry',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: deliveryIdSchema,
       openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson },
       async handler(this: any, ctx: Ctx<{ deliveryId: string }>) {
@@ -149,6 +159,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     retryAllDead: {
       rest: 'POST /webhooks/dlq/retry-all',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Reagenda todas as entregas mortas', description: 'Responde { rescheduled }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { rescheduled: { type: 'integer' } } } },
       async handler(this: any, ctx: Ctx) {
@@ -161,6 +172,7 @@ const WebhookDispatcher: ServiceSchema = {
 
     purgeDead: {
       rest: 'DELETE /webhooks/dlq',
+      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { purged: { type: 'integer' } } } },
       async handler(this: any, ctx: Ctx) {
@@ -175,6 +187,14 @@ const WebhookDispatcher: ServiceSchema = {
         return { processed: await this.processDue() };
       },
     },
+
+    /** Deletes finished deliveries past retention now (the retention timer does the same). */
+    purgeExpired: {
+      visibility: 'public',
+      async handler(this: any) {
+        return { purged: await this.runRetention() };
+      },
+    },
   },
 
   methods: {
@@ -186,6 +206,11 @@ const WebhookDispatcher: ServiceSchema = {
     },
     deliveries(this: any): DeliveryStore {
       return (this._deliveries ??= new DeliveryStore(this.knex, SCHEMA));
+    },
+    /** Kept-alive connection pools of this node, closed when the service stops. */
+    agents(this: any): WebhookAgents {
+      const { maxSocketsPerOrigin, idleSocketMs } = runtimeOf(this.broker).config.webhooks;
+      return (this._agents ??= new WebhookAgents({ maxSocketsPerOrigin, idleSocketMs }));
     },
 
     /** URL policy and SSRF guard at configuration time (the connection checks again). */
@@ -251,7 +276,7 @@ const WebhookDispatcher: ServiceSchema = {
             'X-Webhook-Event': c.eventType,
             'X-Webhook-Delivery': c.attemptId,
           },
-        });
+        }, this.agents());
       }
       await this.deliveries().recordResult(c, this.broker.nodeID, result, isSuccessStatus(result.statusCode), this.now());
     },
@@ -275,26 +300,48 @@ const WebhookDispatcher: ServiceSchema = {
     tick(this: any) {
       if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; return; }
       this.ticking = true;
-      this.processDue()
+      this.round = this.processDue()
         .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook scheduler round failed; will retry'))
         .finally(() => {
           this.ticking = false;
           if (this.tickAgain) { this.tickAgain = false; this.tick(); }
         });
     },
+
+    /** One retention run: finished deliveries past WEBHOOK_RETENTION_* days, in batches. */
+    async runRetention(this: any): Promise<number> {
+      const { deliveredDays, exhaustedDays } = runtimeOf(this.broker).config.webhooks.retention;
+      return purgeFinished(this.knex, this.t('deliveries'), purgeRules(this.now(), { deliveredDays, exhaustedDays }), PURGE);
+    },
   },
 
   started(this: any) {
-    const { pollMs } = runtimeOf(this.broker).config.webhooks;
+    const { pollMs, retention } = runtimeOf(this.broker).config.webhooks;
     if (pollMs > 0) {
       this.timer = setInterval(() => this.tick(), pollMs);
       this.timer.unref?.();
     }
+    if (retention.intervalMs > 0) {
+      // Every replica purges on its own timer; purgeFinished explains why that is safe.
+      this.retentionTimer = setInterval(() => {
+        if (this.stopping || this.purging) return; // a long run is not stacked on by the next tick
+        this.purging = this.runRetention()
+          .then((purged: number) => purged && this.logger.info({ purged }, 'webhook deliveries past retention purged'))
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook retention purge failed; will retry'))
+          .finally(() => { this.purging = null; });
+      }, retention.intervalMs);
+      this.retentionTimer.unref?.();
+    }
   },
 
-  stopped(this: any) {
+  async stopped(this: any) {
     this.stopping = true;
     clearInterval(this.timer);
+    clearInterval(this.retentionTimer);
+    // Let the round in progress record its results (each POST is bounded by the timeout) before
+    // the pooled connections close.
+    await Promise.all([this.round, this.purging]);
+    this._agents?.destroy();
   },
 };
 

@@ -58,4 +58,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_deliveries_retention_index',
+    async up(knex, schema) {
+      // The retention purge (services/webhooks/purge.ts) looks for finished rows by status and by
+      // the time they finished: the last write to a finished row is the one that finished it
+      // (a DLQ retry makes it pending again).
+      await knex.schema.withSchema(schema).alterTable('deliveries', (t) => {
+        t.index(['status', 'updated_at'], 'deliveries_status_updated_at_index');
+      });
+    },
+  },
 ];

@@ -19,22 +19,80 @@ export interface PostOptions {
 }
 
 /** Resolves every address of a host (dns.lookup, as the connection would). */
-export function resolveAll(host: string): Promise<string[]> {
-  if (isIP(host)) return Promise.resolve([host]);
+export async function resolveAll(host: string): Promise<string[]> {
+  return (await resolveVerbatim(host)).map((a) => a.address);
+}
+
+function resolveVerbatim(host: string): Promise<LookupAddress[]> {
+  const family = isIP(host);
+  if (family) return Promise.resolve([{ address: host, family }]);
   return new Promise((resolve, reject) => {
-    dnsLookup(host, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) => (err ? reject(err) : resolve(addrs.map((a) => a.address))));
+    dnsLookup(host, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) => (err ? reject(err) : resolve(addrs)));
   });
+}
+
+/** Request option that carries the addresses checked for this delivery into the pool key. */
+const PINNED = 'webhookPinnedAddresses';
+
+/**
+ * Keep-alive pools for webhook POSTs (one per scheme), owned by the dispatcher and destroyed when
+ * it stops. A pool is keyed by origin *and* by the addresses this delivery resolved and checked
+ * (getName below), so a reused socket is always connected to an address that passed the SSRF
+ * guard in the same delivery: if the host's DNS answer changes, the next delivery checks the new
+ * answer and opens a new pool, and the old sockets idle out.
+ */
+export class WebhookAgents {
+  readonly http: http.Agent;
+  readonly https: https.Agent;
+
+  constructor(opts: { maxSocketsPerOrigin: number; idleSocketMs: number }) {
+    const options = {
+      keepAlive: true,
+      // Bounded per origin so one partner's burst cannot open a connection per claimed attempt;
+      // requests beyond it queue on the agent, still inside the delivery's timeout.
+      maxSockets: opts.maxSocketsPerOrigin,
+      maxFreeSockets: opts.maxSocketsPerOrigin,
+      // Idle sockets close after this (or 1 s before the receiver's own `Keep-Alive: timeout=`
+      // hint, which Node applies when shorter), so we rarely write on a socket the receiver closes.
+      timeout: opts.idleSocketMs,
+      scheduling: 'lifo' as const,
+    };
+    this.http = pinnedPool(new http.Agent(options));
+    this.https = pinnedPool(new https.Agent(options));
+  }
+
+  for(url: URL): http.Agent {
+    return url.protocol === 'https:' ? this.https : this.http;
+  }
+
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
+function pinnedPool<A extends http.Agent>(agent: A): A {
+  const base = agent.getName.bind(agent);
+  agent.getName = (options?: http.ClientRequestArgs) => `${base(options)}:${(options as any)?.[PINNED] ?? ''}`;
+  return agent;
 }
 
 class BlockedTarget extends Error {}
 
+/** Errors that mean a kept-alive socket was closed by the receiver before it read our request. */
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
+const plainAddress = (a: string | undefined) => (a ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+
 /**
- * POSTs one webhook. The SSRF guard runs inside the socket's own lookup, so the address checked
- * is the address connected to (a DNS answer that changed since configuration is re-checked:
- * DNS rebinding). No redirects are followed; the response body is discarded; the whole exchange
- * is bounded by `timeoutMs`. Never throws: failures come back as `error`.
+ * POSTs one webhook over a kept-alive connection. Every delivery resolves the host and runs the
+ * SSRF guard over every address first; the connection then uses only those addresses (a new
+ * socket's lookup answers from them; a reused socket must be connected to one of them), so the
+ * address checked is the address sent to, also after a DNS change (DNS rebinding). No redirects
+ * are followed; the response body is discarded; the whole exchange is bounded by `timeoutMs`.
+ * Never throws: failures come back as `error`.
  */
-export function postWebhook(opts: PostOptions): Promise<PostResult> {
+export function postWebhook(opts: PostOptions, agents: WebhookAgents): Promise<PostResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): PostResult => ({ statusCode, error, latencyMs: Math.round(performance.now() - started) });
   let url: URL;
@@ -43,41 +101,66 @@ export function postWebhook(opts: PostOptions): Promise<PostResult> {
   } catch {
     return Promise.resolve(done(null, 'URL inválida'));
   }
-  const host = hostOf(url);
-  if (isIP(host)) {
-    const check = checkResolvedAddresses([host], opts.allowPrivateTargets);
-    if (!check.ok) return Promise.resolve(done(null, `destino bloqueado: ${check.message}`));
-  }
-  const guardedLookup = (hostname: string, options: any, callback: any) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) => {
-      if (err) return callback(err);
-      const check = checkResolvedAddresses(addrs.map((a) => a.address), opts.allowPrivateTargets);
-      if (!check.ok) return callback(new BlockedTarget(`destino bloqueado: ${check.message}`));
-      const wanted = options?.family === 6 ? addrs.filter((a) => a.family === 6) : options?.family === 4 ? addrs.filter((a) => a.family === 4) : addrs;
-      const chosen = wanted[0] ?? addrs[0]!;
-      if (options?.all) return callback(null, wanted.length ? wanted : addrs);
-      return callback(null, chosen.address, chosen.family);
-    });
-  };
+  const deadline = started + opts.timeoutMs;
+
   return new Promise((resolve) => {
     let settled = false;
+    let current: http.ClientRequest | null = null;
     const finish = (r: PostResult) => { if (!settled) { settled = true; clearTimeout(timer); resolve(r); } };
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, {
-      method: 'POST',
-      headers: { ...opts.headers, 'Content-Length': String(Buffer.byteLength(opts.body)) },
-      lookup: guardedLookup as any,
-      agent: false,
-    }, (res) => {
-      res.resume();
-      res.on('end', () => finish(done(res.statusCode ?? null, null)));
-      res.on('error', () => finish(done(res.statusCode ?? null, null)));
-    });
+    // Bounds everything, the DNS resolution included.
     const timer = setTimeout(() => {
       finish(done(null, `sem resposta em ${opts.timeoutMs} ms`));
-      req.destroy();
+      current?.destroy();
     }, opts.timeoutMs);
-    req.on('error', (err) => finish(done(null, err instanceof BlockedTarget ? err.message : `falha de conexão: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
-    req.end(opts.body);
+
+    const send = (addresses: LookupAddress[], fresh: boolean) => {
+      const checked = new Set(addresses.map((a) => plainAddress(a.address)));
+      const pinnedLookup = (_hostname: string, options: any, callback: any) => {
+        const wanted = options?.family === 6 ? addresses.filter((a) => a.family === 6) : options?.family === 4 ? addresses.filter((a) => a.family === 4) : addresses;
+        const list = wanted.length ? wanted : addresses;
+        if (options?.all) return callback(null, list);
+        return callback(null, list[0]!.address, list[0]!.family);
+      };
+      const client = url.protocol === 'https:' ? https : http;
+      let responded = false;
+      const req = client.request(url, {
+        method: 'POST',
+        headers: { ...opts.headers, 'Content-Length': String(Buffer.byteLength(opts.body)) },
+        lookup: pinnedLookup as any,
+        // The one retry after a stale pooled socket opens its own connection (another pooled
+        // socket may be just as stale).
+        agent: fresh ? false : agents.for(url),
+        [PINNED]: [...checked].sort().join(','),
+      } as http.RequestOptions, (res) => {
+        responded = true;
+        res.resume();
+        res.on('end', () => finish(done(res.statusCode ?? null, null)));
+        res.on('error', () => finish(done(res.statusCode ?? null, null)));
+      });
+      current = req;
+      req.on('socket', (socket) => {
+        // 'socket' is emitted before the request is flushed: a pooled socket is checked against
+        // this delivery's addresses before a byte of it is written (the pool key makes this hold
+        // by construction; this is the guard if it ever did not).
+        if (req.reusedSocket && !checked.has(plainAddress(socket.remoteAddress))) {
+          req.destroy(new BlockedTarget(`destino bloqueado: conexão reaproveitada para ${socket.remoteAddress ?? 'endereço desconhecido'}`));
+        }
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive socket the receiver closed just as we reused it: nothing was answered, so
+        // send once more on a fresh connection (Node's documented pattern; at-least-once anyway).
+        if (!fresh && req.reusedSocket && !responded && STALE_SOCKET.has(err.code ?? '') && performance.now() < deadline) return send(addresses, true);
+        finish(done(null, err instanceof BlockedTarget ? err.message : `falha de conexão: ${err.code ?? err.message}`));
+      });
+      req.end(opts.body);
+    };
+
+    resolveVerbatim(hostOf(url)).then((addresses) => {
+      if (settled) return;
+      const check = checkResolvedAddresses(addresses.map((a) => a.address), opts.allowPrivateTargets);
+      if (!check.ok) return finish(done(null, `destino bloqueado: ${check.message}`));
+      send(addresses, false);
+    }, (err: NodeJS.ErrnoException) => finish(done(null, `falha de conexão: ${err.code ?? err.message}`)));
   });
 }

@@ -102,6 +102,15 @@ test('gateway answers malformed JSON with 400 and an oversized body with 413', a
   t.truthy(big.headers.get('x-request-id'));
 });
 
+test('gateway checks credentials before a body that does not parse: 401 without them, 400 with them', async (t) => {
+  const raw = { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } };
+  const anon = await stack.request('POST', '/v1/kit/things', raw);
+  t.deepEqual([anon.status, anon.body.error.type], [401, 'https://errors.test/UNAUTHORIZED']);
+  const known = await stack.request('POST', '/v1/kit/things', { ...raw, headers: { ...raw.headers, ...KEY } });
+  t.deepEqual([known.status, known.body.error.type, known.body.error.detail], [400, 'https://errors.test/BAD_REQUEST', 'Corpo da requisição não é JSON válido.']);
+  t.is(known.body.error.instance, '/v1/kit/things');
+});
+
 test('gateway refuses a request without credentials with 401 and enforces roles and JWT-only routes', async (t) => {
   const anon = await stack.request('GET', '/v1/kit/ok');
   t.is(anon.status, 401);

@@ -17,12 +17,23 @@ export interface Receiver {
   status: number;
   /** Secret the receiver verifies with (as a partner would keep it). */
   secret: string | null;
+  /** TCP connections accepted so far, and how many are still open. */
+  connections: number;
+  openConnections(): number;
+  /** Closes every idle kept-alive connection (as a receiver whose keep-alive timeout ran out). */
+  dropIdleConnections(): void;
   close(): Promise<void>;
 }
 
 /** A real HTTP receiver on 127.0.0.1 that verifies signatures with lib/webhooks/verify-signature.ts. */
 export async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { url: '', hits: [], status: 200, secret: null, close: async () => undefined };
+  const open = new Set<import('node:net').Socket>();
+  const receiver: Receiver = {
+    url: '', hits: [], status: 200, secret: null, connections: 0,
+    openConnections: () => open.size,
+    dropIdleConnections: () => server.closeIdleConnections(),
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -35,6 +46,11 @@ export async function startReceiver(): Promise<Receiver> {
       res.statusCode = receiver.status;
       res.end('ok');
     });
+  });
+  server.on('connection', (socket) => {
+    receiver.connections++;
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
