@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { currentRequestId } from './services/shared/request-context.js';
 import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
+import { maskLogValue } from './services/shared/log-masking.js';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
 const REDACT = [
@@ -37,6 +38,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
           options: {
             mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
             redact: { paths: REDACT, censor: '[redacted]' },
+            hooks: { logMethod(args: unknown[], method: (...a: unknown[]) => void) { method.apply(this, args.map((a) => maskLogValue(a))); } },
           },
           ...(extras.logDestination ? { destination: extras.logDestination } : {}),
         },

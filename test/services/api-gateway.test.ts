@@ -207,6 +207,9 @@ test('every log line written while serving a request names its request id', asyn
   t.true(lines.some((l) => l.msg === 'request failed'));
   for (const line of lines) t.is(line.requestId, 'log-trace-000001', JSON.stringify(line));
   t.notRegex(logs.text(), /"x-api-key":"test-caller/);
+  // The crash message carries a connection string: its password never reaches the log.
+  t.notRegex(logs.text(), /u:p@h/);
+  t.regex(logs.text(), /postgres:\/\/u:\[redacted\]@h/);
 });
 
 test.serial('a route marked idempotency: false runs again and stores nothing for its Idempotency-Key', async (t) => {
