@@ -130,7 +130,7 @@ export function parseIbptTable(text: string, opts: { uf?: string; fileName?: str
   if (!UF_SET.has(uf)) return { ok: false, erros: [{ linha: 0, motivo: `UF desconhecida: ${uf}` }] };
   if (opts.uf && fromName && fromName !== uf) return { ok: false, erros: [{ linha: 0, motivo: `UF ${uf} diverge da UF ${fromName} do nome do arquivo` }] };
 
-  const lines = text.split(/\r?\n/);
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const header = splitLine(lines[0] ?? '');
   const index = header ? headerIndex(header) : 'cabeçalho ilegível';
   if (typeof index === 'string') return { ok: false, erros: [{ linha: 1, motivo: index }] };

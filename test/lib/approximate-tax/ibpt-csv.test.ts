@@ -96,3 +96,7 @@ test('ufFromFileName, parseTableDate and splitLine handle the layout details', (
   t.deepEqual(splitLine('a;"b;""c""";d;'), ['a', 'b;"c"', 'd', '']);
   t.is(splitLine('a;"b'), undefined);
 });
+
+test('parseIbptTable reads a header that starts with a byte-order mark', (t) => {
+  t.like(parseIbptTable(`\uFEFF${table(line())}`, { uf: 'SP' }), { ok: true, table: { rates: [{ ncm: '96081000' }] } });
+});
