@@ -2,6 +2,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/classification/index.js';
 import type { CallerMeta } from './shared/caller.js';
+import { runtimeOf } from './shared/runtime.js';
 import { DomainError } from '../lib/errors/index.js';
 import { decodeTableText, parseIbptTable } from '../lib/approximate-tax/ibpt-csv.js';
 import { federalRateFor, formatPercent, toRateRecord, type RateRecord } from '../lib/approximate-tax/rate.js';
@@ -39,7 +40,7 @@ const ClassificationService: ServiceSchema = {
         const bytes = Buffer.from(ctx.params.conteudo, 'base64');
         const parsed = parseIbptTable(decodeTableText(bytes), { ...(ctx.params.uf ? { uf: ctx.params.uf } : {}), ...(ctx.params.nomeArquivo ? { fileName: ctx.params.nomeArquivo } : {}) });
         if (!parsed.ok) throw new DomainError('TABELA_TRIBUTOS_INVALIDA', { linhas: parsed.erros });
-        const { summary, substituida } = await this.store().replace(parsed.table, ctx.meta.caller?.userId ?? null, new Date());
+        const { summary, substituida } = await this.store().replace(parsed.table, ctx.meta.caller?.userId ?? null, runtimeOf(this.broker).clock.now());
         this.logger.info({ uf: summary.uf, versao: summary.versao, linhas: summary.linhas, substituida }, 'approximate-tax table loaded');
         return { ...summary, substituida };
       },
@@ -61,7 +62,7 @@ const ClassificationService: ServiceSchema = {
         tags, query: ['uf', 'ncm', 'origem', 'data'], response: rateJson,
       },
       async handler(this: any, ctx: Ctx<{ uf: string; ncm: string; origem?: number; data?: string }>) {
-        const day = ctx.params.data ?? brasiliaDay(new Date());
+        const day = ctx.params.data ?? brasiliaDay(runtimeOf(this.broker).clock.now());
         const [line] = await this.store().linesFor(ctx.params.uf, day, [ctx.params.ncm]);
         if (!line || line.vigenciaFim < day) throw new DomainError('NOT_FOUND', { uf: ctx.params.uf, ncm: ctx.params.ncm, data: day }, 'Nenhuma alíquota aproximada vigente para este NCM nesta UF e data.');
         const pct = (p: bigint) => Number(formatPercent(p));
