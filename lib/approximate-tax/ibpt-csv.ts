@@ -40,6 +40,8 @@ type Column = (typeof COLUMNS)[number];
 /** Header spellings seen in published files, mapped to the canonical column. */
 const ALIASES: Readonly<Record<string, Column>> = { importadofederal: 'importadosfederal' };
 const MAX_ERRORS = 20;
+/** Longest version label kept (published ones look like 26.1.A). */
+const MAX_VERSAO = 20;
 const UF_SET: ReadonlySet<string> = new Set(UFS);
 
 /**
@@ -172,6 +174,7 @@ export function parseIbptTable(text: string, opts: { uf?: string; fileName?: str
     if (vigenciaFim < vigenciaInicio) { fail(linha, 'vigência termina antes de começar'); continue; }
     const rowVersao = get('versao');
     if (!rowVersao) { fail(linha, 'versão ausente'); continue; }
+    if (rowVersao.length > MAX_VERSAO) { fail(linha, `versão com mais de ${MAX_VERSAO} caracteres`); continue; }
     if (versao !== undefined && rowVersao !== versao) { fail(linha, `versão ${rowVersao} diverge da versão ${versao} das linhas anteriores`); continue; }
     versao = rowVersao;
     const key = `${ncm}/${ex}`;

@@ -54,6 +54,7 @@ test('parseIbptTable refuses the whole file naming each bad line', (t) => {
     line({ codigo: '12345682', tipo: '7' }),
     '12345683;;0;"aberta;13;17;18;0;01/11/2026;31/12/2026;K;99.9.T;TESTE',
     line({ codigo: '12345684', ex: 'AB' }),
+    line({ codigo: '12345685', versao: 'v'.repeat(21) }),
   ), { uf: 'SP' });
   t.deepEqual(r, {
     ok: false,
@@ -67,6 +68,7 @@ test('parseIbptTable refuses the whole file naming each bad line', (t) => {
       { linha: 9, motivo: 'tipo desconhecido: "7"' },
       { linha: 10, motivo: 'aspas sem fechamento' },
       { linha: 11, motivo: 'exceção tarifária inválida: "AB"' },
+      { linha: 12, motivo: 'versão com mais de 20 caracteres' },
     ],
   });
 });
