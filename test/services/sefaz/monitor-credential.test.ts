@@ -35,10 +35,10 @@ test('the monitoring certificate and its password never appear in JSON or inspec
 
 test('the monitor is off by default in production without its certificate, and refused when forced on', (t) => {
   const prod = { NODE_ENV: 'production' };
-  t.false(loadConfig(testEnv(prod)).monitor.enabled);
+  t.false(loadConfig(testEnv({ ...prod, MONITOR_ENABLED: '' })).monitor.enabled);
   t.deepEqual(loadConfig(testEnv({ ...prod, MONITOR_ENABLED: '0' })).monitor.ambientes, [1]);
   t.throws(() => loadConfig(testEnv({ ...prod, MONITOR_ENABLED: '1' })), { message: /requires MONITOR_CERT_FILE/ });
-  const dev = loadConfig(testEnv());
+  const dev = loadConfig(testEnv({ MONITOR_ENABLED: '' }));
   t.like(dev.monitor, { enabled: true, intervalMs: 300_000, ambientes: [2], model: '55', certificate: null });
   t.deepEqual(loadConfig(testEnv({ MONITOR_AMBIENTES: 'producao,homologacao' })).monitor.ambientes, [1, 2]);
   t.throws(() => loadConfig(testEnv({ MONITOR_AMBIENTES: 'prod' })), { message: /producao or homologacao/ });
