@@ -50,7 +50,7 @@ test('an expired monitoring certificate is our own failure: the first poll confi
   t.teardown(() => stack.stop());
   const simulator: SefazSimulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
   simulator.faults.add({ mode: 'down', uf: 'SP' }); // even a UF really down is not reported without a confirmed answer
-  const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.pollDue');
+  const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.pollDue', {});
   t.is(checked.length, 27);
   t.true(checked.every((c) => c.outcome === 'own-failure'));
   const sp = await stack.nodes[0]!.call<any, any>('v1.contingency-monitor.statusOf', { uf: 'SP', ambiente: 'homologacao' });
@@ -69,4 +69,20 @@ test('a monitoring certificate the authority does not trust is refused in the ha
   const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.checkNow', { uf: 'RS' });
   t.deepEqual(checked, [{ uf: 'RS', ambiente: 'homologacao', outcome: 'own-failure' }]);
   t.like(await stack.nodes[0]!.call<any, any>('v1.contingency-monitor.statusOf', { uf: 'RS', ambiente: 'homologacao' }), { status: null, confirmedDown: false, lastFailure: { reason: 'tls' } });
+});
+
+test('with MONITOR_ENABLED the node polls on its own timer with the sandbox certificate', async (t) => {
+  const stack = await startStack({
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
+    env: { ...quiet, MONITOR_ENABLED: '1', MONITOR_TICK_MS: '200' },
+  });
+  t.teardown(() => stack.stop());
+  const deadline = Date.now() + 20_000;
+  let up = 0;
+  while (Date.now() < deadline && up < 27) {
+    await new Promise((r) => setTimeout(r, 200));
+    up = (await stack.knex('monitor.authority_status').where({ status: 'up', c_stat: 107 })).length;
+  }
+  t.is(up, 27);
+  t.is((await stack.knex('monitor.outbox')).length, 0);
 });
