@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
+import { inspect } from 'node:util';
 
 /**
  * Runtime configuration, read from the environment once at startup into a frozen object.
@@ -76,7 +77,36 @@ export interface AppConfig {
     /** Send `Expect: 100-continue` so failures before the body left are told apart exactly. */
     readonly expectContinue: boolean;
   };
+  /** Authority availability monitor (services/contingency-monitor.service.ts). */
+  readonly monitor: {
+    /** Each node looks for due (UF, ambiente) rows every `tickMs` (MONITOR_ENABLED=0: never; actions still answer). */
+    readonly enabled: boolean;
+    /** How often each UF is checked (API.md, Limits: every 5 minutes). */
+    readonly intervalMs: number;
+    readonly tickMs: number;
+    /** Status calls in flight at once per node. */
+    readonly concurrency: number;
+    /** Environments polled: 1 produção, 2 homologação. */
+    readonly ambientes: readonly (1 | 2)[];
+    /** Which authority web service's status is asked: NF-e (55) or NFC-e (65). */
+    readonly model: '55' | '65';
+    /**
+     * The platform's own A1 for mutual TLS (read by the sefaz node, never sent over the
+     * transporter). null: outside production the sefaz node issues one from the sandbox CA.
+     */
+    readonly certificate: { readonly pfx: Redacted<Buffer>; readonly password: Redacted<string> } | null;
+  };
   readonly lookupProviderUrl: string | null;
+}
+
+/** A secret value that never shows up in logs, JSON or util.inspect; `reveal()` to use it. */
+export class Redacted<T> {
+  readonly #value: T;
+  constructor(value: T) { this.#value = value; }
+  reveal(): T { return this.#value; }
+  toJSON(): string { return '[redacted]'; }
+  toString(): string { return '[redacted]'; }
+  [inspect.custom](): string { return '[redacted]'; }
 }
 
 type Env = Record<string, string | undefined>;
@@ -128,6 +158,42 @@ function parseKeys(raw: string): { id: string; key: Buffer }[] {
     const key = Buffer.from(b64, 'base64');
     if (key.length !== 32) throw new Error(`ENCRYPTION_KEYS entry ${id} must be 32 bytes in base64`);
     return { id, key };
+  });
+}
+
+const AMBIENTE_BY_NAME: Record<string, 1 | 2> = { producao: 1, homologacao: 2 };
+
+function monitorConfig(env: Env, envName: AppConfig['env']): AppConfig['monitor'] {
+  const file = env.MONITOR_CERT_FILE || null;
+  const base64 = env.MONITOR_CERT_BASE64 || null;
+  if (file && base64) throw new Error('set MONITOR_CERT_FILE or MONITOR_CERT_BASE64, not both');
+  let certificate: AppConfig['monitor']['certificate'] = null;
+  if (file || base64) {
+    if (env.MONITOR_CERT_PASSWORD === undefined) throw new Error('MONITOR_CERT_PASSWORD is required with a monitoring certificate');
+    const pfx = file ? readFileSync(file) : Buffer.from(base64!, 'base64');
+    certificate = Object.freeze({ pfx: new Redacted(pfx), password: new Redacted(env.MONITOR_CERT_PASSWORD) });
+  }
+  // Production has no sandbox certificate to fall back on: without its own certificate the
+  // monitor is off unless asked for explicitly, and asking for it without one is an error.
+  const canRun = certificate !== null || envName !== 'production';
+  const enabled = bool(env, 'MONITOR_ENABLED', canRun);
+  if (enabled && !canRun) throw new Error('MONITOR_ENABLED in production requires MONITOR_CERT_FILE (or MONITOR_CERT_BASE64) and MONITOR_CERT_PASSWORD');
+  const rawAmbientes = env.MONITOR_AMBIENTES || (envName === 'production' ? 'producao' : 'homologacao');
+  const ambientes = [...new Set(rawAmbientes.split(',').map((a) => a.trim()).filter(Boolean).map((a) => {
+    const code = AMBIENTE_BY_NAME[a];
+    if (!code) throw new Error(`MONITOR_AMBIENTES entries must be producao or homologacao, got ${a}`);
+    return code;
+  }))];
+  const model = env.MONITOR_MODEL || '55';
+  if (model !== '55' && model !== '65') throw new Error(`MONITOR_MODEL must be 55 or 65, got ${model}`);
+  return Object.freeze({
+    enabled,
+    intervalMs: positive(env, 'MONITOR_INTERVAL_MS', 300_000),
+    tickMs: positive(env, 'MONITOR_TICK_MS', 10_000),
+    concurrency: positive(env, 'MONITOR_CONCURRENCY', 5),
+    ambientes: Object.freeze(ambientes),
+    model,
+    certificate,
   });
 }
 
@@ -201,6 +267,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
       expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
     }),
+    monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,
   });
 }

@@ -6,6 +6,7 @@ import { migrations as webhooks } from './webhooks/index.js';
 import { migrations as auth } from './auth/index.js';
 import { migrations as emission } from './emission/index.js';
 import { migrations as classification } from './classification/index.js';
+import { migrations as monitor } from './monitor/index.js';
 
 /**
  * Every schema and its migrations, for `npm run migrate` (services also migrate their own schema
@@ -19,4 +20,5 @@ export const ALL_MIGRATIONS: Record<string, readonly Migration[]> = {
   auth,
   emission,
   classification,
+  monitor,
 };

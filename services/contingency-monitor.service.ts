@@ -1,10 +1,162 @@
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceSchema } from 'moleculer';
+import type { Knex } from 'knex';
+import { DbMixin } from './mixins/db.mixin.js';
+import { ALL_SUBSCRIBERS, OutboxMixin } from './mixins/outbox.mixin.js';
+import { migrations } from '../migrations/monitor/index.js';
+import { runtimeOf } from './shared/runtime.js';
+import { UFS } from '../lib/issuer/schema.js';
+import { AMBIENTE_CODES, AMBIENTE_NAMES, decideAvailability, isConfirmedDown, type AmbienteName, type ConfirmedState, type StatusChangedData } from '../lib/contingency/availability.js';
+import { authorityStatusJson, statusQuerySchema } from '../lib/contingency/schemas.js';
+import type { StatusResult } from '../lib/sefaz/results.js';
+import { StatusStore, type AuthorityStatusView, type Claim, type RecordOutcome } from './contingency-monitor/status-store.js';
+import { mapLimit } from './contingency-monitor/map-limit.js';
 
-/** contingency-monitor: registered by the platform foundation; its actions arrive with their own issue. */
-const Service: ServiceSchema = {
+const SCHEMA = 'monitor';
+/** Rows one claim takes: every UF of one ambiente, so a tick needs one or two claims. */
+const CLAIM_BATCH = 30;
+const tags = ['sefaz'];
+const UF = { type: 'enum', values: [...UFS] } as const;
+const AMBIENTE = { type: 'enum', values: ['producao', 'homologacao'] } as const;
+
+/** One status call's outcome, as pollDue/checkNow report it. */
+interface Checked {
+  uf: string;
+  ambiente: AmbienteName;
+  outcome: RecordOutcome;
+}
+
+/**
+ * contingency-monitor: the authority availability monitor (API.md, Events > `sefaz.status.changed`;
+ * Limits: 27 UFs every 5 minutes). Every node's timer claims the due (UF, ambiente) rows in Postgres
+ * (SKIP LOCKED, one interval ahead), asks v1.sefaz.status with the platform's own monitoring
+ * certificate, and records the answer through lib/contingency/availability.ts: a confirmed up ↔
+ * down transition is committed with its `sefaz.status.changed` outbox event (platform-wide, fanned
+ * out by the webhook dispatcher to opted-in partners); our own failures are recorded and never flip
+ * the state. `statusOf` is the input of the future automatic NFC-e contingency decision.
+ */
+const ContingencyMonitor: ServiceSchema = {
   name: 'contingency-monitor',
   version: 1,
   settings: { rest: '/' },
+  mixins: [DbMixin({ schema: SCHEMA, migrations }), OutboxMixin({ schema: SCHEMA })],
+
+  actions: {
+    listStatus: {
+      rest: 'GET /sefaz/status',
+      auth: 'any',
+      params: statusQuerySchema,
+      openapi: {
+        summary: 'Disponibilidade das autorizadoras por UF e ambiente',
+        description: 'Último estado confirmado pela própria autorizadora (NfeStatusServico4, consultado pela plataforma com certificado próprio a cada 5 minutos nas 27 UFs): up (cStat 107) ou down (108/109), com cStat e xMotivo literais. Falhas próprias do monitor nunca aparecem como down. status null: ainda sem confirmação. Transições são publicadas no evento sefaz.status.changed (opt-in em events[]).',
+        tags, query: ['uf', 'ambiente'], response: { type: 'array', items: authorityStatusJson },
+      },
+      async handler(this: any, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
+        const rows: AuthorityStatusView[] = await this.store().list({ ambientes: this.ambientes(), ...ctx.params });
+        return rows.map(({ uf, ambiente, status, cStat, xMotivo, checkedAt, changedAt }) => ({ uf, ambiente, status, cStat, xMotivo, checkedAt, changedAt }));
+      },
+    },
+
+    /**
+     * Internal: the monitor's view of one UF for the NFC-e contingency decision. `confirmedDown`
+     * is true only when the authority itself said it is stopped; lastFailure is informative.
+     */
+    statusOf: {
+      visibility: 'public',
+      params: { $$strict: true, uf: UF, ambiente: AMBIENTE },
+      async handler(this: any, ctx: Context<{ uf: string; ambiente: AmbienteName }>) {
+        const view: AuthorityStatusView | null = await this.store().get(ctx.params.uf, ctx.params.ambiente);
+        const confirmed = view?.status ? { status: view.status, cStat: view.cStat!, xMotivo: view.xMotivo!, checkedAt: view.checkedAt! } : null;
+        return { uf: ctx.params.uf, ambiente: ctx.params.ambiente, monitored: !!view, ...(view ?? {}), confirmedDown: isConfirmedDown(confirmed) };
+      },
+    },
+
+    /** Operators and tests: checks the matching rows now (not those another node is checking). */
+    checkNow: {
+      visibility: 'public',
+      params: { $$strict: true, uf: { ...UF, optional: true }, ambiente: { ...AMBIENTE, optional: true } },
+      async handler(this: any, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
+        return { checked: await this.runChecks({ uf: ctx.params.uf, ambiente: ctx.params.ambiente }) };
+      },
+    },
+
+    /** Checks every due row now (the timer does the same on each node). */
+    pollDue: {
+      visibility: 'public',
+      async handler(this: any) {
+        return { checked: await this.runChecks() };
+      },
+    },
+  },
+
+  methods: {
+    store(this: any): StatusStore {
+      return (this._store ??= new StatusStore(this.knex, SCHEMA));
+    },
+    ambientes(this: any): AmbienteName[] {
+      return runtimeOf(this.broker).config.monitor.ambientes.map((a) => AMBIENTE_NAMES[a]);
+    },
+
+    /** Claims (due, or forced) rows in batches and checks them with bounded concurrency. */
+    async runChecks(this: any, force?: { uf?: string; ambiente?: AmbienteName }): Promise<Checked[]> {
+      const { config, clock } = runtimeOf(this.broker);
+      const m = config.monitor;
+      const s = config.sefaz;
+      // Long enough for the status call with its retries; a lost lease only drops that result.
+      const leaseMs = (s.connectTimeoutMs + s.readTimeoutMs + s.retryDelayMs * 4) * (s.consultRetries + 1) + 60_000;
+      const out: Checked[] = [];
+      for (let round = 0; round < 10; round++) {
+        const claims: Claim[] = await this.store().claim({
+          now: clock.now(), intervalMs: m.intervalMs, leaseMs, nodeId: this.broker.nodeID, limit: CLAIM_BATCH, ambientes: this.ambientes(), force,
+        });
+        if (!claims.length) break;
+        out.push(...await mapLimit(claims, m.concurrency, (c): Promise<Checked> => this.checkOne(c)));
+        if (force) break;
+      }
+      return out;
+    },
+
+    /** One status call outside any transaction, then its record. Never throws for the authority. */
+    async checkOne(this: any, claim: Claim): Promise<Checked> {
+      const { config, clock } = runtimeOf(this.broker);
+      let result: StatusResult;
+      try {
+        result = await this.broker.call('v1.sefaz.status', { uf: claim.uf, model: config.monitor.model, ambiente: AMBIENTE_CODES[claim.ambiente], monitor: true });
+      } catch (err) {
+        // sefaz unreachable or our bug: still our own failure, never `down`.
+        result = { kind: 'failed', reason: 'connect', detail: `v1.sefaz.status: ${(err as Error).message}` };
+      }
+      const now = clock.now();
+      const outcome: RecordOutcome = await this.store().record(
+        claim, now,
+        (previous: ConfirmedState | null) => decideAvailability({ uf: claim.uf, ambiente: claim.ambiente, previous, result, now }),
+        (trx: Knex.Transaction, data: StatusChangedData) => this.enqueueEvent(trx, { type: 'sefaz.status.changed', partnerId: ALL_SUBSCRIBERS, data }),
+      );
+      if (outcome === 'transition') this.logger.warn({ uf: claim.uf, ambiente: claim.ambiente, kind: result.kind, cStat: (result as any).cStat }, 'authority status changed');
+      else if (outcome === 'own-failure') this.logger.info({ uf: claim.uf, ambiente: claim.ambiente, reason: (result as any).reason ?? 'authority-refused-monitor' }, 'authority status check failed on our side; state kept');
+      return { uf: claim.uf, ambiente: claim.ambiente, outcome };
+    },
+
+    tick(this: any) {
+      if (this.ticking) return;
+      this.ticking = true;
+      this.runChecks()
+        .catch((err: Error) => this.logger.warn({ err: err.message }, 'availability poll failed; next tick retries'))
+        .finally(() => { this.ticking = false; });
+    },
+  },
+
+  async started(this: any) {
+    const { config, clock } = runtimeOf(this.broker);
+    await this.store().seed(UFS.flatMap((uf) => this.ambientes().map((ambiente: AmbienteName) => ({ uf, ambiente }))), clock.now());
+    if (config.monitor.enabled) {
+      this.monitorTimer = setInterval(() => this.tick(), Math.min(config.monitor.tickMs, config.monitor.intervalMs));
+      this.monitorTimer.unref?.();
+    }
+  },
+
+  stopped(this: any) {
+    clearInterval(this.monitorTimer);
+  },
 };
 
-export default Service;
+export default ContingencyMonitor;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { SigningMaterial } from '../lib/issuer/types.js';
@@ -5,7 +6,8 @@ import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
 import { SefazClient, type Target } from './sefaz/client.js';
 import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
-import { loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
+import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
+import { readPkcs12 } from '../lib/issuer/certificate.js';
 import { SefazSimulator } from './sefaz/simulator/server.js';
 import { parseFaultSpec } from './sefaz/simulator/faults.js';
 
@@ -25,6 +27,10 @@ const target = {
   sandbox: { type: 'boolean', optional: true },
 } as const;
 const issuerId = { type: 'string', min: 1, max: 64 } as const;
+/** Key of the monitoring certificate in the agent pool; never an issuer id (those are UUIDs). */
+const MONITOR_IDENTITY = 'platform-monitor';
+/** CNPJ written in the sandbox monitoring certificate (the status service does not check it). */
+const SANDBOX_MONITOR_CNPJ = '11222333000181';
 const accessKey = { type: 'string', pattern: /^\d{6}[0-9A-Z]{12}\d{26}$/ } as const;
 const cnpj = { type: 'string', pattern: /^[0-9A-Z]{12}\d{2}$/ } as const;
 
@@ -62,8 +68,10 @@ const SefazService: ServiceSchema = {
     },
     status: {
       visibility: 'public',
-      params: { $$strict: true, ...target, issuerId: { ...issuerId, optional: true } },
-      handler(this: Local, ctx: Context<Target & { issuerId?: string }>) {
+      // monitor: the availability monitor's calls, authenticated with the platform's own certificate.
+      params: { $$strict: true, ...target, issuerId: { ...issuerId, optional: true }, monitor: { type: 'boolean', optional: true } },
+      handler(this: Local, ctx: Context<Target & { issuerId?: string; monitor?: boolean }>) {
+        if (ctx.params.monitor && ctx.params.issuerId) throw new Error('status takes issuerId or monitor, not both');
         return this.client.status(ctx.params);
       },
     },
@@ -119,6 +127,31 @@ const SefazService: ServiceSchema = {
       this.materials.set(issuerId, { at: Date.now(), material });
       return material;
     },
+
+    /**
+     * The platform's monitoring certificate: MONITOR_CERT_FILE / MONITOR_CERT_BASE64 opened once,
+     * or outside production one issued by the sandbox CA (trusted by the embedded simulator only),
+     * so `npm start` monitors the simulator with no configuration. Kept in this process only.
+     */
+    async monitorMaterial(this: any): Promise<SigningMaterial | null> {
+      if (this.monitorCert !== undefined) return this.monitorCert;
+      const { config } = runtimeOf(this.broker);
+      const cert = config.monitor.certificate;
+      let parsed;
+      if (cert) {
+        parsed = readPkcs12(cert.pfx.reveal(), cert.password.reveal());
+      } else if (config.env !== 'production') {
+        const password = randomBytes(18).toString('base64url');
+        const a1 = issueSandboxA1(config.sefaz.simulatorDir, { cnpj: SANDBOX_MONITOR_CNPJ, razaoSocial: 'FISCAL API MONITOR SANDBOX', password });
+        parsed = readPkcs12(Buffer.from(a1.pfxBase64, 'base64'), password);
+      } else {
+        this.monitorCert = null;
+        return null;
+      }
+      this.monitorCert = { issuerId: MONITOR_IDENTITY, fingerprint: parsed.fingerprint, keyPem: parsed.keyPem, certPem: parsed.certPem, chainPem: parsed.chainPem, notAfter: parsed.notAfter };
+      this.logger.info({ subject: parsed.subject, notAfter: parsed.notAfter, sandbox: !cert }, 'monitoring certificate loaded');
+      return this.monitorCert;
+    },
   },
 
   async started(this: any) {
@@ -147,6 +180,7 @@ const SefazService: ServiceSchema = {
       config,
       now: () => clock.now(),
       material: (id: string) => this.materialFor(id),
+      monitorMaterial: () => this.monitorMaterial(),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
     });
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, ServiceSchema } from 'moleculer';
 import { DbMixin } from './mixins/db.mixin.js';
-import { EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
+import { ALL_SUBSCRIBERS, EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/webhooks/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import type { CallerMeta } from './shared/caller.js';
@@ -20,6 +20,7 @@ import { purgeRules } from '../lib/webhooks/retention.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
+const FAN_OUT_PAGE = 500;
 const PURGE = { batchSize: 500, maxBatches: 200 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
@@ -234,11 +235,34 @@ const WebhookDispatcher: ServiceSchema = {
         this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
         return;
       }
+      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
+      if (event.partnerId === ALL_SUBSCRIBERS) {
+        await this.fanOut(event, body);
+        this.nudge();
+        return;
+      }
       const config = await this.configs().get(event.partnerId);
       if (!config?.webhookUrl || !isSubscribed(config.events, event.type)) return;
-      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
       await this.deliveries().enqueue({ partnerId: event.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
       this.nudge();
+    },
+
+    /**
+     * A platform-wide event becomes one delivery per subscribed partner, under the event's own id.
+     * A redelivered event (or a retry after a failure half-way) re-walks the list: deliveries
+     * already recorded are kept by the unique (partner, event id), so each partner gets it once.
+     */
+    async fanOut(this: any, event: OutboxEvent, body: string): Promise<void> {
+      let after: string | null = null;
+      for (;;) {
+        const page: { partnerId: string; events: string[] }[] = await this.configs().withWebhook(after, FAN_OUT_PAGE);
+        for (const c of page) {
+          if (!isSubscribed(c.events, event.type)) continue;
+          await this.deliveries().enqueue({ partnerId: c.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
+        }
+        if (page.length < FAN_OUT_PAGE) return;
+        after = page[page.length - 1]!.partnerId;
+      }
     },
 
     /** Claims and sends due attempts in batches until none is due. Returns how many were sent. */

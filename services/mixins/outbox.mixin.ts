@@ -7,6 +7,12 @@ import { runtimeOf } from '../shared/runtime.js';
 /** The channel every public event travels on (webhook-dispatcher consumes it). */
 export const EVENTS_CHANNEL = 'fiscal.events';
 
+/**
+ * `partnerId` of a platform-wide event that belongs to no single partner (`sefaz.status.changed`):
+ * the webhook dispatcher delivers it to every partner subscribed to its type.
+ */
+export const ALL_SUBSCRIBERS = '*';
+
 /** How long a relay owns a claimed row before another relay may take it over. */
 const CLAIM_MS = 60_000;
 

@@ -36,6 +36,8 @@ export interface ClientDeps {
   config: AppConfig;
   now(): Date;
   material(issuerId: string): Promise<SigningMaterial>;
+  /** The platform's own monitoring certificate (status checks of the availability monitor), or null. */
+  monitorMaterial(): Promise<SigningMaterial | null>;
   /** The in-process simulator, when this node runs it. */
   simulator(): { url: string; caPem: string } | null;
 }
@@ -102,7 +104,7 @@ export class SefazClient {
    * is: `unknown` for transmissions (it may have been processed), `failed` for reads.
    */
   private async call<R>(opts: {
-    target: Target; service: SefazService; issuerId?: string; xml: string; schema: OutgoingSchema;
+    target: Target; service: SefazService; issuerId?: string; monitor?: boolean; xml: string; schema: OutgoingSchema;
     transmission: boolean; parse(body: string): R;
   }): Promise<R | Failure> {
     const { target, service } = opts;
@@ -116,7 +118,14 @@ export class SefazClient {
       return fail('failed', 'connect', (err as Error).message);
     }
     let agent;
-    if (opts.issuerId) {
+    if (opts.monitor) {
+      const material = await this.deps.monitorMaterial();
+      if (!material) return fail('failed', 'tls', 'no monitoring certificate configured (MONITOR_CERT_FILE)');
+      // An expired certificate is refused by the authority anyway; not sending it saves a
+      // handshake and keeps the reason exact (our certificate, not the authority).
+      if (Date.parse(material.notAfter) <= this.deps.now().getTime()) return fail('failed', 'tls', `monitoring certificate expired at ${material.notAfter}`);
+      agent = this.agents.get(material, { id: where.trustId, ca: where.ca });
+    } else if (opts.issuerId) {
       agent = this.agents.get(await this.deps.material(opts.issuerId), { id: where.trustId, ca: where.ca });
     } else {
       agent = this.agents.any(where.trustId);
@@ -193,12 +202,13 @@ export class SefazClient {
     }) as Promise<ConsultResult>);
   }
 
-  async status(p: Target & { issuerId?: string }): Promise<StatusResult> {
+  /** `monitor`: authenticate with the platform's monitoring certificate instead of an issuer's A1. */
+  async status(p: Target & { issuerId?: string; monitor?: boolean }): Promise<StatusResult> {
     const cUF = UF_BY_SIGLA[p.uf];
     if (!cUF) throw new Error(`unknown UF ${p.uf}`);
     const xml = M.buildConsStatServ({ ambiente: p.ambiente, cUF });
     return this.read(() => this.call({
-      target: p, service: 'NFeStatusServico4', issuerId: p.issuerId, xml, schema: 'consStatServ', transmission: false,
+      target: p, service: 'NFeStatusServico4', issuerId: p.issuerId, monitor: p.monitor, xml, schema: 'consStatServ', transmission: false,
       parse: (body) => P.parseRetConsStatServ(body, brasiliaDateTime(this.deps.now())),
     }) as Promise<StatusResult>);
   }

@@ -41,6 +41,13 @@ export class ConfigStore {
     return row ? fromRow(row) : null;
   }
 
+  /** A page of configurations with a webhook URL, by partner id (fan-out of platform-wide events). */
+  async withWebhook(afterPartnerId: string | null, limit: number): Promise<WebhookConfigRow[]> {
+    const q = this.knex(this.table).whereNotNull('webhook_url').orderBy('partner_id').limit(limit);
+    if (afterPartnerId !== null) q.where('partner_id', '>', afterPartnerId);
+    return (await q).map(fromRow);
+  }
+
   /** Locks the partner's row, creating an empty one first (two first PATCHes at once serialise here). */
   private async lock(trx: Knex.Transaction, partnerId: string, now: Date): Promise<any> {
     await trx(this.table).insert({ partner_id: partnerId, events: JSON.stringify([]), created_at: now, updated_at: now }).onConflict('partner_id').ignore();

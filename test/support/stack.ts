@@ -106,6 +106,9 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     BASE_URL: 'http://api.test',
     ERRORS_BASE: 'https://errors.test',
     IP_RATE_LIMIT: '1000',
+    // The availability monitor's timer would send status calls into other tests' simulator faults;
+    // its own tests drive it with pollDue/checkNow.
+    MONITOR_ENABLED: '0',
     ...extra,
   };
 }

@@ -4,6 +4,7 @@ import { FakeAuthService } from '../../support/fake-auth.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import { verifyWebhookSignature } from '../../../lib/webhooks/verify-signature.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import { ALL_SUBSCRIBERS } from '../../../services/mixins/outbox.mixin.js';
 import { anEvent, liveKey, publish, publishAndWait, runDue, subscribe, testKey } from '../../support/webhooks.js';
 
 const MIN = 60_000;
@@ -158,6 +159,31 @@ test.serial('sefaz.status.changed is delivered only to partners that listed it i
   t.deepEqual(all.hits.map((h) => h.body.type), ['invoice.authorized']);
   t.deepEqual(optIn.hits.map((h) => h.body.type), ['sefaz.status.changed']);
   t.is(await stack.knex('webhooks.deliveries').whereIn('event_id', [ignoredSefaz.id, ignoredInvoice.id]).first(), undefined);
+});
+
+test.serial('a platform-wide event (partnerId *) is delivered once to every partner subscribed to its type, under its own id', async (t) => {
+  const optIn1 = await withReceiver(t);
+  const optIn2 = await withReceiver(t);
+  const all = await withReceiver(t);
+  const other = await withReceiver(t);
+  await subscribe(stack, optIn1, 'p-fan-1', ['sefaz.status.changed']);
+  await subscribe(stack, optIn2, 'p-fan-2', ['invoice.authorized', 'sefaz.status.changed']);
+  await subscribe(stack, all, 'p-fan-all', []);
+  await subscribe(stack, other, 'p-fan-other', ['invoice.rejected']);
+  const event = { ...anEvent(ALL_SUBSCRIBERS, 'sefaz.status.changed', clock.now()), data: { uf: 'RS', status: 'up', cStat: 107, xMotivo: 'Serviço em Operação', ambiente: 'homologacao', checkedAt: clock.now().toISOString() } };
+  await publishAndWait(stack, event);
+  await publish(stack, event); // redelivered by the stream: no second delivery
+  await new Promise((r) => setTimeout(r, 200));
+  await runDue(stack);
+  const expected = { id: event.id, type: 'sefaz.status.changed', timestamp: event.timestamp, data: event.data };
+  t.deepEqual(optIn1.hits.map((h) => h.body), [expected]);
+  t.deepEqual(optIn2.hits.map((h) => h.body), [expected]);
+  t.true(optIn1.hits[0]!.verified && optIn2.hits[0]!.verified);
+  t.is(all.hits.length, 0);
+  t.is(other.hits.length, 0);
+  // p-optin of an earlier test also opted in; p-all and p-fan-* without the type did not.
+  const rows = await stack.knex('webhooks.deliveries').where({ event_id: event.id }).orderBy('partner_id');
+  t.deepEqual(rows.map((r: any) => r.partner_id), ['p-fan-1', 'p-fan-2', 'p-optin']);
 });
 
 test.serial('the same event received twice from the channel is delivered once', async (t) => {

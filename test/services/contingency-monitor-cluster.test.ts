@@ -1,0 +1,88 @@
+import test from 'ava';
+import { startStack } from '../support/stack.js';
+import { ManualClock } from '../../services/shared/clock.js';
+import { createA1, createCa } from '../support/certificates.js';
+import type { SefazSimulator } from '../../services/sefaz/simulator/server.js';
+
+const FIVE_MIN = 5 * 60_000;
+const quiet = { MONITOR_ENABLED: '0', WEBHOOK_POLL_MS: '0', SEFAZ_CONNECT_TIMEOUT_MS: '800', SEFAZ_READ_TIMEOUT_MS: '1500', SEFAZ_CONSULT_RETRIES: '0' };
+type Checked = { checked: { uf: string; ambiente: string; outcome: string }[] };
+
+test('two monitor nodes polling at once check each UF once per interval and emit a transition once', async (t) => {
+  const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+  const stack = await startStack({
+    clock, redis: true,
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }, { services: ['contingency-monitor'] }],
+    env: quiet,
+  });
+  t.teardown(() => stack.stop());
+  const simulator: SefazSimulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
+  const pollBoth = async () => {
+    const [a, b] = await Promise.all(stack.nodes.map((n) => n.call<Checked, any>('v1.contingency-monitor.pollDue', {}, { nodeID: n.nodeID })));
+    return [...a!.checked, ...b!.checked];
+  };
+  const first = await pollBoth();
+  t.is(first.length, 27);
+  t.is(new Set(first.map((c) => c.uf)).size, 27, 'no UF checked by both nodes');
+
+  simulator.faults.add({ mode: 'down', uf: 'SP', cStat: 109 });
+  clock.advance(FIVE_MIN);
+  const second = await pollBoth();
+  t.is(second.length, 27);
+  t.is(new Set(second.map((c) => c.uf)).size, 27);
+  t.deepEqual(second.filter((c) => c.outcome === 'transition').map((c) => c.uf), ['SP']);
+  const rows = await stack.knex('monitor.outbox');
+  t.is(rows.length, 1);
+  t.like(typeof rows[0].payload === 'string' ? JSON.parse(rows[0].payload) : rows[0].payload, {
+    type: 'sefaz.status.changed', data: { uf: 'SP', status: 'down', cStat: 109, xMotivo: 'Serviço Paralisado sem Previsão', ambiente: 'homologacao' },
+  });
+  t.deepEqual(await pollBoth(), [], 'nothing due before the next interval on either node');
+});
+
+test('an expired monitoring certificate is our own failure: the first poll confirms nothing and no UF becomes down', async (t) => {
+  const expired = createA1(createCa(), { cnpj: '11222333000181', password: 'monitor', notBefore: new Date(Date.now() - 400 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) });
+  const clock = new ManualClock(new Date());
+  const stack = await startStack({
+    clock,
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
+    env: { ...quiet, MONITOR_CERT_BASE64: expired.pfxBase64, MONITOR_CERT_PASSWORD: 'monitor' },
+  });
+  t.teardown(() => stack.stop());
+  const simulator: SefazSimulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
+  simulator.faults.add({ mode: 'down', uf: 'SP' }); // even a UF really down is not reported without a confirmed answer
+  const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.pollDue', {});
+  t.is(checked.length, 27);
+  t.true(checked.every((c) => c.outcome === 'own-failure'));
+  const sp = await stack.nodes[0]!.call<any, any>('v1.contingency-monitor.statusOf', { uf: 'SP', ambiente: 'homologacao' });
+  t.like(sp, { status: null, confirmedDown: false, lastFailure: { reason: 'tls', consecutive: 1 } });
+  t.regex(sp.lastFailure.detail, /monitoring certificate expired/);
+  t.is((await stack.knex('monitor.outbox')).length, 0);
+});
+
+test('a monitoring certificate the authority does not trust is refused in the handshake: own failure, never down', async (t) => {
+  const untrusted = createA1(createCa('AC Desconhecida'), { cnpj: '11222333000181', password: 'monitor' });
+  const stack = await startStack({
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
+    env: { ...quiet, MONITOR_CERT_BASE64: untrusted.pfxBase64, MONITOR_CERT_PASSWORD: 'monitor' },
+  });
+  t.teardown(() => stack.stop());
+  const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.checkNow', { uf: 'RS' });
+  t.deepEqual(checked, [{ uf: 'RS', ambiente: 'homologacao', outcome: 'own-failure' }]);
+  t.like(await stack.nodes[0]!.call<any, any>('v1.contingency-monitor.statusOf', { uf: 'RS', ambiente: 'homologacao' }), { status: null, confirmedDown: false, lastFailure: { reason: 'tls' } });
+});
+
+test('with MONITOR_ENABLED the node polls on its own timer with the sandbox certificate', async (t) => {
+  const stack = await startStack({
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
+    env: { ...quiet, MONITOR_ENABLED: '1', MONITOR_TICK_MS: '200' },
+  });
+  t.teardown(() => stack.stop());
+  const deadline = Date.now() + 20_000;
+  let up = 0;
+  while (Date.now() < deadline && up < 27) {
+    await new Promise((r) => setTimeout(r, 200));
+    up = (await stack.knex('monitor.authority_status').where({ status: 'up', c_stat: 107 })).length;
+  }
+  t.is(up, 27);
+  t.is((await stack.knex('monitor.outbox')).length, 0);
+});
