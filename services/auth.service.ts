@@ -15,6 +15,7 @@ import { login, verifySecondFactor, setupTotp, enableTotp, disableTotp, changePa
 import { register, listAccessRequests, approveAccessRequest, provisionPartner, resendOwnerInvite, acceptInvite, forgotPassword, resetPassword } from './auth/onboarding.js';
 import { deactivatePartner, getPartner, issueKey, listKeys, markEmitted, regenerateKey, setPlan, insertPartner, insertUser } from './auth/partners.js';
 import { partnerView } from './auth/context.js';
+import { purgeExpired, type PurgeResult } from './auth/purge.js';
 
 type Ctx<P = any> = Context<P, CallerMeta>;
 const tags = ['autenticação'];
@@ -219,6 +220,11 @@ const AuthService: ServiceSchema = {
       visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
       handler(this: any, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
     },
+    /** The periodic purge (started below), also callable from the REPL and by tests. */
+    purgeExpired: {
+      visibility: 'public',
+      handler(this: any) { return this.purge(); },
+    },
     setPlan: {
       visibility: 'public',
       params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
@@ -233,7 +239,33 @@ const AuthService: ServiceSchema = {
     },
   },
 
+  started(this: any) {
+    const { purgeIntervalMs } = runtimeOf(this.broker).config.auth;
+    if (purgeIntervalMs > 0) {
+      this.purgeTimer = setInterval(() => {
+        // One run at a time per node; other nodes are handled by the purge itself (SKIP LOCKED).
+        if (this.purgeRunning) return;
+        this.purgeRunning = this.purge()
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'auth purge failed; next run retries'))
+          .finally(() => { this.purgeRunning = null; });
+      }, purgeIntervalMs);
+      this.purgeTimer.unref?.();
+    }
+  },
+
+  async stopped(this: any) {
+    clearInterval(this.purgeTimer);
+    await this.purgeRunning;
+  },
+
   methods: {
+    async purge(this: any): Promise<PurgeResult> {
+      const d: AuthDeps = this.deps();
+      const result = await purgeExpired(d, d.config.auth.purgeGraceMs);
+      if (Object.values(result).some((n) => n > 0)) this.logger.info(result, 'auth purge: dead rows deleted');
+      return result;
+    },
+
     deps(this: any): AuthDeps {
       if (this._deps) return this._deps;
       const { config, clock } = runtimeOf(this.broker);

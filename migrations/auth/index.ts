@@ -133,4 +133,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '003_purge_indexes',
+    async up(knex, schema) {
+      const s = () => knex.schema.withSchema(schema);
+      // The periodic purge (services/auth/purge.ts) looks rows up by expiry.
+      await s().alterTable('sessions', (t) => { t.index(['expires_at']); t.index(['revoked_at']); });
+      await s().alterTable('refresh_tokens', (t) => { t.index(['expires_at']); });
+      await s().alterTable('reset_tokens', (t) => { t.index(['expires_at']); });
+      await s().alterTable('invites', (t) => { t.index(['expires_at']); });
+    },
+  },
 ];
