@@ -53,7 +53,7 @@ const AuthService: ServiceSchema = {
     },
     verify2fa: {
       rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
-      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', tags, response: S.sessionResponse },
+      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse },
       handler(this: any, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
@@ -67,7 +67,7 @@ const AuthService: ServiceSchema = {
     enable2fa: {
       rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
       openapi: {
-        summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user).', tags,
+        summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user) e consome o token.', tags,
         response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
       },
       handler(this: any, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
