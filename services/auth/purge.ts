@@ -32,7 +32,10 @@ async function deleteInBatches(d: AuthDeps, table: string, key: string, where: W
   let total = 0;
   for (;;) {
     const victims = d.knex(d.t(table)).select(key).where(where).limit(batch).forUpdate().skipLocked();
-    const n = Number(await d.knex(d.t(table)).whereIn(key, victims).del());
+    // Counted from `returning`: PGlite's driver answers this delete with a raw result, not a count.
+    const deleted: unknown = await d.knex(d.t(table)).whereIn(key, victims).del(key);
+    if (!Array.isArray(deleted)) throw new Error(`purge of ${table}: unexpected delete result`);
+    const n = deleted.length;
     total += n;
     if (n < batch) return total;
   }

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../services/shared/clock.js';
 import { loadConfig } from '../../../config.js';
 import { closeAllRedis } from '../../../services/shared/redis.js';
 import { loginAs, TEST_PASSWORD } from '../../support/identity.js';
-import type { Stack } from '../../support/stack.js';
+import { startStack, type Stack } from '../../support/stack.js';
 import { authStack, bearer, sleep } from './helpers.js';
 
 // The gateway's rate limiter keeps a process-wide Redis client; close it so the worker exits.
@@ -120,6 +120,18 @@ test('each auth node runs the purge on its own every AUTH_PURGE_INTERVAL_MS', as
   const deadline = Date.now() + 10_000;
   while ((await count(stack, 'used_mfa_tokens')) > 1 && Date.now() < deadline) await sleep(50);
   t.is(await count(stack, 'used_mfa_tokens'), 1, 'the row past the 1-day grace is gone, the one inside it stays');
+});
+
+test('the purge works on the embedded database (PGlite), the default of npm start', async (t) => {
+  const clock = new ManualClock(T0);
+  const stack = await startStack({ pglite: true, clock, nodes: [{ services: ['auth'] }], env: { AUTH_SCRYPT_N: '1024', AUTH_PURGE_INTERVAL_MS: '0' } });
+  t.teardown(() => stack.stop());
+  const sa: any = await stack.nodes[0]!.call('v1.auth.createSuperadmin', { email: 'pglite-sa@example.com', password: TEST_PASSWORD, name: 'Super Admin' });
+  const rows = (n: number, expires: Date) => Array.from({ length: n }, () => ({ jti: randomUUID(), user_id: sa.id, used_at: T0, expires_at: expires }));
+  await stack.knex('auth.used_mfa_tokens').insert(rows(500, at(-8 * DAY)));
+  await stack.knex('auth.used_mfa_tokens').insert([...rows(101, at(-8 * DAY)), ...rows(3, at(-DAY))]);
+  t.deepEqual(await purge(stack), { ...NOTHING, usedMfaTokens: 601 });
+  t.is(await count(stack, 'used_mfa_tokens'), 3);
 });
 
 test('purge settings: every 10 minutes with a 7-day grace by default; both configurable', (t) => {
