@@ -109,7 +109,7 @@ export async function verifySecondFactor(d: AuthDeps, p: { mfaToken: string } & 
 
 type SecondFactorKind = 'totp' | 'recovery';
 
-/** checkSecondFactor outside a login transaction: the check and its e-mail. */
+/** The second factor outside a transaction (code in the login body, /2fa/disable): check, then e-mail. */
 async function checkSecondFactor(d: AuthDeps, user: UserRow, p: SecondFactor): Promise<boolean> {
   const factor = await secondFactor(d, d.knex, user, p);
   if (factor === 'recovery') await recoveryCodeUsed(d, user);
@@ -182,7 +182,7 @@ export async function enableTotp(d: AuthDeps, caller: Caller | undefined, totpCo
   const check = verifyTotp(secret, totpCode, d.clock.now(), null);
   if (!check.ok) throw new DomainError('BAD_REQUEST', { errors: [{ field: 'totpCode', message: 'Código TOTP inválido ou expirado.' }] }, 'Código TOTP inválido ou expirado.');
   const withToken = caller!.scheme === 'mfa';
-  const mfa = caller!.mfaToken;
+  const mfa = withToken ? caller!.mfaToken : undefined;
   if (withToken && !mfa) throw new DomainError('UNAUTHORIZED');
   const codes = generateRecoveryCodes();
   const session = await d.knex.transaction(async (trx: Knex.Transaction) => {
