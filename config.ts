@@ -28,8 +28,14 @@ export interface AppConfig {
   readonly jwtSecret: string;
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
   readonly encryptionKeys: readonly { readonly id: string; readonly key: Buffer }[];
-  /** scrypt cost N for password hashes (power of two; AUTH_SCRYPT_N, default 2^15). */
-  readonly auth: { readonly scryptN: number };
+  readonly auth: {
+    /** scrypt cost N for password hashes (power of two; AUTH_SCRYPT_N, default 2^15). */
+    readonly scryptN: number;
+    /** How often each auth node purges dead sessions and tokens; 0 disables the loop (tests drive purgeExpired). */
+    readonly purgeIntervalMs: number;
+    /** How long dead rows are kept for audit before the purge deletes them. */
+    readonly purgeGraceMs: number;
+  };
   readonly mail: { readonly smtpUrl: string | null; readonly dir: string; readonly from: string; readonly platformOwner: string };
   readonly rateLimit: { readonly ipPerSecond: number };
   readonly webhooks: {
@@ -227,7 +233,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),
-    auth: Object.freeze({ scryptN: powerOfTwo(env, 'AUTH_SCRYPT_N', 2 ** 15) }),
+    auth: Object.freeze({
+      scryptN: powerOfTwo(env, 'AUTH_SCRYPT_N', 2 ** 15),
+      purgeIntervalMs: int(env, 'AUTH_PURGE_INTERVAL_MS', 10 * 60_000),
+      purgeGraceMs: int(env, 'AUTH_PURGE_GRACE_MS', 7 * 24 * 3600_000),
+    }),
     mail: Object.freeze({
       smtpUrl: env.SMTP_URL || null,
       dir: resolve(env.MAIL_DIR ?? resolve(varDir, 'mail')),

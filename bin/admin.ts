@@ -1,43 +1,81 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { issueSandboxA1 } from '../services/sefaz/simulator/sandbox-ca.js';
 import { loadConfig } from '../config.js';
-import { createNode } from '../services/broker.js';
-import { closeAllKnex } from '../services/shared/database.js';
-import { closeAllRedis } from '../services/shared/redis.js';
 
 /**
  * Operator commands: `npm run admin -- <command> [--flags]`. Starts a node with only the service that
  * owns the command's action (auth; classification for import-ibpt), on embedded PGlite by default or
- * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. A key is printed only by the command that creates it.
- * The same actions are callable from the REPL: `call v1.auth.createPartner --name …`.
- *
- *   create-superadmin --email E --password P --name N
- *   create-partner    --name N --owner-email E [--owner-name N] [--owner-password P] [--plan DEV|STARTER|GROWTH|SCALE|ENTERPRISE] [--subscription ACTIVE|INACTIVE] [--enterprise-rate-limit R]
- *                     (without --owner-password the owner gets a 7-day invite by e-mail)
- *   create-user       --partner ID --email E --password P --name N --role ADMIN|CONTADOR [--owner]
- *   issue-key         --partner ID --kind live|test [--replace]
- *   set-plan          --partner ID [--plan P] [--subscription S] [--enterprise-rate-limit R]
- *   deactivate-partner --partner ID
- *   import-ibpt       --file TabelaIBPTax<UF><versão>.csv [--uf UF]
- *                     (loads a UF's approximate-tax table of Lei 12.741; same as POST /v1/admin/tributos-aproximados)
+ * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. A key
+ * is printed only by the command that creates it. The same actions are callable from the REPL:
+ * `call v1.auth.createPartner --name …`. The commands and flags are in USAGE below.
  *
  * `--password -` (or `--owner-password -`) reads the password from stdin, keeping it out of the
- * shell history and the process list.
+ * shell history and the process list. Exit codes: 0 done, 1 refused by the service (its error as
+ * JSON on stderr), 2 bad command line (a one-line message and the usage, never a stack trace).
  */
-type Flags = Record<string, string | true>;
+const USAGE = `usage: npm run admin -- <command> [--flags]
+  create-superadmin  --email E --password P --name N
+  create-partner     --name N --owner-email E [--owner-name N] [--owner-password P] [--plan DEV|STARTER|GROWTH|SCALE|ENTERPRISE]
+                     [--subscription ACTIVE|INACTIVE] [--enterprise-rate-limit R]
+                     (without --owner-password the owner gets a 7-day invite by e-mail)
+  create-user        --partner ID --email E --password P --name N --role ADMIN|CONTADOR [--owner]
+  issue-key          --partner ID --kind live|test [--replace]
+  set-plan           --partner ID [--plan P] [--subscription S] [--enterprise-rate-limit R]
+  deactivate-partner --partner ID
+  test-certificate   --cnpj C --password P [--razao-social R] [--days D]
+  import-ibpt        --file TabelaIBPTax<UF><versão>.csv [--uf UF]
+                     (a UF's approximate-tax table of Lei 12.741; same as POST /v1/admin/tributos-aproximados)
+`;
 
-function parseFlags(argv: string[]): Flags {
-  const flags: Flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
-    const name = a.slice(2);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith('--')) flags[name] = true;
-    else { flags[name] = next; i++; }
+/** A mistake on the command line: reported in one line with the usage, exit 2. */
+class UsageError extends Error {}
+
+/** The flags of one command line; every flag must be read by the command, or it is a typo. */
+class Args {
+  private readonly flags: Record<string, string | true> = {};
+  private readonly read = new Set<string>();
+
+  constructor(argv: string[]) {
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (!a.startsWith('--') || a.length < 3) throw new UsageError(`unexpected argument ${a}`);
+      const name = a.slice(2);
+      if (name in this.flags) throw new UsageError(`--${name} given twice`);
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) this.flags[name] = true;
+      else { this.flags[name] = next; i++; }
+    }
   }
-  return flags;
+
+  async str(name: string, required = true): Promise<string | undefined> {
+    this.read.add(name);
+    const v = this.flags[name];
+    if (v === undefined || v === true) {
+      if (required || v === true) throw new UsageError(`--${name} ${v === true ? 'needs a value' : 'is required'}`);
+      return undefined;
+    }
+    return v === '-' ? readStdin() : v;
+  }
+
+  async int(name: string): Promise<number | undefined> {
+    const v = await this.str(name, false);
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number, got ${v}`);
+    return Number(v);
+  }
+
+  bool(name: string): boolean {
+    this.read.add(name);
+    const v = this.flags[name];
+    if (typeof v === 'string') throw new UsageError(`--${name} takes no value, got ${v}`);
+    return v === true;
+  }
+
+  /** After the command read its flags: any other flag is refused rather than silently ignored. */
+  checkNoneLeft(command: string): void {
+    const unknown = Object.keys(this.flags).filter((f) => !this.read.has(f));
+    if (unknown.length) throw new UsageError(`unknown flag ${unknown.map((f) => `--${f}`).join(', ')} for ${command}`);
+  }
 }
 
 async function readStdin(): Promise<string> {
@@ -46,36 +84,30 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
-async function str(flags: Flags, name: string, required = true): Promise<string | undefined> {
-  const v = flags[name];
-  if (v === undefined || v === true) {
-    if (required) throw new Error(`--${name} is required`);
-    return undefined;
-  }
-  return v === '-' ? readStdin() : v;
-}
-
-function int(v: string | undefined): number | undefined {
-  return v === undefined ? undefined : Number(v);
-}
-
-const COMMANDS: Record<string, (f: Flags) => Promise<[string, Record<string, unknown>]>> = {
-  'create-superadmin': async (f) => ['v1.auth.createSuperadmin', { email: await str(f, 'email'), password: await str(f, 'password'), name: await str(f, 'name') }],
-  'create-partner': async (f) => ['v1.auth.createPartner', {
-    name: await str(f, 'name'), ownerEmail: await str(f, 'owner-email'), ownerName: await str(f, 'owner-name', false), ownerPassword: await str(f, 'owner-password', false),
-    plan: await str(f, 'plan', false), subscription: await str(f, 'subscription', false), enterpriseRateLimit: int(await str(f, 'enterprise-rate-limit', false)),
+const COMMANDS: Record<string, (a: Args) => Promise<[string, Record<string, unknown>]>> = {
+  'create-superadmin': async (a) => ['v1.auth.createSuperadmin', { email: await a.str('email'), password: await a.str('password'), name: await a.str('name') }],
+  'create-partner': async (a) => ['v1.auth.createPartner', {
+    name: await a.str('name'), ownerEmail: await a.str('owner-email'), ownerName: await a.str('owner-name', false), ownerPassword: await a.str('owner-password', false),
+    plan: await a.str('plan', false), subscription: await a.str('subscription', false), enterpriseRateLimit: await a.int('enterprise-rate-limit'),
   }],
-  'create-user': async (f) => ['v1.auth.createUser', {
-    partnerId: await str(f, 'partner'), email: await str(f, 'email'), password: await str(f, 'password'), name: await str(f, 'name'), role: await str(f, 'role'), owner: f.owner === true,
+  'create-user': async (a) => ['v1.auth.createUser', {
+    partnerId: await a.str('partner'), email: await a.str('email'), password: await a.str('password'), name: await a.str('name'), role: await a.str('role'), owner: a.bool('owner'),
   }],
-  'issue-key': async (f) => ['v1.auth.issueKey', { partnerId: await str(f, 'partner'), kind: await str(f, 'kind'), replace: f.replace === true }],
-  'set-plan': async (f) => ['v1.auth.setPlan', {
-    partnerId: await str(f, 'partner'), plan: await str(f, 'plan', false), subscription: await str(f, 'subscription', false), enterpriseRateLimit: int(await str(f, 'enterprise-rate-limit', false)),
+  'issue-key': async (a) => ['v1.auth.issueKey', { partnerId: await a.str('partner'), kind: await a.str('kind'), replace: a.bool('replace') }],
+  'set-plan': async (a) => ['v1.auth.setPlan', {
+    partnerId: await a.str('partner'), plan: await a.str('plan', false), subscription: await a.str('subscription', false), enterpriseRateLimit: await a.int('enterprise-rate-limit'),
   }],
-  'deactivate-partner': async (f) => ['v1.auth.deactivatePartner', { partnerId: await str(f, 'partner') }],
-  'import-ibpt': async (f) => {
-    const file = (await str(f, 'file'))!;
-    return ['v1.classification.importApproximateTaxTable', { conteudo: readFileSync(file).toString('base64'), uf: await str(f, 'uf', false), nomeArquivo: basename(file) }];
+  'deactivate-partner': async (a) => ['v1.auth.deactivatePartner', { partnerId: await a.str('partner') }],
+  'import-ibpt': async (a) => {
+    const file = (await a.str('file'))!;
+    const uf = await a.str('uf', false);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (err) {
+      throw new UsageError(`cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return ['v1.classification.importApproximateTaxTable', { conteudo: bytes.toString('base64'), uf, nomeArquivo: basename(file) }];
   },
 };
 
@@ -87,34 +119,44 @@ function clean(o: Record<string, unknown>): Record<string, unknown> {
  * Commands that need no broker. `test-certificate` issues an e-CNPJ A1 from the simulator's sandbox
  * CA (trusted by the embedded simulator, never by a real authority) for trying the API locally.
  */
-const LOCAL: Record<string, (f: Flags) => Promise<Record<string, unknown>>> = {
-  'test-certificate': async (f) => {
-    const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
-    const password = (await str(f, 'password'))!;
-    const a1 = issueSandboxA1(config.sefaz.simulatorDir, { cnpj: (await str(f, 'cnpj'))!, razaoSocial: await str(f, 'razao-social', false), password, days: int(await str(f, 'days', false)) });
-    return { cnpj: a1.cnpj, notAfter: a1.notAfter, pfxBase64: a1.pfxBase64, password };
+const LOCAL: Record<string, (a: Args) => Promise<() => Record<string, unknown>>> = {
+  'test-certificate': async (a) => {
+    const cnpj = (await a.str('cnpj'))!;
+    const password = (await a.str('password'))!;
+    const razaoSocial = await a.str('razao-social', false);
+    const days = await a.int('days');
+    const { issueSandboxA1 } = await import('../services/sefaz/simulator/sandbox-ca.js');
+    return () => {
+      const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
+      const a1 = issueSandboxA1(config.sefaz.simulatorDir, { cnpj, razaoSocial, password, days });
+      return { cnpj: a1.cnpj, notAfter: a1.notAfter, pfxBase64: a1.pfxBase64, password };
+    };
   },
 };
 
-async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
+async function run(command: string | undefined, argv: string[]): Promise<number> {
   const local = command ? LOCAL[command] : undefined;
+  const build = command ? COMMANDS[command] : undefined;
+  if (!local && !build) throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  const args = new Args(argv);
   if (local) {
-    process.stdout.write(`${JSON.stringify(await local(parseFlags(rest)), null, 2)}\n`);
+    const issue = await local(args);
+    args.checkNoneLeft(command!);
+    process.stdout.write(`${JSON.stringify(issue(), null, 2)}\n`);
     return 0;
   }
-  const build = command ? COMMANDS[command] : undefined;
-  if (!build) {
-    process.stderr.write(`usage: npm run admin -- <${[...Object.keys(COMMANDS), ...Object.keys(LOCAL)].join('|')}> [--flags]\n`);
-    return 2;
-  }
-  const [action, params] = await build(parseFlags(rest));
+  const [action, params] = await build!(args);
+  args.checkNoneLeft(command!);
+  // Loaded only for a valid command line, so a typo is answered at once.
+  const [{ createNode }, { closeAllKnex }, { closeAllRedis }] = await Promise.all([
+    import('../services/broker.js'), import('../services/shared/database.js'), import('../services/shared/redis.js'),
+  ]);
   // Logs would interleave with the JSON on stdout: only errors by default.
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
   // The node runs only the service that owns the action (v1.<service>.<action>).
   const broker = await createNode({ config, services: [action.split('.')[1]!] });
-  await broker.start();
   try {
+    await broker.start();
     const result = await broker.call(action, clean(params));
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
@@ -124,6 +166,22 @@ async function main(): Promise<number> {
   } finally {
     await broker.stop().catch(() => undefined);
     await Promise.allSettled([closeAllKnex(), closeAllRedis()]);
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    return await run(command, rest);
+  } catch (err) {
+    // An operator tool: a sentence, not a stack trace (LOG_LEVEL=debug shows the stack).
+    if (err instanceof UsageError) {
+      process.stderr.write(`admin: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`admin: ${(err as Error).message}\n`);
+    if (process.env.LOG_LEVEL === 'debug') process.stderr.write(`${(err as Error).stack}\n`);
+    return 1;
   }
 }
 

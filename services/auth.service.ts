@@ -15,6 +15,7 @@ import { login, verifySecondFactor, setupTotp, enableTotp, disableTotp, changePa
 import { register, listAccessRequests, approveAccessRequest, provisionPartner, resendOwnerInvite, acceptInvite, forgotPassword, resetPassword } from './auth/onboarding.js';
 import { deactivatePartner, getPartner, issueKey, listKeys, markEmitted, regenerateKey, setPlan, insertPartner, insertUser } from './auth/partners.js';
 import { partnerView } from './auth/context.js';
+import { purgeExpired, type PurgeResult } from './auth/purge.js';
 
 type Ctx<P = any> = Context<P, CallerMeta>;
 const tags = ['autenticação'];
@@ -52,7 +53,7 @@ const AuthService: ServiceSchema = {
     },
     verify2fa: {
       rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
-      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', tags, response: S.sessionResponse },
+      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse },
       handler(this: any, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
@@ -66,7 +67,7 @@ const AuthService: ServiceSchema = {
     enable2fa: {
       rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
       openapi: {
-        summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user).', tags,
+        summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user) e consome o token.', tags,
         response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
       },
       handler(this: any, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
@@ -219,6 +220,11 @@ const AuthService: ServiceSchema = {
       visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
       handler(this: any, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
     },
+    /** The periodic purge (started below), also callable from the REPL and by tests. */
+    purgeExpired: {
+      visibility: 'public',
+      handler(this: any) { return this.purge(); },
+    },
     setPlan: {
       visibility: 'public',
       params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
@@ -233,7 +239,33 @@ const AuthService: ServiceSchema = {
     },
   },
 
+  started(this: any) {
+    const { purgeIntervalMs } = runtimeOf(this.broker).config.auth;
+    if (purgeIntervalMs > 0) {
+      this.purgeTimer = setInterval(() => {
+        // One run at a time per node; other nodes are handled by the purge itself (SKIP LOCKED).
+        if (this.purgeRunning) return;
+        this.purgeRunning = this.purge()
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'auth purge failed; next run retries'))
+          .finally(() => { this.purgeRunning = null; });
+      }, purgeIntervalMs);
+      this.purgeTimer.unref?.();
+    }
+  },
+
+  async stopped(this: any) {
+    clearInterval(this.purgeTimer);
+    await this.purgeRunning;
+  },
+
   methods: {
+    async purge(this: any): Promise<PurgeResult> {
+      const d: AuthDeps = this.deps();
+      const result = await purgeExpired(d, d.config.auth.purgeGraceMs);
+      if (Object.values(result).some((n) => n > 0)) this.logger.info(result, 'auth purge: dead rows deleted');
+      return result;
+    },
+
     deps(this: any): AuthDeps {
       if (this._deps) return this._deps;
       const { config, clock } = runtimeOf(this.broker);

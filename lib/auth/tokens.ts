@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /**
  * JWTs (API.md, Authentication > JWT bearer): HS256. Access tokens live 12 h and carry the session
  * id (`sid`) that authenticate checks on every request, so logout is immediate. mfa tokens live
  * 5 min and only open /v1/auth/2fa/*: `typ` keeps one kind from being accepted as the other.
- * Time is an argument (`now`), never the process clock.
+ * An mfa token also carries a `jti`: the auth service records it when the token completes a
+ * login, so the token works once (services/auth/mfa-tokens.ts). Time is an argument (`now`),
+ * never the process clock.
  */
 export const ACCESS_TTL_S = 12 * 3600;
 export const MFA_TTL_S = 300;
@@ -23,9 +26,14 @@ export interface AccessClaims {
 export interface MfaClaims {
   typ: 'mfa';
   sub: string;
+  /** Unique id of this token: what marks it spent. */
+  jti: string;
+  /** When the token stops being valid anyway; the spent mark must outlive it. */
+  expiresAt: Date;
 }
 
 const ISSUER = 'fiscal-api';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sign(payload: Record<string, unknown>, secret: string, now: Date, ttl: number): string {
   return jwt.sign({ ...payload, iat: Math.floor(now.getTime() / 1000) }, secret, { algorithm: 'HS256', expiresIn: ttl, issuer: ISSUER });
@@ -35,8 +43,8 @@ export function signAccessToken(userId: string, sessionId: string, secret: strin
   return sign({ typ: 'access', sub: userId, sid: sessionId }, secret, now, ACCESS_TTL_S);
 }
 
-export function signMfaToken(userId: string, secret: string, now: Date): string {
-  return sign({ typ: 'mfa', sub: userId }, secret, now, MFA_TTL_S);
+export function signMfaToken(userId: string, secret: string, now: Date, jti: string = randomUUID()): string {
+  return sign({ typ: 'mfa', sub: userId, jti }, secret, now, MFA_TTL_S);
 }
 
 /** The claims of a valid token of the expected type, or null (bad signature, expired, wrong type). */
@@ -47,7 +55,10 @@ export function verifyToken(token: string, type: TokenType, secret: string, now:
     const claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, clockTimestamp: Math.floor(now.getTime() / 1000) }) as jwt.JwtPayload;
     if (claims.typ !== type || typeof claims.sub !== 'string') return null;
     if (type === 'access') return typeof claims.sid === 'string' ? { typ: 'access', sub: claims.sub, sid: claims.sid } : null;
-    return { typ: 'mfa', sub: claims.sub };
+    // Without a jti the token could not be marked spent: refused (only tokens signed before
+    // single use existed lack one, and those expire within 5 minutes of the upgrade).
+    if (typeof claims.jti !== 'string' || !UUID.test(claims.jti) || typeof claims.exp !== 'number') return null;
+    return { typ: 'mfa', sub: claims.sub, jti: claims.jti, expiresAt: new Date(claims.exp * 1000) };
   } catch {
     return null;
   }

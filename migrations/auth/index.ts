@@ -3,8 +3,8 @@ import type { Migration } from '../../services/shared/migrations.js';
 /**
  * Tables of the auth service (schema `auth`): partners and their members, users, sessions and
  * refresh-token families, API keys, 2FA recovery codes, lockout buckets, access requests,
- * invites and reset tokens. Secrets are stored only as hashes (tokens, keys, codes, passwords)
- * or AES-256-GCM ciphertext (TOTP secrets).
+ * invites, reset tokens and spent mfa tokens. Secrets are stored only as hashes (tokens, keys,
+ * codes, passwords) or AES-256-GCM ciphertext (TOTP secrets).
  */
 export const migrations: Migration[] = [
   {
@@ -116,6 +116,32 @@ export const migrations: Migration[] = [
         t.timestamp('used_at', { useTz: true });
         t.index(['user_id']);
       });
+    },
+  },
+  {
+    name: '002_used_mfa_tokens',
+    async up(knex, schema) {
+      const s = () => knex.schema.withSchema(schema);
+      // An mfa_token's jti once it completed a login (or a 2FA enrollment): the primary key makes
+      // the spend atomic across replicas. Kept past the token's expiry by the purge's grace period.
+      await s().createTable('used_mfa_tokens', (t) => {
+        t.uuid('jti').primary();
+        t.uuid('user_id').notNullable();
+        t.timestamp('used_at', { useTz: true }).notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.index(['expires_at']);
+      });
+    },
+  },
+  {
+    name: '003_purge_indexes',
+    async up(knex, schema) {
+      const s = () => knex.schema.withSchema(schema);
+      // The periodic purge (services/auth/purge.ts) looks rows up by expiry.
+      await s().alterTable('sessions', (t) => { t.index(['expires_at']); t.index(['revoked_at']); });
+      await s().alterTable('refresh_tokens', (t) => { t.index(['expires_at']); });
+      await s().alterTable('reset_tokens', (t) => { t.index(['expires_at']); });
+      await s().alterTable('invites', (t) => { t.index(['expires_at']); });
     },
   },
 ];

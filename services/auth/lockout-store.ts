@@ -28,7 +28,9 @@ export async function recordFailures(d: AuthDeps, keys: string[]): Promise<void>
   const now = d.clock.now();
   await d.knex.transaction(async (trx: Knex.Transaction) => {
     for (const bucket of [...keys].sort()) {
-      await trx(d.t('lockout_buckets')).insert({ bucket, failures: 0 }).onConflict('bucket').ignore();
+      // An upsert that touches the row locks it at once: the purge (SKIP LOCKED) then leaves it
+      // alone, whereas with `do nothing` it could delete the row before the select below.
+      await trx(d.t('lockout_buckets')).insert({ bucket, failures: 0 }).onConflict('bucket').merge(['bucket']);
       const row = await trx(d.t('lockout_buckets')).where({ bucket }).forUpdate().first();
       const next = recordFailure(toBucket(row), now);
       await trx(d.t('lockout_buckets')).where({ bucket }).update({ failures: next.failures, last_failure_at: next.lastFailureAt, locked_until: next.lockedUntil });

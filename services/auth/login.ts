@@ -10,6 +10,7 @@ import type { Caller } from '../shared/caller.js';
 import type { AuthDeps, UserRow } from './context.js';
 import { anyLocked, clearBucket, lockoutKeys, recordFailures } from './lockout-store.js';
 import { activeUser, issueSession, revokeSessions, type SessionTokens } from './sessions.js';
+import { spendMfaToken } from './mfa-tokens.js';
 
 /**
  * Login with password and second factor (API.md, Authentication > Two-factor and Login lockout).
@@ -68,46 +69,87 @@ function challenge(d: AuthDeps, user: UserRow, enrollment: boolean): MfaChalleng
   return { mfa_required: true, mfa_enrollment_required: enrollment, mfa_token: signMfaToken(user.id, d.config.jwtSecret, d.clock.now()), expires_in: MFA_TTL_S };
 }
 
-/** /v1/auth/2fa/verify: completes a login started with the password. */
+/** Thrown inside the login transaction to roll back the token's spend after a wrong code. */
+class SecondFactorRefused extends Error {}
+
+/**
+ * /v1/auth/2fa/verify: completes a login started with the password. The mfa_token is spent, the
+ * second factor checked and the session opened in one transaction (services/auth/mfa-tokens.ts):
+ * of two requests with the same token only one can open a session, and a wrong code leaves the
+ * token usable. A token already spent is the same uniform 401, not counted as a failure (it
+ * proves nothing about the password or the code).
+ */
 export async function verifySecondFactor(d: AuthDeps, p: { mfaToken: string } & SecondFactor, ip: string | undefined): Promise<SessionTokens> {
   const claims = verifyToken(p.mfaToken, 'mfa', d.config.jwtSecret, d.clock.now());
   const user = claims ? await activeUser(d, claims.sub) : null;
-  if (!user || !user.totp_enabled) throw new DomainError('UNAUTHORIZED');
+  if (!claims || !user || !user.totp_enabled) throw new DomainError('UNAUTHORIZED');
   const keys = lockoutKeys(user.email, ip);
   if (await anyLocked(d, keys)) throw new DomainError('UNAUTHORIZED');
-  if (!(await checkSecondFactor(d, user, p))) return fail(d, keys, user.email, 'bad second factor');
+  let factor: SecondFactorKind | null = null;
+  let session: SessionTokens | null;
+  try {
+    session = await d.knex.transaction(async (trx: Knex.Transaction) => {
+      if (!(await spendMfaToken(d, trx, claims))) return null;
+      factor = await secondFactor(d, trx, user, p);
+      if (!factor) throw new SecondFactorRefused();
+      return issueSession(d, user, trx);
+    });
+  } catch (err) {
+    if (err instanceof SecondFactorRefused) return fail(d, keys, user.email, 'bad second factor');
+    throw err;
+  }
+  if (!session) {
+    d.logger.warn({ userId: user.id }, 'login refused: mfa_token already used');
+    throw new DomainError('UNAUTHORIZED');
+  }
+  if (factor === 'recovery') await recoveryCodeUsed(d, user);
   await clearBucket(d, keys[0]!);
-  return issueSession(d, user);
+  return session;
 }
 
-/** A TOTP code of a later time-step than the last accepted one, or an unused recovery code. */
+type SecondFactorKind = 'totp' | 'recovery';
+
+/** The second factor outside a transaction (code in the login body, /2fa/disable): check, then e-mail. */
 async function checkSecondFactor(d: AuthDeps, user: UserRow, p: SecondFactor): Promise<boolean> {
+  const factor = await secondFactor(d, d.knex, user, p);
+  if (factor === 'recovery') await recoveryCodeUsed(d, user);
+  return factor !== null;
+}
+
+/**
+ * A TOTP code of a later time-step than the last accepted one, or an unused recovery code; spends
+ * what it accepts through `db` (a transaction rolls it back). Sends nothing: see recoveryCodeUsed.
+ */
+async function secondFactor(d: AuthDeps, db: Knex | Knex.Transaction, user: UserRow, p: SecondFactor): Promise<SecondFactorKind | null> {
   const now = d.clock.now();
   if (p.recoveryCode) {
-    const used = await d.knex(d.t('recovery_codes'))
+    const used = await db(d.t('recovery_codes'))
       .where({ user_id: user.id, code_hash: hashRecoveryCode(p.recoveryCode) }).whereNull('used_at')
       .update({ used_at: now });
-    if (!used) return false;
-    const left = await d.knex(d.t('recovery_codes')).where({ user_id: user.id }).whereNull('used_at').count<{ n: string }[]>('* as n');
-    const remaining = Number(left[0]?.n ?? 0);
-    const when = now.toISOString();
-    await d.sendMail(user.email, 'Código de recuperação usado na sua conta',
-      `Olá ${user.name},\n\nUm código de recuperação da autenticação em dois fatores foi usado para entrar na sua conta em ${when}.\nRestam ${remaining} códigos não usados.\nSe não foi você, troque sua senha imediatamente e avise o suporte.\n`);
-    await d.sendMail(d.config.mail.platformOwner, 'Aviso: código de recuperação usado',
-      `O usuário ${user.email} (id ${user.id}) entrou com um código de recuperação em ${when}. Restam ${remaining} códigos.\n`);
-    d.logger.warn({ userId: user.id }, 'recovery code used');
-    return true;
+    return used ? 'recovery' : null;
   }
-  if (!p.totpCode || !user.totp_secret_enc) return false;
+  if (!p.totpCode || !user.totp_secret_enc) return null;
   const secret = decrypt(user.totp_secret_enc, d.config.encryptionKeys, totpAad(user.id));
   const last = user.totp_last_step === null ? null : Number(user.totp_last_step);
   const check = verifyTotp(secret, p.totpCode, now, last);
-  if (!check.ok) return false;
+  if (!check.ok) return null;
   // Conditional update: two nodes accepting the same code at once cannot both win.
-  const won = await d.knex(d.t('users')).where({ id: user.id })
+  const won = await db(d.t('users')).where({ id: user.id })
     .where((q: Knex.QueryBuilder) => q.whereNull('totp_last_step').orWhere('totp_last_step', '<', check.step))
     .update({ totp_last_step: check.step });
-  return won === 1;
+  return won === 1 ? 'totp' : null;
+}
+
+/** API.md, Two-factor 4: the holder and the platform owner hear of every recovery code used. */
+async function recoveryCodeUsed(d: AuthDeps, user: UserRow): Promise<void> {
+  const left = await d.knex(d.t('recovery_codes')).where({ user_id: user.id }).whereNull('used_at').count<{ n: string }[]>('* as n');
+  const remaining = Number(left[0]?.n ?? 0);
+  const when = d.clock.now().toISOString();
+  await d.sendMail(user.email, 'Código de recuperação usado na sua conta',
+    `Olá ${user.name},\n\nUm código de recuperação da autenticação em dois fatores foi usado para entrar na sua conta em ${when}.\nRestam ${remaining} códigos não usados.\nSe não foi você, troque sua senha imediatamente e avise o suporte.\n`);
+  await d.sendMail(d.config.mail.platformOwner, 'Aviso: código de recuperação usado',
+    `O usuário ${user.email} (id ${user.id}) entrou com um código de recuperação em ${when}. Restam ${remaining} códigos.\n`);
+  d.logger.warn({ userId: user.id }, 'recovery code used');
 }
 
 function needUser(caller: Caller | undefined): string {
@@ -128,7 +170,8 @@ export async function setupTotp(d: AuthDeps, caller: Caller | undefined) {
 
 /**
  * /v1/auth/2fa/enable: confirms the pending secret with a code and returns the recovery codes,
- * once. Called with an mfa_token (enrollment during login), it also completes the login.
+ * once. Called with an mfa_token (enrollment during login), it also completes the login and so
+ * spends the token, in the transaction that enables 2FA; a wrong code spends nothing.
  */
 export async function enableTotp(d: AuthDeps, caller: Caller | undefined, totpCode: string) {
   const user = await activeUser(d, needUser(caller));
@@ -138,19 +181,26 @@ export async function enableTotp(d: AuthDeps, caller: Caller | undefined, totpCo
   const secret = decrypt(user.totp_pending_enc, d.config.encryptionKeys, totpAad(user.id));
   const check = verifyTotp(secret, totpCode, d.clock.now(), null);
   if (!check.ok) throw new DomainError('BAD_REQUEST', { errors: [{ field: 'totpCode', message: 'Código TOTP inválido ou expirado.' }] }, 'Código TOTP inválido ou expirado.');
+  const withToken = caller!.scheme === 'mfa';
+  const mfa = withToken ? caller!.mfaToken : undefined;
+  if (withToken && !mfa) throw new DomainError('UNAUTHORIZED');
   const codes = generateRecoveryCodes();
-  await d.knex.transaction(async (trx: Knex.Transaction) => {
+  const session = await d.knex.transaction(async (trx: Knex.Transaction) => {
+    if (mfa && !(await spendMfaToken(d, trx, { jti: mfa.jti, sub: user.id, expiresAt: new Date(mfa.expiresAt) }))) {
+      d.logger.warn({ userId: user.id }, '2fa enrollment refused: mfa_token already used');
+      throw new DomainError('UNAUTHORIZED');
+    }
     await trx(d.t('users')).where({ id: user.id }).update({ totp_enabled: true, totp_secret_enc: user.totp_pending_enc, totp_pending_enc: null, totp_last_step: check.step });
     await trx(d.t('recovery_codes')).where({ user_id: user.id }).delete();
     await trx(d.t('recovery_codes')).insert(codes.map((c) => ({ user_id: user.id, code_hash: hashRecoveryCode(c) })));
+    return withToken ? issueSession(d, user, trx) : null;
   });
   d.logger.info({ userId: user.id }, '2fa enabled');
-  const result: Record<string, unknown> = { enabled: true, recoveryCodes: codes };
-  if (caller!.scheme === 'mfa') {
-    await clearBucket(d, lockoutKeys(user.email, undefined)[0]!);
-    Object.assign(result, await issueSession(d, (await activeUser(d, user.id))!));
-  }
-  return result;
+  if (!session) return { enabled: true, recoveryCodes: codes };
+  // The spent token may sit in the 2-second authentication cache of some node: drop it there.
+  d.credentialsChanged();
+  await clearBucket(d, lockoutKeys(user.email, undefined)[0]!);
+  return { enabled: true, recoveryCodes: codes, ...session };
 }
 
 /** /v1/auth/2fa/disable: only where 2FA is optional; needs the password and a current code. */

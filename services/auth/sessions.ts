@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from '../../lib/auth/secrets.js';
 import { apiKeyMatches, parseApiKey } from '../../lib/auth/api-key.js';
 import type { Caller } from '../shared/caller.js';
 import { publicUser, type AuthDeps, type UserRow } from './context.js';
+import { isMfaTokenSpent } from './mfa-tokens.js';
 
 /**
  * Sessions and authentication. A session is also its refresh-token family: the access token names
@@ -27,13 +28,15 @@ async function newRefreshToken(d: AuthDeps, trx: Knex | Knex.Transaction, sessio
   return token;
 }
 
-export async function issueSession(d: AuthDeps, user: UserRow): Promise<SessionTokens> {
+/** Opens a session; inside `trx` when given (it then commits with whatever completed the login). */
+export async function issueSession(d: AuthDeps, user: UserRow, trx?: Knex.Transaction): Promise<SessionTokens> {
   const now = d.clock.now();
   const sessionId = randomUUID();
-  const refresh = await d.knex.transaction(async (trx: Knex.Transaction) => {
-    await trx(d.t('sessions')).insert({ id: sessionId, user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + REFRESH_TTL_MS) });
-    return newRefreshToken(d, trx, sessionId, now);
-  });
+  const open = async (db: Knex.Transaction) => {
+    await db(d.t('sessions')).insert({ id: sessionId, user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + REFRESH_TTL_MS) });
+    return newRefreshToken(d, db, sessionId, now);
+  };
+  const refresh = trx ? await open(trx) : await d.knex.transaction(open);
   d.logger.info({ userId: user.id, sessionId }, 'session opened');
   return { access_token: signAccessToken(user.id, sessionId, d.config.jwtSecret, now), refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S, user: publicUser(user) };
 }
@@ -111,7 +114,7 @@ async function authenticateBearer(d: AuthDeps, token: string, purpose: 'api' | '
     const mfa = verifyToken(token, 'mfa', d.config.jwtSecret, now);
     if (mfa) {
       const caller = await callerForUser(d, mfa.sub, 'mfa');
-      if (caller) return caller;
+      if (caller && !(await isMfaTokenSpent(d, mfa.jti))) return { ...caller, mfaToken: { jti: mfa.jti, expiresAt: mfa.expiresAt.toISOString() } };
       throw new DomainError('UNAUTHORIZED');
     }
   }

@@ -20,6 +20,8 @@ export interface Caller {
   rateLimit: number;
   subscriptionActive: boolean;
   sessionId?: string;
+  /** scheme 'mfa': the mfa_token presented, so completing the enrollment can spend it (ISO date). */
+  mfaToken?: { jti: string; expiresAt: string };
 }
 
 export interface CallerMeta {

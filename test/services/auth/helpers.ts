@@ -3,9 +3,9 @@ import { startStack, type Stack, type HttpResult } from '../../support/stack.js'
 import type { Clock } from '../../../services/shared/clock.js';
 
 /** A gateway + auth stack with a cheap scrypt cost (the production default is 2^15). */
-export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; scryptN?: number } = {}): Promise<Stack> {
+export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; scryptN?: number; env?: Record<string, string> } = {}): Promise<Stack> {
   const nodes = Array.from({ length: opts.nodes ?? 1 }, () => ({ services: ['api-gateway', 'auth'] }));
-  const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { AUTH_SCRYPT_N: String(opts.scryptN ?? 1024) } });
+  const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { AUTH_SCRYPT_N: String(opts.scryptN ?? 1024), ...(opts.env ?? {}) } });
   t.teardown(() => stack.stop());
   return stack;
 }
