@@ -16,10 +16,14 @@ import { listDescription, listParams, listDocuments, ownDocument, downloadXml, t
 import { BATCH_CHANNEL, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
+import { ContingencyStore } from './emission/contingency-store.js';
+import { contingencyRound } from './emission/contingency.js';
+import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
 const SWEEP_EVERY_MS = 30_000;
+const CONTINGENCY_EVERY_MS = 60_000;
 
 type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>;
 
@@ -42,6 +46,7 @@ const invoiceResponse = {
     issuerId: { type: 'string', format: 'uuid' },
     createdAt: { type: 'string', format: 'date-time' },
     links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' } } },
+    ...contingencyResponseProperties,
   },
 };
 
@@ -52,11 +57,15 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
   + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '
   + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa.';
 
+function emitDescriptionOf(model: Model): string {
+  return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;
+}
+
 function emitAction(model: Model, path: string): any {
   return {
     rest: `POST /${path}`,
     httpStatus: 201,
-    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescription, tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: 'Repetição em 24 h devolve o resultado original.' }] },
+    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: 'Repetição em 24 h devolve o resultado original.' }] },
     async handler(this: any, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
       return emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
@@ -170,6 +179,14 @@ const EmissionService: ServiceSchema = {
         return this.reconcileRound(ctx.params.limit ?? 50);
       },
     },
+    /** One NFC-e contingency round on this node: expiry events, then due transmissions (also run on a timer). */
+    contingencyDue: {
+      visibility: 'public',
+      params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
+      async handler(this: any, ctx: Ctx<{ limit?: number }>) {
+        return this.contingencyRound(ctx.params.limit ?? 50);
+      },
+    },
     /** Re-sends stale queued batch items to the channel (also run on a timer). */
     sweepBatches: {
       visibility: 'public',
@@ -211,7 +228,7 @@ const EmissionService: ServiceSchema = {
 
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
-      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages };
+      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency };
     },
     async ownBatch(this: any, ctx: Ctx<any>, id: string) {
       const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
@@ -242,6 +259,9 @@ const EmissionService: ServiceSchema = {
       }
       return { claimed: claimed.length, outcomes };
     },
+    async contingencyRound(this: any, limit: number) {
+      return contingencyRound({ ...this.deps(), contingency: this.contingency }, limit, (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'contingency transmission failed; next try is scheduled'));
+    },
     async sweepRound(this: any) {
       const ids: string[] = await this.batches.stale(200);
       for (const id of ids) await this.enqueueItem(id);
@@ -252,6 +272,7 @@ const EmissionService: ServiceSchema = {
   async started(this: any) {
     const { config, clock } = runtimeOf(this.broker);
     this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
+    this.contingency = new ContingencyStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
     this.stages = new StageTimer();
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
@@ -263,7 +284,8 @@ const EmissionService: ServiceSchema = {
       };
       // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
       setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
-      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep')];
+      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
+        every(CONTINGENCY_EVERY_MS, () => this.contingencyRound(50), 'contingency round')];
     }
   },
 

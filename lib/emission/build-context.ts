@@ -31,5 +31,6 @@ export function toEmissionContext(ctx: BuildContext, respTec: ResponsibleTechnic
   return {
     issuer: ctx.issuer, numero: ctx.number, serie: ctx.series, cNF: ctx.cnf, accessKey, dhEmi,
     tpEmis: ctx.tpEmis as TpEmis, tpAmb: ctx.ambiente, respTec, verProc,
+    ...(ctx.contingency ? { contingency: { dhCont: brasiliaDateTime(ctx.contingency.startedAt), xJust: ctx.contingency.justificativa } } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import { formatCents } from '../money.js';
 import type { Model } from '../nfe/types.js';
 import { isOpen, type DocumentStatus } from './state.js';
+import { contingencyView, type ContingencyInfo } from './contingency.js';
 
 export interface Erro {
   codigo: string;
@@ -43,6 +44,8 @@ export interface DocumentRecord {
   qrCode: string | null;
   hasTransmittedXml: boolean;
   hasAuthorizedXml: boolean;
+  /** NFC-e issued in offline contingency (tpEmis 9): why, the printed text, the deadline. */
+  contingencia?: ContingencyInfo | null;
 }
 
 const pathOf = (model: Model): string => (model === '55' ? 'nfe' : 'nfce');
@@ -66,6 +69,8 @@ export function emissionView(doc: DocumentRecord) {
     issuerId: doc.issuerId,
     createdAt: doc.createdAt.toISOString(),
     links: documentLinks(doc),
+    // API.md rule 10: a contingency note is returned with its QR code and `contingencia` block.
+    ...(doc.contingencia ? { qrCode: doc.qrCode, contingencia: contingencyView(doc.contingencia) } : {}),
   };
 }
 

@@ -19,8 +19,10 @@ export interface BuildContext {
   number: number;
   /** 8-digit random code of the key (cNF); stored, so a resend rebuilds the same key. */
   cnf: string;
-  /** tpEmis: 1 normal (contingency values belong to the contingency issue). */
+  /** tpEmis: 1 normal; 9 NFC-e offline contingency (lib/emission/contingency.ts). */
   tpEmis: number;
+  /** dhCont and xJust, for tpEmis 9. */
+  contingency?: { startedAt: Date; justificativa: string };
   /** dhEmi; its year and month are the key's AAMM. */
   emittedAt: Date;
   /** 1 produção, 2 homologação (tpAmb). */

@@ -27,12 +27,14 @@ export type ResendDecision =
   | { kind: 'in-flight'; until: Date };
 
 export function resendEligibility(doc: StoredForResend, now: Date): ResendDecision {
+  // Its key (tpEmis 9) belongs to the automatic contingency transmission, never to a resend.
+  if (doc.status === 'CONTINGENCIA_PENDENTE') return { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL', reason: 'nota em contingência pendente' };
   if (!isOpen(doc.status)) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: `documento em ${doc.status}` };
   if (now.getTime() - doc.createdAt.getTime() > RESEND_WINDOW_MS) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: 'fora da janela de 7 dias' };
   if (!doc.accessKey || !/^\d{44}$/.test(doc.accessKey) || !parseAccessKey(doc.accessKey).ok) {
     return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: 'chave armazenada ausente ou inválida' };
   }
-  // Contingency keys are restored by the contingency flow (later issue); a plain resend cannot.
+  // Contingency keys are transmitted by the contingency flow (lib/emission/contingency.ts); a resend never.
   if (doc.tpEmis !== 1) return { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL', reason: `chave de contingência (tpEmis ${doc.tpEmis})` };
   // Last: the permanent refusals above would not change by waiting for the flight to end.
   if (isInFlight(doc, now)) return { kind: 'in-flight', until: doc.transmittingUntil! };

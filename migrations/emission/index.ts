@@ -131,4 +131,18 @@ export const migrations: Migration[] = [
       await knex.raw(`update ??.documents set transmitting_until = updated_at + interval '2 minutes' where status = 'TRANSMITTING'`, [schema]);
     },
   },
+  {
+    name: '003_documents_contingency_schedule',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('documents', (t) => {
+        // NFC-e offline contingency (lib/emission/contingency.ts): the scheduler's next try and how
+        // many it made, and when invoice.contingency.expired was written (exactly once).
+        t.timestamp('contingency_next_try_at', { useTz: true });
+        t.integer('contingency_tries').notNullable().defaultTo(0);
+        t.timestamp('contingency_expired_at', { useTz: true });
+      });
+      await knex.raw(`create index documents_contingency_due_idx on ??.documents (contingency_next_try_at) where status = 'CONTINGENCIA_PENDENTE'`, [schema]);
+      await knex.raw(`create index documents_contingency_deadline_idx on ??.documents (contingency_deadline) where contingency_deadline is not null and contingency_expired_at is null`, [schema]);
+    },
+  },
 ];

@@ -8,9 +8,13 @@ import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
-import type { DocumentStore, NewDocument, ResendContent } from './store.js';
+import type { AfterInsert, DocumentStore, NewDocument, ResendContent } from './store.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
-import { transmit } from './transmit.js';
+import { transmitAttempt } from './transmit.js';
+import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmission, needsMonitor } from '../../lib/emission/contingency.js';
+import { DEFAULT_JUSTIFICATIVA_CONTINGENCIA } from '../../lib/nfe/rules/nfce.js';
+import type { ContingencyStore } from './contingency-store.js';
+import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
@@ -30,6 +34,8 @@ export interface EmissionDeps {
   now(): Date;
   /** Per-stage durations of this node (v1.emission.stageStats); absent: nothing is timed. */
   stages?: StageTimer;
+  /** NFC-e offline contingency; absent: never entered (the batch, NF-e only, has no use for it). */
+  contingency?: ContingencyStore;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
@@ -64,6 +70,14 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const series = resolveSeries(body.serie, issuer, req.model);
   if (preflight) throw preflight;
   const emittedAt = deps.now();
+  // NFC-e offline contingency (lib/emission/contingency.ts): asked for, or the UF confirmed down.
+  const requested = checked.contingencia?.requested;
+  const justificativa = checked.contingencia?.justificativa ?? DEFAULT_JUSTIFICATIVA_CONTINGENCIA;
+  const allowed = !!deps.contingency && contingencyAllowed(req.model, requested);
+  const monitor = allowed && needsMonitor(req.model, requested) ? await monitorView(deps.calls, issuer.endereco.uf, issuer.ambienteFiscal) : null;
+  const entryReason = allowed ? entryAtEmission(req.model, requested, monitor) : null;
+  const entry = entryReason ? contingencyInfo(entryReason, justificativa, emittedAt) : null;
+  const enter: AfterInsert | undefined = entry ? (trx, created) => deps.contingency!.enter(trx, created, entry, 'emission:contingency') : undefined;
   /** The Lei 12.741 approximate tax for dhEmi's day, when the issuer enables it (a 422 here is still before numbering). */
   const withApproximateTax = async (at: Date) => {
     if (!issuer.valorAproximadoTributosEnabled) return checked;
@@ -88,10 +102,12 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
   const base: Omit<NewDocument, 'cnf'> = {
     ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
-    idempotencyKey: req.idempotencyKey, tpEmis: 1, emittedAt,
+    idempotencyKey: req.idempotencyKey, tpEmis: entry ? CONTINGENCY_TP_EMIS : 1, emittedAt,
   };
+  // dhCont is dhEmi: the note is issued in contingency from its emission on.
   const ctxFor = (number: number, cnf: string, at: Date, tpEmis: number): BuildContext => ({
     issuer, model: req.model, series, number, cnf, tpEmis, emittedAt: at, ambiente: issuer.ambienteFiscal,
+    ...(tpEmis === CONTINGENCY_TP_EMIS ? { contingency: { startedAt: at, justificativa } } : {}),
   });
 
   let doc: DocumentRecord;
@@ -117,17 +133,23 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     } else {
       const cnf = chooseCnf(body.numero, random);
       mark = clockMs();
-      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, 1), material, onStep);
-      doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built);
+      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
+      doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
     }
   } else {
     const txStart = mark;
     doc = await deps.store.createNumbered(base, async (number) => {
       if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
       const cnf = chooseCnf(number, random);
-      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, 1), material, onStep) };
-    });
+      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
+    }, enter);
     if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
+  }
+
+  // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
+  if (doc.status === 'CONTINGENCIA_PENDENTE') {
+    stages?.record('total', clockMs() - started);
+    return respond(doc);
   }
 
   // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
@@ -138,7 +160,16 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const transmitting = claim.doc;
   const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
   lap('persist');
-  const final = await transmit(deps, transmitting, xml);
+  const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
+  let final = sentDoc;
+  // A new NFC-e whose transmission failed by infrastructure: settled by key, maybe re-keyed in contingency.
+  if (allowed && !resend) {
+    const sent = final;
+    final = await settleOnlineFailure(deps, final, result, justificativa, async () => {
+      const cnf = chooseCnf(sent.number, random);
+      return { cnf, built: await pipeline.build(note, totals, ctxFor(sent.number, cnf, sent.emittedAt, CONTINGENCY_TP_EMIS), material) };
+    });
+  }
   stages?.record('total', clockMs() - started);
   return respond(final);
 }

@@ -61,14 +61,18 @@ export interface AuthorityDetails {
   erros?: Erro[];
 }
 
-const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
+export const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
   emitted_at, status, amount_cents, protocol, authorized_at, erros, motivo, created_at, updated_at, next_check_at,
-  check_attempts, transmissions, transmitting_until, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml`;
+  check_attempts, transmissions, transmitting_until, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml,
+  contingency_reason, contingency_justification, contingency_deadline`;
 
 const PG_UNIQUE_VIOLATION = '23505';
 const MAX_NUMBER = 999_999_999;
 
-function toRecord(r: any): DocumentRecord {
+/** A hook run in the creating transaction after the insert (contingency entry: services/emission/contingency-store.ts). */
+export type AfterInsert = (trx: Knex.Transaction, created: DocumentRecord) => Promise<DocumentRecord>;
+
+export function toRecord(r: any): DocumentRecord {
   const date = (v: unknown) => (v == null ? null : new Date(v as string));
   return {
     id: r.id, partnerId: r.partner_id, issuerId: r.issuer_id, model: r.model, series: Number(r.series), number: Number(r.number),
@@ -78,6 +82,7 @@ function toRecord(r: any): DocumentRecord {
     createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), nextCheckAt: date(r.next_check_at),
     checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), transmittingUntil: date(r.transmitting_until), qrCode: r.qr_code ?? null,
     hasTransmittedXml: !!r.has_transmitted_xml, hasAuthorizedXml: !!r.has_authorized_xml,
+    contingencia: r.contingency_deadline ? { motivo: r.contingency_reason, justificativa: r.contingency_justification, prazo: new Date(r.contingency_deadline) } : null,
   };
 }
 
@@ -124,7 +129,7 @@ export class DocumentStore {
    * throws rolls the number back, so numbers stay consecutive. Numbers already taken by a
    * passthrough `numero` are skipped.
    */
-  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>): Promise<DocumentRecord> {
+  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     return this.d.knex.transaction(async (trx) => {
       let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
@@ -136,23 +141,23 @@ export class DocumentStore {
       while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number++;
       if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
       const { built, cnf } = await build(number);
-      const record = await this.insertCreated(trx, { ...doc, cnf }, number, built);
+      const record = await this.insertCreated(trx, { ...doc, cnf }, number, built, then);
       await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
       return record;
     });
   }
 
   /** Stores a document under the integrator's own `numero`; a number taken meanwhile is 409. */
-  async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument): Promise<DocumentRecord> {
+  async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
     try {
-      return await this.d.knex.transaction((trx) => this.insertCreated(trx, doc, number, built));
+      return await this.d.knex.transaction((trx) => this.insertCreated(trx, doc, number, built, then));
     } catch (err: any) {
       if (err?.code === PG_UNIQUE_VIOLATION) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: number, serie: doc.series });
       throw err;
     }
   }
 
-  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument): Promise<DocumentRecord> {
+  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
     const now = this.d.now();
     const row = {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
@@ -164,7 +169,8 @@ export class DocumentStore {
     await trx(this.t('documents')).insert(row);
     await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
     // Built from what was written: one round trip less while the sequence row is locked.
-    return toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
+    const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
+    return then ? then(trx, created) : created;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { transition } from '../../lib/emission/state.js';
+import { transition, type Transition } from '../../lib/emission/state.js';
 import { assembleNfeProc } from '../../lib/emission/nfe-proc.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
 import type { AuthorityDetails } from './store.js';
@@ -11,7 +11,7 @@ import { isSameKeyDuplicate, settleDuplicate } from '../../lib/emission/duplicat
 type Deps = Pick<EmissionDeps, 'store' | 'calls' | 'stages'>;
 
 /** Details to store with an authority answer: protocol and nfeProc, or erros[] verbatim. */
-function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: string | null): AuthorityDetails {
+export function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: string | null): AuthorityDetails {
   switch (result.kind) {
     case 'authorized':
       return {
@@ -36,18 +36,27 @@ function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: strin
  * no transaction open (the outcome is written in its own).
  */
 export async function transmit(deps: Deps, doc: DocumentRecord, signedXml: string): Promise<DocumentRecord> {
+  return (await transmitAttempt(deps, doc, signedXml)).doc;
+}
+
+/**
+ * `transmit`, also answering the authority's result (the NFC-e contingency decides on it).
+ * `outcome` replaces the normal transition table (a contingency note's transmission).
+ */
+export async function transmitAttempt(deps: Deps, doc: DocumentRecord, signedXml: string, outcome?: (result: AuthorizationResult) => Transition): Promise<{ doc: DocumentRecord; result: AuthorizationResult }> {
   const t0 = deps.stages ? now() : 0;
   const target = { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! };
   let result = await authorize(deps.calls, { ...target, signedNfeXml: signedXml });
   // 204: an earlier attempt of ours holds this key at the authority; its registration is the answer.
   if (isSameKeyDuplicate(result)) result = settleDuplicate(await consult(deps.calls, target));
   const t1 = deps.stages ? now() : 0;
-  const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, transition(doc.status, { kind: 'authorization', result }), detailsOf(result, signedXml));
+  const tr = outcome ? outcome(result) : transition(doc.status, { kind: 'authorization', result });
+  const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, tr, detailsOf(result, signedXml));
   if (deps.stages) {
     deps.stages.record('authority', t1 - t0);
     deps.stages.record('outcome', now() - t1);
   }
-  return stored;
+  return { doc: stored, result };
 }
 
 /**

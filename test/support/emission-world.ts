@@ -24,6 +24,9 @@ type PlainAuthorizeMode = Exclude<AuthorizeMode, { hold: unknown }>;
 
 export type ConsultMode = 'lookup' | 'fail';
 
+/** What the availability monitor stand-in says of every UF: confirmed up or down, no view yet, or not answering. */
+export type MonitorMode = 'up' | 'down' | 'unknown' | 'unavailable';
+
 interface IssuerEntry {
   snapshot: IssuerSnapshot;
   certificate: boolean;
@@ -47,6 +50,8 @@ export class EmissionWorld {
   readonly issuers = new Map<string, IssuerEntry>();
   authorizeMode: AuthorizeMode = 'authorize';
   consultMode: ConsultMode = 'lookup';
+  monitorMode: MonitorMode = 'unavailable';
+  readonly monitorCalls: { uf: string; ambiente: string }[] = [];
   /** What the authority registered: access key → protocol. */
   readonly authority = new Map<string, string>();
   readonly authorizeCalls: { accessKey: string; signedNfeXml: string; uf: string; ambiente: number }[] = [];
@@ -128,6 +133,24 @@ export class EmissionWorld {
           const entry = world.issuers.get(ctx.params.issuerId);
           if (!entry?.certificate) throw new DomainError('CERTIFICADO_AUSENTE');
           return { issuerId: entry.snapshot.id, fingerprint: 'fp-test', keyPem: KEY_PEM, certPem: '', chainPem: [], notAfter: '2030-01-01T00:00:00Z' };
+        },
+      },
+    };
+  }
+
+  /** v1.contingency-monitor.statusOf as the real one answers it (lib/contingency/availability.ts). */
+  monitorService(): ServiceSchema {
+    const world = this;
+    return {
+      name: 'contingency-monitor',
+      version: 1,
+      actions: {
+        statusOf(ctx: any) {
+          const { uf, ambiente } = ctx.params;
+          world.monitorCalls.push({ uf, ambiente });
+          if (world.monitorMode === 'unavailable') throw new Error('monitor store unavailable');
+          const status = world.monitorMode === 'unknown' ? null : world.monitorMode;
+          return { uf, ambiente, monitored: status !== null, status, confirmedDown: status === 'down' };
         },
       },
     };

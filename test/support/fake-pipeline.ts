@@ -38,7 +38,7 @@ const common = {
 };
 const schemas: Record<Model, Record<string, unknown>> = {
   '55': { ...common },
-  '65': { ...common, contingencia: { type: 'boolean', optional: true }, destCPF: { type: 'string', pattern: /^(\d{11}|\d{14})$/, optional: true } },
+  '65': { ...common, contingencia: { type: 'boolean', optional: true }, justificativaContingencia: { type: 'string', min: 15, max: 256, optional: true }, destCPF: { type: 'string', pattern: /^(\d{11}|\d{14})$/, optional: true } },
 };
 const checkers = new Map<Model, (v: unknown) => true | unknown[] | Promise<true | unknown[]>>();
 
@@ -76,6 +76,7 @@ export const fakePipeline: DocumentPipeline = {
     const note: CheckedNote = {
       model, naturezaOperacao: body.naturezaOperacao, tpNF: 1, idDest: [...dests][0]!, indFinal: 1, indPres: 1, finNFe: 1,
       referenciadas: [], items, transporte: { modFrete: 9 }, pagamentos: body.pagamentos ?? [{ forma: '01', valor: 0 }], processosReferenciados: [],
+      ...(model === '65' ? { contingencia: { requested: (body as any).contingencia, justificativa: (body as any).justificativaContingencia ?? 'Autorizador da SEFAZ indisponivel no momento da emissao' } } : {}),
     };
     return note;
   },
@@ -95,7 +96,7 @@ export const fakePipeline: DocumentPipeline = {
       serie: ctx.series, numero: ctx.number, tpEmis: ctx.tpEmis, cNF: ctx.cnf,
     });
     const det = note.items.map((i) => `<det nItem="${i.nItem}"><prod><cProd>${i.codigo}</cProd><xProd>${i.descricao}</xProd><CFOP>${i.cfop}</CFOP><vProd>${formatCents(i.valorTotalCents)}</vProd></prod></det>`).join('');
-    const infNFe = `<infNFe xmlns="http://www.portalfiscal.inf.br/nfe" Id="NFe${accessKey}" versao="4.00"><ide><cUF>${accessKey.slice(0, 2)}</cUF><cNF>${ctx.cnf}</cNF><mod>${ctx.model}</mod><serie>${ctx.series}</serie><nNF>${ctx.number}</nNF><dhEmi>${at}</dhEmi><tpEmis>${ctx.tpEmis}</tpEmis><tpAmb>${ctx.ambiente}</tpAmb></ide><emit><CNPJ>${ctx.issuer.cnpj}</CNPJ></emit>${det}<total><ICMSTot><vNF>${formatCents(totals.vNF)}</vNF></ICMSTot></total></infNFe>`;
+    const infNFe = `<infNFe xmlns="http://www.portalfiscal.inf.br/nfe" Id="NFe${accessKey}" versao="4.00"><ide><cUF>${accessKey.slice(0, 2)}</cUF><cNF>${ctx.cnf}</cNF><mod>${ctx.model}</mod><serie>${ctx.series}</serie><nNF>${ctx.number}</nNF><dhEmi>${at}</dhEmi><tpEmis>${ctx.tpEmis}</tpEmis><tpAmb>${ctx.ambiente}</tpAmb>${ctx.contingency ? `<dhCont>${ctx.contingency.startedAt.toISOString()}</dhCont><xJust>${ctx.contingency.justificativa}</xJust>` : ''}</ide><emit><CNPJ>${ctx.issuer.cnpj}</CNPJ></emit>${det}<total><ICMSTot><vNF>${formatCents(totals.vNF)}</vNF></ICMSTot></total></infNFe>`;
     const digestValue = createHash('sha1').update(infNFe).digest('base64');
     const signatureValue = createSign('RSA-SHA1').update(infNFe).sign(material.keyPem, 'base64');
     const xml = `<NFe xmlns="http://www.portalfiscal.inf.br/nfe">${infNFe}<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><Reference URI="#NFe${accessKey}"><DigestValue>${digestValue}</DigestValue></Reference></SignedInfo><SignatureValue>${signatureValue}</SignatureValue></Signature></NFe>`;

@@ -38,9 +38,14 @@ test('resendEligibility refuses NUMERO_JA_UTILIZADO for a blank or invalid store
 });
 
 test('resendEligibility refuses NUMERO_JA_UTILIZADO for a document with an outcome', (t) => {
-  for (const status of ['AUTHORIZED', 'REJECTED', 'DENEGADA', 'CONTINGENCIA_PENDENTE'] as const) {
+  for (const status of ['AUTHORIZED', 'REJECTED', 'DENEGADA'] as const) {
     t.like(resendEligibility({ ...doc, status }, created), { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO' });
   }
+});
+
+test('resendEligibility refuses RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL for a note in CONTINGENCIA_PENDENTE, even after 7 days', (t) => {
+  t.like(resendEligibility({ ...doc, status: 'CONTINGENCIA_PENDENTE', tpEmis: 9 }, created), { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL' });
+  t.like(resendEligibility({ ...doc, status: 'CONTINGENCIA_PENDENTE', tpEmis: 9 }, at(RESEND_WINDOW_MS + 1)), { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL' });
 });
 
 test('resendEligibility refuses RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL for a contingency key', (t) => {

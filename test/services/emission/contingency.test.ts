@@ -1,0 +1,263 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { startStack, type Stack } from '../../support/stack.js';
+import { FakeAuthService, fakeCallerKey } from '../../support/fake-auth.js';
+import { EmissionWorld } from '../../support/emission-world.js';
+import { fakePipeline } from '../../support/fake-pipeline.js';
+import { bindPipeline } from '../../../services/emission/pipeline-binding.js';
+import { ManualClock } from '../../../services/shared/clock.js';
+
+/**
+ * The NFC-e offline contingency flow of the emission service (lib/emission/contingency.ts) with
+ * stand-ins for issuer, sefaz and the availability monitor: entry (asked, UF down, infra failure
+ * then "not found"), the 503 when the key cannot be settled, the automatic transmission and the
+ * once-only expiry.
+ */
+bindPipeline(fakePipeline);
+const world = new EmissionWorld();
+const clock = new ManualClock('2026-11-22T15:00:00.000Z');
+let stack: Stack;
+
+test.before(async () => {
+  stack = await startStack({
+    clock,
+    nodes: [{ services: ['api-gateway', 'emission'], extra: [FakeAuthService, world.issuerService(), world.sefazService(), world.monitorService()] }],
+  });
+});
+test.after.always(async () => { await stack?.stop(); });
+test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = 'lookup'; world.monitorMode = 'unavailable'; });
+
+const JUST = 'Autorizador da SEFAZ indisponivel no momento da emissao';
+
+function partner() {
+  const partnerId = `p-${randomUUID()}`;
+  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 100_000 }) } };
+}
+
+function nota(over: Record<string, unknown> = {}) {
+  return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
+}
+
+async function eventsOf(invoiceId: string) {
+  const rows = await stack.knex('emission.outbox').orderBy('created_at');
+  return rows.map((r: any) => r.payload).filter((p: any) => p.data.invoiceId === invoiceId);
+}
+
+async function stored(id: string) {
+  return stack.knex('emission.documents').where({ id }).first();
+}
+
+async function nextNumber(issuerId: string, model = '65'): Promise<number> {
+  const row = await stack.knex('emission.number_sequences').where({ issuer_id: issuerId, model, series: 1 }).first();
+  return row ? Number(row.next_number) : 1;
+}
+
+const prazoOf = (at: string) => new Date(new Date(at).getTime() + 24 * 3_600_000).toISOString();
+
+/** Runs scheduler rounds and returns the outcome of `id` (other tests' notes may be claimed too). */
+async function contingencyRound(id: string) {
+  const res: any = await stack.nodes[0]!.call('v1.emission.contingencyDue', {});
+  return res.outcomes.find((o: any) => o.id === id);
+}
+
+test.serial('contingencia: true → 201 CONTINGENCIA_PENDENTE signed with tpEmis 9, not transmitted, with QR code, contingencia block and invoice.contingency', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const calls = world.authorizeCalls.length;
+  const res = await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true, justificativaContingencia: 'Queda de energia no provedor de internet' }), headers: p.headers });
+  t.is(res.status, 201, res.text);
+  const d = res.body.data;
+  t.regex(d.accessKey, /^35\d{4}11222333000181650010000000019\d{9}$/); // tpEmis 9 in the key
+  t.deepEqual(d, {
+    id: d.id, status: 'CONTINGENCIA_PENDENTE', model: '65', accessKey: d.accessKey, number: 1, series: 1, amount: '21.00', protocol: null,
+    issuerId: issuer.id, createdAt: '2026-11-22T15:00:00.000Z', links: { self: `/v1/nfce/${d.id}`, xml: `/v1/nfce/${d.id}/xml` },
+    qrCode: `https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=${d.accessKey}|2|2|1|hash`,
+    contingencia: { motivo: 'solicitada', justificativa: 'Queda de energia no provedor de internet', prazo: '2026-11-23T15:00:00.000Z' },
+  });
+  t.is(world.authorizeCalls.length, calls, 'nothing is transmitted now');
+  t.is(world.monitorCalls.length, 0, 'asked for: the monitor is not consulted');
+  const row = await stored(d.id);
+  t.is(row.tp_emis, 9);
+  t.true(row.transmitted_xml.includes('<tpEmis>9</tpEmis><tpAmb>2</tpAmb><dhCont>2026-11-22T15:00:00.000Z</dhCont><xJust>Queda de energia no provedor de internet</xJust>'));
+  t.is(row.next_check_at, null, 'not in reconciliation: the contingency scheduler owns it');
+
+  const events = await eventsOf(d.id);
+  t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency']);
+  t.deepEqual(events[0].data, {
+    invoiceId: d.id, model: '65', number: 1, series: 1, accessKey: d.accessKey, status: 'CONTINGENCIA_PENDENTE', amount: '21.00',
+    qrCode: d.qrCode, contingencia: d.contingencia,
+  });
+
+  const got = await stack.request('GET', `/v1/nfce/${d.id}`, { headers: p.headers });
+  t.like(got.body.data, { status: 'CONTINGENCIA_PENDENTE', protocol: null, contingencia: d.contingencia, situacao: null });
+
+  // Resend of its numero: 409, never a new key; contingencia: true on it gives no receipt either.
+  for (const body of [nota({ numero: 1 }), nota({ numero: 1, contingencia: true })]) {
+    const again = await stack.request('POST', '/v1/nfce', { body, headers: p.headers });
+    t.is(again.status, 409, again.text);
+    t.like(again.body.error, { type: 'https://errors.test/RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL', status: 409, detail: 'Chave emitida em contingência que não pode ser restaurada.', details: { numero: 1, serie: 1 } });
+  }
+  t.is((await stored(d.id)).access_key, d.accessKey);
+  t.is(await nextNumber(issuer.id), 2);
+  t.is((await eventsOf(d.id)).length, 1);
+});
+
+test.serial('the monitor confirming the issuer UF down → CONTINGENCIA_PENDENTE (autorizadora-indisponivel); up or unavailable → online', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  world.monitorMode = 'down';
+  const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  t.is(res.status, 201, res.text);
+  t.like(res.body.data, { status: 'CONTINGENCIA_PENDENTE', protocol: null, contingencia: { motivo: 'autorizadora-indisponivel', justificativa: JUST, prazo: prazoOf(res.body.data.createdAt) } });
+  t.deepEqual(world.monitorCalls.at(-1), { uf: 'SP', ambiente: 'homologacao' });
+
+  for (const mode of ['up', 'unknown', 'unavailable'] as const) {
+    world.monitorMode = mode;
+    const online = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+    t.like(online.body.data, { status: 'AUTHORIZED' }, mode);
+    t.is(online.body.data.contingencia, undefined);
+  }
+  // contingencia: false is never moved into contingency by the monitor.
+  world.monitorMode = 'down';
+  const forbidden = await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: false }), headers: p.headers });
+  t.like(forbidden.body.data, { status: 'AUTHORIZED' });
+});
+
+test.serial('infrastructure failure and the key not found → the same number re-keyed with tpEmis 9 and CONTINGENCIA_PENDENTE', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  world.authorizeMode = 'timeout-before-processing';
+  const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  t.is(res.status, 201, res.text);
+  const d = res.body.data;
+  const online = world.authorizeCalls.at(-1)!.accessKey;
+  t.is(online.slice(0, 34), d.accessKey.slice(0, 34), 'same UF, month, issuer, model, series and number');
+  t.is(online[34], '1');
+  t.is(d.accessKey[34], '9');
+  t.not(online.slice(35, 43), d.accessKey.slice(35, 43), 'new cNF');
+  t.like(d, { status: 'CONTINGENCIA_PENDENTE', number: 1, protocol: null, contingencia: { motivo: 'falha-na-transmissao', justificativa: JUST, prazo: prazoOf(d.createdAt) } });
+  t.is(world.consultCalls.at(-1), online, 'the normal key was consulted');
+  t.is(await nextNumber(issuer.id), 2, 'no number skipped or used twice');
+  const row = await stored(d.id);
+  t.like(row, { tp_emis: 9, access_key: d.accessKey, status: 'CONTINGENCIA_PENDENTE', transmitting_until: null });
+  t.true(row.transmitted_xml.includes(`Id="NFe${d.accessKey}"`));
+  t.deepEqual((await eventsOf(d.id)).map((e: any) => e.type), ['invoice.contingency']);
+});
+
+test.serial('infrastructure failure and the consult finds it authorized → 201 AUTHORIZED with the real protocol', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  world.authorizeMode = 'timeout-after-processing';
+  const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  t.is(res.status, 201, res.text);
+  const d = res.body.data;
+  t.like(d, { status: 'AUTHORIZED', protocol: world.authority.get(d.accessKey) });
+  t.is(d.accessKey[34], '1');
+  t.is(d.contingencia, undefined);
+  const events = await eventsOf(d.id);
+  t.deepEqual(events.map((e: any) => e.type), ['invoice.authorized']);
+  t.is(events[0].data.emitidaEmContingencia, undefined);
+});
+
+test.serial('infrastructure failure and no answer from the consult → 503 CONTINGENCIA_SITUACAO_INDETERMINADA; the note stays in reconciliation', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  world.authorizeMode = 'fail-before-send';
+  world.consultMode = 'fail';
+  const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  t.is(res.status, 503, res.text);
+  const details = res.body.error.details;
+  t.deepEqual(res.body, {
+    error: {
+      type: 'https://errors.test/CONTINGENCIA_SITUACAO_INDETERMINADA', title: 'Service Unavailable', status: 503,
+      detail: 'Situação da nota indeterminada; o resultado chegará por webhook.', details: { invoiceId: details.invoiceId, status: 'ERROR', accessKey: details.accessKey },
+      instance: '/v1/nfce', requestId: res.headers.get('x-request-id'), timestamp: '2026-11-22T15:00:00.000Z',
+    },
+  });
+  const row = await stored(details.invoiceId);
+  t.like(row, { status: 'ERROR', tp_emis: 1, access_key: details.accessKey, contingency_deadline: null });
+  t.not(row.next_check_at, null, 'reconciliation goes on');
+  const open = await stack.request('GET', '/v1/nfce?situacao=indeterminada', { headers: p.headers });
+  t.deepEqual(open.body.data.items.map((i: any) => i.id), [details.invoiceId]);
+  t.deepEqual(await eventsOf(details.invoiceId), []);
+});
+
+test.serial('contingencia: false and NF-e keep the online behaviour after an infrastructure failure', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  world.authorizeMode = 'fail-before-send';
+  const consults = world.consultCalls.length;
+  const nfce = await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: false }), headers: p.headers });
+  t.is(nfce.status, 201, nfce.text);
+  t.like(nfce.body.data, { status: 'ERROR', protocol: null });
+  t.is(nfce.body.data.accessKey[34], '1');
+  world.monitorMode = 'down';
+  const nfe = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
+  t.is(nfe.status, 201, nfe.text);
+  t.like(nfe.body.data, { status: 'ERROR', model: '55' });
+  t.is(nfe.body.data.accessKey[34], '1');
+  t.is(world.consultCalls.length, consults, 'no consult, no contingency');
+});
+
+test.serial('the scheduler transmits a pending note when its UF is up: AUTHORIZED with emitidaEmContingencia true; down waits', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const res = await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true }), headers: p.headers });
+  const d = res.body.data;
+  const xml = (await stored(d.id)).transmitted_xml;
+
+  world.monitorMode = 'down';
+  const calls = world.authorizeCalls.length;
+  t.deepEqual(await contingencyRound(d.id), { id: d.id, status: 'CONTINGENCIA_PENDENTE' });
+  t.is(world.authorizeCalls.length, calls, 'UF confirmed down: nothing sent');
+  t.is(await contingencyRound(d.id), undefined, 'claimed once per slot (backoff)');
+
+  world.monitorMode = 'up';
+  clock.advance(60_000);
+  t.deepEqual(await contingencyRound(d.id), { id: d.id, status: 'AUTHORIZED' });
+  const sent = world.authorizeCalls.at(-1)!;
+  t.is(sent.accessKey, d.accessKey, 'same key');
+  t.is(sent.signedNfeXml, xml, 'the stored signed XML');
+  const events = await eventsOf(d.id);
+  t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency', 'invoice.authorized']);
+  t.deepEqual(events[1].data, {
+    invoiceId: d.id, model: '65', number: d.number, series: 1, accessKey: d.accessKey, status: 'AUTHORIZED', amount: '21.00', emitidaEmContingencia: true,
+  });
+  const got = await stack.request('GET', `/v1/nfce/${d.id}`, { headers: p.headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', protocol: world.authority.get(d.accessKey), contingencia: d.contingencia });
+});
+
+test.serial('a scheduled transmission that fails before sending returns to CONTINGENCIA_PENDENTE; a 204 for its own key is settled by consult', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const d = (await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true }), headers: p.headers })).body.data;
+  world.authorizeMode = 'fail-before-send';
+  clock.advance(60_000);
+  t.deepEqual(await contingencyRound(d.id), { id: d.id, status: 'CONTINGENCIA_PENDENTE' });
+  // The authority holds the key (an earlier attempt reached it): 204 → consult → AUTHORIZED, never REJECTED.
+  world.authority.set(d.accessKey, '135269999999999');
+  world.authorizeMode = { reject: { cStat: 204, xMotivo: 'Rejeição: Duplicidade de NF-e' } };
+  clock.advance(2 * 60_000);
+  t.deepEqual(await contingencyRound(d.id), { id: d.id, status: 'AUTHORIZED' });
+  t.like(await stored(d.id), { protocol: '135269999999999', status: 'AUTHORIZED' });
+  const events = await eventsOf(d.id);
+  t.deepEqual(events.map((e: any) => [e.type, e.data.emitidaEmContingencia]), [['invoice.contingency', undefined], ['invoice.authorized', true]]);
+});
+
+test.serial('24 hours in CONTINGENCIA_PENDENTE: state unchanged, invoice.contingency.expired exactly once', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const d = (await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true }), headers: p.headers })).body.data;
+  world.monitorMode = 'down';
+  clock.advance(24 * 3_600_000 - 1);
+  await contingencyRound(d.id);
+  t.deepEqual((await eventsOf(d.id)).map((e: any) => e.type), ['invoice.contingency']);
+  clock.advance(1);
+  const rounds = await Promise.all([0, 1, 2].map(() => stack.nodes[0]!.call('v1.emission.contingencyDue', {})));
+  t.true(rounds.some((r: any) => r.expired >= 1));
+  await stack.nodes[0]!.call('v1.emission.contingencyDue', {});
+  const events = await eventsOf(d.id);
+  t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency', 'invoice.contingency.expired']);
+  t.deepEqual(events[1].data, { ...events[0].data });
+  t.is((await stored(d.id)).status, 'CONTINGENCIA_PENDENTE');
+});
