@@ -26,7 +26,11 @@ const migrations: Migration[] = [
   },
 ];
 
-/** The same storage contract, run on both backends (issue 2: "Both backends pass the same storage tests"). */
+/**
+ * The same storage contract, run on both backends (issue 2: "Both backends pass the same storage tests").
+ * Serial: each PGlite start compiles its WASM on the main thread for seconds; four at once starve
+ * the event loop so long that the Postgres pool's 10 s acquire timer fires on a healthy server.
+ */
 const backends: { name: string; open(): Promise<{ knex: Knex; close(): Promise<void> }> }[] = [
   {
     name: 'postgres',
@@ -49,7 +53,7 @@ const backends: { name: string; open(): Promise<{ knex: Knex; close(): Promise<v
 ];
 
 for (const backend of backends) {
-  test(`${backend.name}: migrations run into the service schema once, even when started twice at the same time`, async (t) => {
+  test.serial(`${backend.name}: migrations run into the service schema once, even when started twice at the same time`, async (t) => {
     const { knex, close } = await backend.open();
     t.teardown(close);
     const [a, b] = await Promise.all([migrateSchema(knex, 'svc_a', migrations), migrateSchema(knex, 'svc_a', migrations)]);
@@ -59,7 +63,7 @@ for (const backend of backends) {
     t.deepEqual(cols.sort(), ['id', 'owner', 'payload', 'state']);
   });
 
-  test(`${backend.name}: a duplicated migration lock row (two nodes creating the tables at once) does not block migrations forever`, async (t) => {
+  test.serial(`${backend.name}: a duplicated migration lock row (two nodes creating the tables at once) does not block migrations forever`, async (t) => {
     const { knex, close } = await backend.open();
     t.teardown(close);
     await migrateSchema(knex, 'svc_l', migrations.slice(0, 1));
@@ -68,7 +72,7 @@ for (const backend of backends) {
     t.is(Number((await knex('svc_l.knex_migrations_lock').count('* as n'))[0]!.n), 1);
   });
 
-  test(`${backend.name}: two services keep separate schemas and migration histories`, async (t) => {
+  test.serial(`${backend.name}: two services keep separate schemas and migration histories`, async (t) => {
     const { knex, close } = await backend.open();
     t.teardown(close);
     await migrateSchema(knex, 'svc_a', migrations);
@@ -79,7 +83,7 @@ for (const backend of backends) {
     t.deepEqual(row.payload, { x: 1 });
   });
 
-  test(`${backend.name}: SKIP LOCKED claims let concurrent workers take distinct rows`, async (t) => {
+  test.serial(`${backend.name}: SKIP LOCKED claims let concurrent workers take distinct rows`, async (t) => {
     const { knex, close } = await backend.open();
     t.teardown(close);
     await migrateSchema(knex, 'svc_q', migrations);
