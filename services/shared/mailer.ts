@@ -21,9 +21,14 @@ export interface Mailer {
  */
 let sequence = 0;
 
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+
 export function createMailer(mail: AppConfig['mail'], now: () => Date = () => new Date()): Mailer {
   if (mail.smtpUrl) {
-    const transport = nodemailer.createTransport(mail.smtpUrl);
+    // A request that mails (invite, password reset) waits for the send: bound it, instead of
+    // nodemailer's defaults (2 min to connect, 10 min of socket silence). Query parameters of
+    // SMTP_URL still override these.
+    const transport = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
     return {
       async send(m) {
         await transport.sendMail({ from: mail.from, to: m.to, subject: m.subject, text: m.text });

@@ -22,17 +22,20 @@ function decodeHeader(v: string): string {
 /** Every .eml in the mail directory, oldest first. */
 export function readMails(dir: string): SentMail[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().map((file) => {
-    const raw = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n');
-    const sep = raw.indexOf('\n\n');
-    const head = raw.slice(0, sep).replace(/\n[ \t]+/g, ' ');
-    const body = raw.slice(sep + 2);
-    const header = (name: string) => decodeHeader(new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1] ?? '');
-    const qp = /content-transfer-encoding: quoted-printable/i.test(head);
-    const b64 = /content-transfer-encoding: base64/i.test(head);
-    const text = qp ? decodeQuotedPrintable(body) : b64 ? Buffer.from(body, 'base64').toString('utf8') : body;
-    return { file, to: header('To'), subject: header('Subject'), text };
-  });
+  return readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().map((file) => parseMail(readFileSync(join(dir, file), 'utf8'), file));
+}
+
+/** One RFC 5322 message (an .eml file, or what an SMTP server received) decoded for assertions. */
+export function parseMail(source: string, file = ''): SentMail {
+  const raw = source.replace(/\r\n/g, '\n');
+  const sep = raw.indexOf('\n\n');
+  const head = raw.slice(0, sep).replace(/\n[ \t]+/g, ' ');
+  const body = raw.slice(sep + 2);
+  const header = (name: string) => decodeHeader(new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1] ?? '');
+  const qp = /content-transfer-encoding: quoted-printable/i.test(head);
+  const b64 = /content-transfer-encoding: base64/i.test(head);
+  const text = qp ? decodeQuotedPrintable(body) : b64 ? Buffer.from(body, 'base64').toString('utf8') : body;
+  return { file, to: header('To'), subject: header('Subject'), text };
 }
 
 /** Mails to one address, oldest first. */
