@@ -124,7 +124,9 @@ export async function forgotPassword(d: AuthDeps, emailRaw: string) {
     const token = randomToken();
     const now = d.clock.now();
     await d.knex(d.t('reset_tokens')).insert({ token_hash: sha256Hex(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + RESET_TTL_MS) });
-    await d.sendMail(email, 'Redefinição de senha',
+    // Not awaited: the answer must not tell, by its delay, that the address exists (an SMTP
+    // exchange takes long enough to see). sendMail logs its own failures; the user can ask again.
+    void d.sendMail(email, 'Redefinição de senha',
       `Olá ${user.name},\n\nPara definir uma nova senha (link válido por 1 hora):\n${d.config.baseUrl}/redefinir-senha?token=${token}\n\nOu envie POST /v1/auth/reset-password com { "token": "${token}", "newPassword" }.\nSe não foi você, ignore esta mensagem.\n`);
   }
   return { message: 'Se o e-mail estiver cadastrado, enviaremos as instruções de redefinição.' };

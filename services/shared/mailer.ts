@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { AppConfig } from '../../config.js';
 
 export interface MailMessage {
@@ -28,7 +29,8 @@ export function createMailer(mail: AppConfig['mail'], now: () => Date = () => ne
     // A request that mails (invite, password reset) waits for the send: bound it, instead of
     // nodemailer's defaults (2 min to connect, 10 min of socket silence). Query parameters of
     // SMTP_URL still override these.
-    const transport = nodemailer.createTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS });
+    // (SMTPTransport itself merges `url` with the other options; createTransport({ url }) would drop them.)
+    const transport = nodemailer.createTransport(new SMTPTransport({ url: mail.smtpUrl, ...SMTP_TIMEOUTS }));
     return {
       async send(m) {
         await transport.sendMail({ from: mail.from, to: m.to, subject: m.subject, text: m.text });

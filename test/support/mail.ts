@@ -50,3 +50,21 @@ export function lastTokenSentTo(dir: string, to: string): string {
   if (!m) throw new Error(`no token mailed to ${to}`);
   return m[1]!;
 }
+
+/**
+ * The `token=` value of the `nth` mail (1-based) to `to`, waiting for it to be written: mails that
+ * must not delay the answer (forgot-password) are sent after the response.
+ */
+export async function tokenMailedTo(dir: string, to: string, nth = 1, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = mailsTo(dir, to);
+    if (mails.length >= nth) {
+      const m = /token=([A-Za-z0-9_-]+)/.exec(mails[nth - 1]!.text);
+      if (!m) throw new Error(`mail ${nth} to ${to} has no token`);
+      return m[1]!;
+    }
+    if (Date.now() > deadline) throw new Error(`no mail ${nth} to ${to} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

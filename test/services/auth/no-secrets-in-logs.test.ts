@@ -8,7 +8,7 @@ import { SERVICE_LOADERS } from '../../../services/index.js';
 import { attachRuntime, systemClock } from '../../../services/shared/runtime.js';
 import { closeKnex } from '../../../services/shared/database.js';
 import { createTestDatabase, testEnv } from '../../support/stack.js';
-import { lastTokenSentTo } from '../../support/mail.js';
+import { mailsTo, tokenMailedTo } from '../../support/mail.js';
 
 /**
  * Runs the real gateway + auth with the broker's Pino logger writing into a buffer at debug level,
@@ -64,8 +64,9 @@ test('no password, token, API key, TOTP secret or recovery code reaches the log 
   const refreshed = await call('POST', '/v1/auth/refresh', { refreshToken: recovery.body.data.refresh_token });
   secrets.push(refreshed.body.data.access_token, refreshed.body.data.refresh_token);
   t.is((await call('POST', '/v1/auth/refresh', { refreshToken: recovery.body.data.refresh_token })).status, 401);
+  const mailed = mailsTo(config.mail.dir, 'owner@logs.test').length;
   await call('POST', '/v1/auth/forgot-password', { email: 'owner@logs.test' });
-  const resetToken = lastTokenSentTo(config.mail.dir, 'owner@logs.test');
+  const resetToken = await tokenMailedTo(config.mail.dir, 'owner@logs.test', mailed + 1);
   secrets.push(resetToken, 'Nova-Senha-Secreta-2');
   t.is((await call('POST', '/v1/auth/reset-password', { token: resetToken, newPassword: 'Nova-Senha-Secreta-2' })).status, 200);
   await new Promise((r) => setTimeout(r, 200));

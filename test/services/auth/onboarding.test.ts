@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ManualClock } from '../../../services/shared/clock.js';
 import { loginAs, createPartnerWithKey, TEST_PASSWORD } from '../../support/identity.js';
-import { lastTokenSentTo, mailsTo } from '../../support/mail.js';
+import { lastTokenSentTo, mailsTo, tokenMailedTo } from '../../support/mail.js';
 import { authStack, assertError, assertInvalidCredentials } from './helpers.js';
 
 const request = { name: 'Maria Souza', email: 'Maria@ERP.com.br', company: 'ERP Souza Ltda', whatsapp: '(11) 98765-4321', emits: ['NFE', 'NFCE'], volumePerMonth: 3000, erpStack: 'Delphi + Firebird' };
@@ -84,9 +84,9 @@ test('reset-password: forgot is always 202; the token works once, kills other to
   t.is(unknown.status, 202);
   t.is(known.status, 202);
   t.deepEqual(unknown.body.data, known.body.data);
-  const older = lastTokenSentTo(stack.config.mail.dir, u.email);
+  const older = await tokenMailedTo(stack.config.mail.dir, u.email, 1);
   await stack.request('POST', '/v1/auth/forgot-password', { body: { email: u.email } });
-  const newest = lastTokenSentTo(stack.config.mail.dir, u.email);
+  const newest = await tokenMailedTo(stack.config.mail.dir, u.email, 2);
 
   const ok = await stack.request('POST', '/v1/auth/reset-password', { body: { token: newest, newPassword: 'Outra-senha-789' } });
   t.is(ok.status, 200, ok.text);
@@ -109,7 +109,7 @@ test('a reset token expires after 1 hour', async (t) => {
   const stack = await authStack(t, { clock });
   const p = await createPartnerWithKey(stack);
   await stack.request('POST', '/v1/auth/forgot-password', { body: { email: p.ownerEmail } });
-  const token = lastTokenSentTo(stack.config.mail.dir, p.ownerEmail);
+  const token = await tokenMailedTo(stack.config.mail.dir, p.ownerEmail);
   clock.advance(3600_000);
   assertError(t, await stack.request('POST', '/v1/auth/reset-password', { body: { token, newPassword: 'Outra-senha-789' } }), 400, 'BAD_REQUEST', 'Token de redefinição inválido, expirado ou já usado.');
 });

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { createMailer } from '../../../services/shared/mailer.js';
+import { createMailer, SMTP_TIMEOUTS } from '../../../services/shared/mailer.js';
 import { parseMail, type SentMail } from '../../support/mail.js';
 import { authStack } from '../auth/helpers.js';
 import { loginAs } from '../../support/identity.js';
@@ -41,6 +41,14 @@ async function smtpServer(t: ExecutionContext, credentials = { user: 'mailer', p
   return { url: `smtp://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}@127.0.0.1:${port}`, received };
 }
 
+async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** A loopback port with nothing listening (bound, then released). */
 async function closedPort(): Promise<number> {
   const probe = createServer();
@@ -75,7 +83,7 @@ test('over HTTP with SMTP_URL: forgot-password mails the reset token by SMTP and
   const user = await loginAs(stack);
   const forgot = await stack.request('POST', '/v1/auth/forgot-password', { body: { email: user.email } });
   t.is(forgot.status, 202, forgot.text);
-  t.is(smtp.received.length, 1);
+  await until(() => smtp.received.length === 1);
   const mail = smtp.received[0]!;
   t.like(mail, { envelopeTo: [user.email], subject: 'Redefinição de senha', user: 'mailer' });
   const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
@@ -93,5 +101,41 @@ test('over HTTP with an unreachable SMTP server: forgot-password still answers t
   const known = await stack.request('POST', '/v1/auth/forgot-password', { body: { email: user.email } });
   const unknown = await stack.request('POST', '/v1/auth/forgot-password', { body: { email: 'ninguem@example.com' } });
   t.is(known.status, 202, known.text);
+  t.deepEqual(known.body.data, unknown.body.data);
+});
+
+/** An SMTP port that accepts connections and never greets; `closed` counts the ones the client gave up. */
+async function silentServer(t: ExecutionContext): Promise<{ port: number; held: Socket[]; closed: () => number }> {
+  const held: Socket[] = [];
+  let closed = 0;
+  const server = createServer((socket) => {
+    held.push(socket);
+    socket.resume();
+    socket.on('close', () => { closed += 1; });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => { for (const s of held) s.destroy(); server.close(); });
+  return { port: (server.address() as { port: number }).port, held, closed: () => closed };
+}
+
+test('a server that never greets makes send() give up after the 10 s greeting timeout, not nodemailer\'s 30 s', async (t) => {
+  const silent = await silentServer(t);
+  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${silent.port}`, dir: '/nonexistent', from: 'x@fiscal.test', platformOwner: 'o@test' });
+  const started = Date.now();
+  await t.throwsAsync(mailer.send({ to: 'a@example.com', subject: 's', text: 't' }), { message: /Greeting never received/ });
+  const waited = Date.now() - started;
+  t.true(waited >= SMTP_TIMEOUTS.greetingTimeout - 100 && waited < 20_000, `gave up after ${waited} ms`);
+});
+
+test('forgot-password answers before the SMTP exchange: a server that has not even greeted cannot delay it or reveal the address', async (t) => {
+  const silent = await silentServer(t);
+  const stack = await authStack(t, { env: { SMTP_URL: `smtp://127.0.0.1:${silent.port}` } });
+  const user = await loginAs(stack);
+  const known = await stack.request('POST', '/v1/auth/forgot-password', { body: { email: user.email } });
+  t.is(known.status, 202, known.text);
+  // Awaited, the send would end only at the greeting timeout, with the client closing its socket.
+  await until(() => silent.held.length === 1);
+  t.is(silent.closed(), 0, 'the mail is still waiting for the greeting after the answer came');
+  const unknown = await stack.request('POST', '/v1/auth/forgot-password', { body: { email: 'ninguem@example.com' } });
   t.deepEqual(known.body.data, unknown.body.data);
 });
