@@ -44,7 +44,7 @@ export function toValidationError(failures: FvError[], hints?: FieldHints, prefi
         unknown.push({ campo, caminho, objeto, ...(motivo ? { motivo } : {}) });
         errors.push({
           field: caminho,
-          message: `Campo desconhecido '${campo}'${objeto ? ` em '${objeto}'` : ''}. Campos aceitos: ${accepted}.${motivo ? ` ${motivo}` : ''}`,
+          message: `Campo desconhecido '${campo}'${objeto ? ` em '${objeto}'` : ''}.${accepted ? ` Campos aceitos: ${accepted}.` : ''}${motivo ? ` ${motivo}` : ''}`,
         });
       }
     } else {
@@ -52,6 +52,24 @@ export function toValidationError(failures: FvError[], hints?: FieldHints, prefi
     }
   }
   return new DomainError('VALIDATION_ERROR', { errors, ...(unknown.length ? { details: { camposDesconhecidos: unknown } } : {}) });
+}
+
+/**
+ * Own keys named like the converters of Object.prototype (`toString`, `valueOf`) anywhere in a
+ * JSON value, as unknown fields. No request schema has such a field, and fastest-validator throws
+ * a TypeError (instead of reporting) when it prints an array holding such an object in a message,
+ * since Array#join then calls the key's value as a function.
+ */
+export function converterKeys(value: unknown, path = ''): UnknownField[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => converterKeys(v, `${path}[${i}]`));
+  const found: UnknownField[] = [];
+  for (const [campo, v] of Object.entries(value)) {
+    const caminho = path ? `${path}.${campo}` : campo;
+    if (campo === 'toString' || campo === 'valueOf') found.push({ campo, caminho, objeto: path });
+    else found.push(...converterKeys(v, caminho));
+  }
+  return found;
 }
 
 function join(prefix: string, field: string): string {

@@ -1,6 +1,8 @@
 import FastestValidator from 'fastest-validator';
 import { MESSAGES_PT } from './messages-pt.js';
 import { checkDecimal } from './decimal.js';
+import { converterKeys } from './field-errors.js';
+import type { ValidationError } from 'fastest-validator';
 
 // fastest-validator is CommonJS whose typings declare an ES default export; under NodeNext the
 // runtime value is the class itself. Resolve it once, typed as the class.
@@ -35,7 +37,30 @@ export function createValidator(): Validator {
     `;
     return { source: src };
   });
+  guardCompile(v);
   return v;
+}
+
+/**
+ * Every compiled checker reports a `toString`/`valueOf` key as an unknown field instead of letting
+ * fastest-validator throw while it formats a message (see converterKeys): no input may crash a
+ * service. The extra work happens only after the validator has thrown.
+ */
+function guardCompile(v: Validator): void {
+  const compile = v.compile.bind(v);
+  v.compile = ((schema: any) => {
+    const check = compile(schema) as (value: unknown, opts?: unknown) => true | ValidationError[];
+    const guarded = (value: unknown, opts?: unknown) => {
+      try {
+        return check(value, opts);
+      } catch (err) {
+        const keys = converterKeys(value);
+        if (!keys.length) throw err;
+        return keys.map((k): ValidationError => ({ type: 'objectStrict', field: k.objeto, actual: k.campo, expected: '', message: `Campo desconhecido '${k.campo}'.` }));
+      }
+    };
+    return Object.assign(guarded, { async: (check as any).async });
+  }) as typeof v.compile;
 }
 
 let shared: Validator | undefined;

@@ -51,6 +51,26 @@ test('validateNfeBody refuses an unknown key with the whole unknown-field envelo
   });
 });
 
+test('validateNfeBody refuses toString/valueOf keys as unknown fields even where the validator would print them (no TypeError)', (t) => {
+  // fastest-validator formats `actual` with Array#join, which calls the key's value as a function.
+  const body: any = { ...aValidNfeBody(), naturezaOperacao: [{ toString: false }], pagamentos: [{ forma: '01', valor: 100, valueOf: 1 }] };
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(error.data, {
+    errors: [
+      { field: 'naturezaOperacao[0].toString', message: "Campo desconhecido 'toString' em 'naturezaOperacao[0]'." },
+      { field: 'pagamentos[0].valueOf', message: "Campo desconhecido 'valueOf' em 'pagamentos[0]'." },
+    ],
+    details: {
+      camposDesconhecidos: [
+        { campo: 'toString', caminho: 'naturezaOperacao[0].toString', objeto: 'naturezaOperacao[0]' },
+        { campo: 'valueOf', caminho: 'pagamentos[0].valueOf', objeto: 'pagamentos[0]' },
+      ],
+    },
+  });
+  fails(t, () => validateNfeBody([{ toString: false }]));
+  fails(t, () => validateNfceBody({ items: [[{ valueOf: [] }]] }));
+});
+
 test('validateNfeBody reports an unknown key without layout meaning without motivo', (t) => {
   const body: any = aValidNfeBody();
   body.destinatario.endereco.foo = 'x';
