@@ -118,3 +118,21 @@ test.serial('NFC-e: a lost answer keeps the range reserved (503) and the same re
   t.is(done.status, 201, done.text);
   t.like(done.body.data, { id: down.body.error.details.inutilizacaoId, model: '65', status: 'HOMOLOGATED', numeroInicial: 1, numeroFinal: 2 });
 });
+
+test.serial('an inutilização racing emissions of the same series never shares a number with a note', async (t) => {
+  const before = await stack.knex('emission.number_sequences').where({ issuer_id: issuerId, model: '55', series: 1 }).first('next_number');
+  const from = Number(before.next_number) + 2;
+  const [inut, ...notes] = await Promise.all([
+    stack.request('POST', '/v1/nfe/inutilizacao', { headers, body: { numeroInicial: from, numeroFinal: from + 2, justificativa: JUST } }),
+    ...Array.from({ length: 5 }, () => stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() })),
+  ]);
+  for (const n of notes) t.is(n.status, 201, n.text);
+  const numbers = notes.map((n) => n.body.data.number as number);
+  t.is(new Set(numbers).size, 5);
+  if (inut.status === 201) {
+    t.deepEqual(numbers.filter((n) => n >= from && n <= from + 2), []);
+  } else {
+    t.is(inut.status, 409, inut.text);
+    t.is(inut.body.error.type, 'https://errors.test/FAIXA_CONTEM_NUMERO_UTILIZADO');
+  }
+});
