@@ -117,6 +117,15 @@ export function registeredInConsult(result: ConsultResult, type: FiscalEventType
   return { kind: 'registered', protocol: found.protocol, registeredAt: new Date(found.registeredAt), xml: found.procEventoXml, cStat: found.cStat, xMotivo: found.xMotivo };
 }
 
+/**
+ * Whether an earlier send of this event may have reached the authority: its answer was lost
+ * (`unknown`), or a node stopped between claiming and settling it (a resumed claim without an
+ * outcome). Only a send that certainly went nowhere (`failed`) is sent again without a consult.
+ */
+export function mayHaveBeenSent(e: Pick<FiscalEventRecord, 'attempts' | 'lastOutcome'>): boolean {
+  return e.attempts > 1 && e.lastOutcome !== 'failed';
+}
+
 /** The refusal for an authority rejection (422 with the verbatim cStat and xMotivo). */
 export function rejectionError(e: Pick<FiscalEventRecord, 'id' | 'type' | 'sequence'>, cStat: number, xMotivo: string): DomainError {
   return new DomainError('EVENTO_REJEITADO', { cStat, xMotivo, eventoId: e.id, tipo: e.type, sequencia: e.sequence }, `Evento rejeitado pela autoridade fiscal: ${cStat} - ${xMotivo}`);

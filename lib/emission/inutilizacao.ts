@@ -40,6 +40,7 @@ export interface InutilizacaoRecord {
   homologatedAt: Date | null;
   sendingUntil: Date | null;
   lastOutcome: 'failed' | 'unknown' | null;
+  attempts: number;
   createdAt: Date;
   updatedAt: Date;
   hasXml: boolean;

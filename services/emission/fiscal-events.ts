@@ -1,7 +1,7 @@
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import {
-  cancellationView, checkCancelable, checkCorrectable, eventView, registeredInConsult, rejectionError, settleEvent, unansweredError,
+  cancellationView, checkCancelable, checkCorrectable, eventView, mayHaveBeenSent, registeredInConsult, rejectionError, settleEvent, unansweredError,
   type EventSettlement, type FiscalEventRecord, type FiscalEventType,
 } from '../../lib/emission/fiscal-events.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
@@ -14,8 +14,8 @@ import { ownDocument } from './queries.js';
  * Cancellation and CC-e of a stored document: own document (404) → state (422) → issuer and its
  * certificate (403/404/422) → claim under the document lock (409) → authority → settle. An event
  * whose send got no answer stays PENDING and answers 503; the same request later completes it:
- * after an answer that may have been lost (`unknown`), the key is consulted first and an event the
- * authority already registered is taken from there, so nothing is sent twice.
+ * when an earlier send may have reached the authority (mayHaveBeenSent), the key is consulted first
+ * and an event the authority already registered is taken from there, so nothing is sent twice.
  */
 export interface EventRequest {
   partnerId: string;
@@ -45,7 +45,8 @@ export async function requestEvent(deps: Deps, req: EventRequest): Promise<{ eve
   const { event, doc } = claim;
   const target = { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! };
   let settlement: EventSettlement | null = null;
-  if (event.lastOutcome === 'unknown') {
+  const uncertain = mayHaveBeenSent(event);
+  if (uncertain) {
     const situation = await consult(deps.calls, target);
     if (situation.kind === 'failed') settlement = { kind: 'unanswered', outcome: 'unknown', detail: `consulta pela chave falhou (${situation.reason}): ${situation.detail}` };
     else settlement = registeredInConsult(situation, event.type, event.sequence);
@@ -57,7 +58,7 @@ export async function requestEvent(deps: Deps, req: EventRequest): Promise<{ eve
     });
     settlement = settleEvent(result);
     // An earlier send may have been registered while a later one fails: keep it `unknown` then.
-    if (settlement.kind === 'unanswered' && event.lastOutcome === 'unknown') settlement = { ...settlement, outcome: 'unknown' };
+    if (settlement.kind === 'unanswered' && uncertain) settlement = { ...settlement, outcome: 'unknown' };
   }
   const settled = await deps.events.settle(event, settlement);
   if (settlement.kind === 'rejected') throw rejectionError(event, settlement.cStat, settlement.xMotivo);

@@ -12,7 +12,7 @@ import type { NumberSpace, StoreDeps } from './store.js';
  * taken by two nodes at once, and the numbering then skips every range that holds numbers.
  */
 const COLUMNS = `id, partner_id, issuer_id, model, series, environment, start_number, end_number, justificativa, status, protocol, c_stat, x_motivo,
-  homologated_at, sending_until, last_outcome, created_at, updated_at, (proc_xml is not null) as has_xml`;
+  homologated_at, sending_until, last_outcome, attempts, created_at, updated_at, (proc_xml is not null) as has_xml`;
 
 function toRange(r: any): InutilizacaoRecord {
   const date = (v: unknown) => (v == null ? null : new Date(v as string));
@@ -20,7 +20,7 @@ function toRange(r: any): InutilizacaoRecord {
     id: r.id, partnerId: r.partner_id, issuerId: r.issuer_id, model: r.model, series: Number(r.series), environment: Number(r.environment) as 1 | 2,
     start: Number(r.start_number), end: Number(r.end_number), justificativa: r.justificativa, status: r.status, protocol: r.protocol ?? null,
     cStat: r.c_stat == null ? null : Number(r.c_stat), xMotivo: r.x_motivo ?? null, homologatedAt: date(r.homologated_at),
-    sendingUntil: date(r.sending_until), lastOutcome: r.last_outcome ?? null, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), hasXml: !!r.has_xml,
+    sendingUntil: date(r.sending_until), lastOutcome: r.last_outcome ?? null, attempts: Number(r.attempts), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), hasXml: !!r.has_xml,
   };
 }
 

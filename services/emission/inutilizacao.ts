@@ -1,7 +1,8 @@
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { resolveSeries } from '../../lib/emission/series.js';
-import { checkRange, inutilizacaoView, type InutilizacaoRecord } from '../../lib/emission/inutilizacao.js';
+import { checkRange, inutilizacaoView } from '../../lib/emission/inutilizacao.js';
+import { mayHaveBeenSent } from '../../lib/emission/fiscal-events.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../lib/emission/fiscal-text.js';
 import type { InutilizacaoResult } from '../../lib/sefaz/results.js';
 import type { EmissionDeps } from './emit.js';
@@ -35,7 +36,8 @@ export const listInutilizacaoParams = {
 
 type Deps = Pick<EmissionDeps, 'calls'> & { inutilizacoes: InutilizacaoStore };
 
-function settle(result: InutilizacaoResult, previous: InutilizacaoRecord['lastOutcome']): RangeSettlement {
+/** `uncertain`: an earlier send may have reached the authority (lib/emission/fiscal-events.ts mayHaveBeenSent). */
+function settle(result: InutilizacaoResult, uncertain: boolean): RangeSettlement {
   switch (result.kind) {
     case 'homologated':
       return { kind: 'homologated', protocol: result.protocol, at: new Date(result.receivedAt), xml: result.procInutXml, cStat: result.cStat, xMotivo: result.xMotivo };
@@ -43,10 +45,10 @@ function settle(result: InutilizacaoResult, previous: InutilizacaoRecord['lastOu
       // 256 (a number of the range already inutilized) after a send that may have been processed:
       // that earlier send is what the authority registered. There is no consult of an inutilização,
       // so the range is kept (never released to the numbering) without a protocol.
-      if (result.cStat === 256 && previous === 'unknown') return { kind: 'homologated', protocol: null, at: null, xml: null, cStat: result.cStat, xMotivo: result.xMotivo };
+      if (result.cStat === 256 && uncertain) return { kind: 'homologated', protocol: null, at: null, xml: null, cStat: result.cStat, xMotivo: result.xMotivo };
       return { kind: 'rejected', cStat: result.cStat, xMotivo: result.xMotivo };
     default:
-      return { kind: 'unanswered', outcome: previous === 'unknown' ? 'unknown' : result.kind, detail: `${result.reason}: ${result.detail}` };
+      return { kind: 'unanswered', outcome: uncertain ? 'unknown' : result.kind, detail: `${result.reason}: ${result.detail}` };
   }
 }
 
@@ -68,7 +70,7 @@ export async function inutilize(deps: Deps, req: { partnerId: string; keyKind: '
     issuerId: issuer.id, uf: issuer.endereco.uf, model: req.model, ambiente: issuer.ambienteFiscal, cnpj: issuer.cnpj,
     serie: series, inicio: range.start, fim: range.end, justificativa: range.justificativa,
   });
-  const s = settle(result, range.lastOutcome);
+  const s = settle(result, mayHaveBeenSent(range));
   const stored = await deps.inutilizacoes.settle(range, s);
   const ref = { inutilizacaoId: stored.id, numeroInicial: stored.start, numeroFinal: stored.end };
   if (s.kind === 'rejected') throw new DomainError('INUTILIZACAO_REJEITADA', { cStat: s.cStat, xMotivo: s.xMotivo, ...ref }, `Inutilização rejeitada pela autoridade fiscal: ${s.cStat} - ${s.xMotivo}`);

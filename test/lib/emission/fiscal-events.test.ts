@@ -1,6 +1,6 @@
 import test from 'ava';
 import {
-  canceledEventData, checkCancelable, checkCorrectable, claimEvent, eventView, nextCceSequence, registeredInConsult, rejectionError, settleEvent, unansweredError,
+  canceledEventData, checkCancelable, mayHaveBeenSent, checkCorrectable, claimEvent, eventView, nextCceSequence, registeredInConsult, rejectionError, settleEvent, unansweredError,
   EVENT_LEASE_MS, MAX_CCE_SEQUENCE, type FiscalEventRecord,
 } from '../../../lib/emission/fiscal-events.js';
 import { FISCAL_TEXT_PATTERN } from '../../../lib/emission/fiscal-text.js';
@@ -120,4 +120,11 @@ test('canceledEventData is the invoice payload plus protocolo, justificativa and
 test('FISCAL_TEXT_PATTERN takes Latin-1 printable text and refuses edges, line breaks and other scripts', (t) => {
   t.true(FISCAL_TEXT_PATTERN.test('Cancelamento: nota emitida em duplicidade, ação & <correção>'));
   for (const bad of [' espaço no inicio', 'espaço no fim ', 'linha\nquebrada', 'emoji 😀 aqui', 'controle \u0085 C1']) t.false(FISCAL_TEXT_PATTERN.test(bad), bad);
+});
+
+test('mayHaveBeenSent: a lost answer or a resumed claim without outcome consults first; a certain failure does not', (t) => {
+  t.false(mayHaveBeenSent({ attempts: 1, lastOutcome: null }));
+  t.true(mayHaveBeenSent({ attempts: 2, lastOutcome: 'unknown' }));
+  t.true(mayHaveBeenSent({ attempts: 2, lastOutcome: null }));
+  t.false(mayHaveBeenSent({ attempts: 2, lastOutcome: 'failed' }));
 });

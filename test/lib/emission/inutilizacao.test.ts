@@ -5,7 +5,7 @@ import { throwsCode } from '../../support/domain-errors.js';
 const now = new Date('2026-11-22T18:00:00Z');
 const aRange = (over: Partial<InutilizacaoRecord> = {}): InutilizacaoRecord => ({
   id: 'r1', partnerId: 'p1', issuerId: 'i1', model: '55', series: 1, environment: 2, start: 10, end: 20, justificativa: 'Numeracao pulada por falha do sistema',
-  status: 'HOMOLOGATED', protocol: '135260000000001', cStat: 102, xMotivo: 'Inutilização de número homologado', homologatedAt: now, sendingUntil: null, lastOutcome: null,
+  status: 'HOMOLOGATED', protocol: '135260000000001', cStat: 102, xMotivo: 'Inutilização de número homologado', homologatedAt: now, sendingUntil: null, lastOutcome: null, attempts: 1,
   createdAt: now, updatedAt: now, hasXml: true, ...over,
 });
 
