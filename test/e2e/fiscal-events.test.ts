@@ -199,6 +199,31 @@ test.serial('CC-e: sequencia grows per NF-e, each letter is kept with its protoc
   t.is(late.body.error.type, 'https://errors.test/CARTA_CORRECAO_NAO_PERMITIDA');
 });
 
+test.serial('CC-e with a lost answer: another letter waits (409 EVENTO_PENDENTE), the same request completes it with its sequence, the next takes 2', async (t) => {
+  const doc = await authorized('nfe');
+  const sefaz: any = stack.nodes[0]!.getLocalService('v1.sefaz');
+  sefaz.simulator.faults.add({ mode: 'drop-after-processing', service: 'NFeRecepcaoEvento4', times: 1 });
+  const body = { correcao: 'Placa do veiculo transportador: ABC1D23' };
+  const lost = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body });
+  t.is(lost.status, 503, lost.text);
+  t.like(lost.body.error.details, { tipo: 'carta-correcao', sequencia: 1, situacao: 'indeterminada' });
+
+  const other = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body: { correcao: 'Uma outra correcao qualquer do pedido' } });
+  t.is(other.status, 409, other.text);
+  t.is(other.body.error.type, 'https://errors.test/EVENTO_PENDENTE');
+  t.deepEqual(other.body.error.details, { eventoId: lost.body.error.details.eventoId, tipo: 'carta-correcao', sequencia: 1, correcao: body.correcao });
+  const cancel = await stack.request('POST', `/v1/nfe/${doc.id}/cancelamento`, { headers, body: { justificativa: JUST } });
+  t.is(cancel.status, 409);
+
+  const done = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body });
+  t.is(done.status, 201, done.text);
+  t.like(done.body.data, { id: lost.body.error.details.eventoId, sequencia: 1, status: 'REGISTERED' });
+  const next = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body: { correcao: 'Uma outra correcao qualquer do pedido' } });
+  t.is(next.status, 201, next.text);
+  t.is(next.body.data.sequencia, 2);
+  t.deepEqual((await stack.knex('simulator.events').where({ access_key: doc.accessKey }).orderBy('n_seq')).map((e: any) => e.n_seq), [1, 2]);
+});
+
 test.serial('NFC-e has no correction letter: the route does not exist (404)', async (t) => {
   const doc = await authorized('nfce');
   const res = await stack.request('POST', `/v1/nfce/${doc.id}/carta-correcao`, { headers, body: { correcao: 'Endereco de entrega: Rua das Flores, 123' } });
