@@ -19,6 +19,11 @@ import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
 import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
+import { FiscalEventStore } from './emission/event-store.js';
+import { InutilizacaoStore } from './emission/inutilizacao-store.js';
+import {
+  cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
+} from './emission/event-actions.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -130,6 +135,20 @@ const EmissionService: ServiceSchema = {
     getNfce: getAction('65', 'nfce'),
     nfeXml: xmlAction('55', 'nfe'),
     nfceXml: xmlAction('65', 'nfce'),
+    // Events after authorization and inutilização (services/emission/event-actions.ts).
+    cancelNfe: cancelAction('55', 'nfe'),
+    cancelNfce: cancelAction('65', 'nfce'),
+    correctNfe: correctionAction,
+    nfeEvents: eventsAction('55', 'nfe'),
+    nfceEvents: eventsAction('65', 'nfce'),
+    nfeEventXml: eventXmlAction('55', 'nfe'),
+    nfceEventXml: eventXmlAction('65', 'nfce'),
+    inutilizeNfe: inutilizacaoAction('55', 'nfe'),
+    inutilizeNfce: inutilizacaoAction('65', 'nfce'),
+    listNfeInutilizacoes: listInutilizacaoAction('55', 'nfe'),
+    listNfceInutilizacoes: listInutilizacaoAction('65', 'nfce'),
+    nfeInutilizacaoXml: inutilizacaoXmlAction('55', 'nfe'),
+    nfceInutilizacaoXml: inutilizacaoXmlAction('65', 'nfce'),
 
     emitNfeBatch: {
       rest: 'POST /nfe/batch',
@@ -230,6 +249,12 @@ const EmissionService: ServiceSchema = {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
       return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency };
     },
+    eventDeps(this: any, ctx: Ctx<any>) {
+      return { store: this.store, calls: ctx, events: this.fiscalEvents };
+    },
+    inutilizacaoDeps(this: any, ctx: Ctx<any>) {
+      return { calls: ctx, inutilizacoes: this.inutilizacoes };
+    },
     async ownBatch(this: any, ctx: Ctx<any>, id: string) {
       const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
       if (!batch || batch.partnerId !== partnerOf(ctx).partnerId) throw new DomainError('NOT_FOUND', undefined, 'Lote não encontrado.');
@@ -274,6 +299,9 @@ const EmissionService: ServiceSchema = {
     this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.contingency = new ContingencyStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
+    const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };
+    this.fiscalEvents = new FiscalEventStore(storeDeps);
+    this.inutilizacoes = new InutilizacaoStore(storeDeps);
     this.stages = new StageTimer();
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {

@@ -131,6 +131,6 @@ export function contingencyOutcome(result: AuthorizationResult): Transition {
 /** Deadline passed and no expiry event yet, for a note still without authorization. */
 export function isContingencyExpired(doc: { status: DocumentStatus; tpEmis: number; contingencia?: ContingencyInfo | null }, expiredMarked: boolean, now: Date): boolean {
   if (doc.tpEmis !== CONTINGENCY_TP_EMIS || !doc.contingencia || expiredMarked) return false;
-  if (doc.status === 'AUTHORIZED' || doc.status === 'REJECTED' || doc.status === 'DENEGADA') return false;
+  if (doc.status === 'AUTHORIZED' || doc.status === 'REJECTED' || doc.status === 'DENEGADA' || doc.status === 'CANCELADA') return false;
   return doc.contingencia.prazo.getTime() <= now.getTime();
 }

@@ -5,16 +5,19 @@
  *
  * DENEGADA is this service's name for "uso denegado" (cStat 110/301/302/303…): the authority
  * registered the number and the note cannot circulate (spec: "not shown"; documented in OpenAPI).
+ * CANCELADA is the canceled state API.md implies with `invoice.canceled` (its name is "not shown"):
+ * an AUTHORIZED note whose cancellation event (110111) the authority registered
+ * (lib/emission/fiscal-events.ts). No authorization or consult answer moves it.
  */
 import type { AuthorizationResult, ConsultResult } from '../sefaz/results.js';
 
 export const DOCUMENT_STATUSES = [
-  'CREATED', 'TRANSMITTING', 'AUTHORIZED', 'REJECTED', 'DENEGADA', 'ERROR', 'CONTINGENCIA_PENDENTE',
+  'CREATED', 'TRANSMITTING', 'AUTHORIZED', 'REJECTED', 'DENEGADA', 'ERROR', 'CONTINGENCIA_PENDENTE', 'CANCELADA',
 ] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 /** An authority outcome is final for these; no later answer moves them (exactly one terminal event). */
-export const TERMINAL_STATUSES: readonly DocumentStatus[] = ['AUTHORIZED', 'REJECTED', 'DENEGADA'];
+export const TERMINAL_STATUSES: readonly DocumentStatus[] = ['AUTHORIZED', 'REJECTED', 'DENEGADA', 'CANCELADA'];
 /** Has a key and no terminal outcome: reconciled, listed by `situacao=indeterminada`, open to resend. */
 export const OPEN_STATUSES: readonly DocumentStatus[] = ['CREATED', 'TRANSMITTING', 'ERROR'];
 

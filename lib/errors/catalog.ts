@@ -122,6 +122,21 @@ export const CATALOG = {
   // Emission service (issue 7): series reserved to the authority and contingency systems
   SERIE_NAO_PERMITIDA: { status: 422, detail: 'Série reservada: emissores comuns usam as séries 0 a 889.' },
 
+  // Events after authorization and inutilização (API.md: paths and codes "not shown"; lib/emission/fiscal-events.ts, inutilizacao.ts)
+  DOCUMENTO_NAO_CANCELAVEL: { status: 422, detail: 'Só um documento autorizado (AUTHORIZED) pode ser cancelado.' },
+  CARTA_CORRECAO_NAO_PERMITIDA: { status: 422, detail: 'Carta de correção só para NF-e autorizada (AUTHORIZED).' },
+  LIMITE_CARTAS_CORRECAO: { status: 422, detail: 'Limite de 20 cartas de correção por NF-e atingido.' },
+  EVENTO_REJEITADO: { status: 422, detail: 'Evento rejeitado pela autoridade fiscal.' },
+  EVENTO_EM_TRANSMISSAO: { status: 409, detail: 'Evento deste documento em transmissão para a autoridade fiscal; aguarde e repita a requisição.' },
+  EVENTO_PENDENTE: { status: 409, detail: 'Há um evento deste documento sem resposta da autoridade; repita a requisição original para concluí-lo antes de enviar outro.' },
+  AUTORIDADE_INDISPONIVEL: { status: 503, detail: 'Autoridade fiscal não respondeu; repita a mesma requisição para concluir (nada será enviado em duplicidade).' },
+  FAIXA_INUTILIZACAO_INVERTIDA: { status: 422, detail: 'numeroFinal deve ser maior ou igual a numeroInicial.' },
+  FAIXA_INUTILIZACAO_EXCEDIDA: { status: 422, detail: 'Faixa de inutilização com mais de 10000 números.' },
+  FAIXA_CONTEM_NUMERO_UTILIZADO: { status: 409, detail: 'Faixa contém número já usado por documento deste emissor, modelo e série.' },
+  FAIXA_JA_INUTILIZADA: { status: 409, detail: 'Faixa sobrepõe outra inutilização deste emissor, modelo e série.' },
+  INUTILIZACAO_REJEITADA: { status: 422, detail: 'Inutilização rejeitada pela autoridade fiscal.' },
+  NUMERO_INUTILIZADO: { status: 409, detail: 'Número inutilizado (ou reservado para inutilização) nesta série e modelo.' },
+
   // Authority (API.md, Errors > Fiscal rejection)
   REJEICAO_FISCAL: { status: 400, detail: 'Documento rejeitado pela autoridade fiscal.' },
 } as const satisfies Record<string, { status: number; detail: string }>;

@@ -37,5 +37,6 @@ export const CANCELED = new Set([101, 151, 155]);
 export const NOT_FOUND = 217;
 export const SERVICE_UP = 107;
 export const SERVICE_DOWN = new Set([108, 109]);
-export const EVENT_REGISTERED = new Set([135, 136]);
+/** 135 registered, 136 registered without linking, 155 cancellation homologated after the deadline. */
+export const EVENT_REGISTERED = new Set([135, 136, 155]);
 export const INUT_HOMOLOGATED = 102;

@@ -2,7 +2,7 @@ import { soapPayload } from './soap.js';
 import { child, parseXml, requireText, serialize, text } from './xml.js';
 import { AUTHORIZED, CANCELED, DENIED, EVENT_REGISTERED, INUT_HOMOLOGATED, NOT_FOUND, PROCESSING, SERVICE_DOWN, SERVICE_UP } from './cstat.js';
 import { NFE_NS } from './services.js';
-import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult, Protocol, StatusResult } from './results.js';
+import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult, Protocol, RegisteredEvent, StatusResult } from './results.js';
 
 /**
  * Authority answers → typed results. Input is either a whole SOAP envelope or the bare message.
@@ -83,14 +83,33 @@ export function parseRetConsSitNFe(xml: string): ConsultResult {
   const doc = message(xml, 'retConsSitNFe');
   const s = ownStatus(doc.documentElement);
   const prot = child(doc, 'protNFe');
+  const events = registeredEvents(doc.documentElement);
   if (AUTHORIZED.has(s.cStat)) {
     if (!prot) throw new Error(`cStat ${s.cStat} without protNFe`);
-    return { kind: 'authorized', ...s, ...protocolOf(prot) };
+    return { kind: 'authorized', ...s, ...protocolOf(prot), ...(events.length ? { events } : {}) };
   }
-  if (CANCELED.has(s.cStat)) return { kind: 'canceled', ...s, ...(prot ? protocolOf(prot) : {}) };
+  if (CANCELED.has(s.cStat)) return { kind: 'canceled', ...s, ...(prot ? protocolOf(prot) : {}), ...(events.length ? { events } : {}) };
   if (DENIED.has(s.cStat)) return { kind: 'denied', ...s, ...(prot ? protocolOf(prot) : {}) };
   if (s.cStat === NOT_FOUND) return { kind: 'not-found', ...s };
   return { kind: 'rejected', ...s };
+}
+
+/** The registered events a retConsSitNFe lists (procEventoNFe children, ER11). */
+function registeredEvents(root: Element): RegisteredEvent[] {
+  const out: RegisteredEvent[] = [];
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1 || (n as Element).localName !== 'procEventoNFe') continue;
+    const ret = child(n as Element, 'retEvento');
+    const inf = ret ? child(ret, 'infEvento') : null;
+    if (!inf) throw new Error('procEventoNFe without retEvento/infEvento');
+    const s = ownStatus(inf);
+    if (!EVENT_REGISTERED.has(s.cStat)) continue;
+    out.push({
+      tpEvento: requireText(inf, 'tpEvento'), sequence: Number(requireText(inf, 'nSeqEvento')), ...s,
+      protocol: requireText(inf, 'nProt'), registeredAt: requireText(inf, 'dhRegEvento'), procEventoXml: serialize(n as Element),
+    });
+  }
+  return out;
 }
 
 /**

@@ -45,9 +45,21 @@ export type AuthorizationResult =
   | { kind: 'failed'; reason: InfrastructureReason; detail: string }
   | { kind: 'unknown'; reason: InfrastructureReason; detail: string };
 
+/** An event the authority registered for the key, as retConsSitNFe lists it (procEventoNFe). */
+export interface RegisteredEvent {
+  tpEvento: string;
+  sequence: number;
+  cStat: number;
+  xMotivo: string;
+  protocol: string;
+  registeredAt: string;
+  /** The procEventoNFe element as received. */
+  procEventoXml: string;
+}
+
 export type ConsultResult =
-  | ({ kind: 'authorized' } & AuthorityMessage & Protocol)
-  | ({ kind: 'canceled' } & AuthorityMessage & Partial<Protocol>)
+  | ({ kind: 'authorized'; events?: RegisteredEvent[] } & AuthorityMessage & Protocol)
+  | ({ kind: 'canceled'; events?: RegisteredEvent[] } & AuthorityMessage & Partial<Protocol>)
   | ({ kind: 'denied' } & AuthorityMessage & Partial<Protocol>)
   /** 217: the authority has no note with this key. */
   | ({ kind: 'not-found' } & AuthorityMessage)

@@ -145,4 +145,64 @@ export const migrations: Migration[] = [
       await knex.raw(`create index documents_contingency_deadline_idx on ??.documents (contingency_deadline) where contingency_deadline is not null and contingency_expired_at is null`, [schema]);
     },
   },
+  {
+    // Events after authorization (cancellation 110111, CC-e 110110) and inutilização
+    // (lib/emission/fiscal-events.ts, lib/emission/inutilizacao.ts), and the CANCELADA status.
+    name: '004_fiscal_events_and_inutilizacao',
+    async up(knex, schema) {
+      // The status column is a closed set (check constraint of 001): widen it to the current union.
+      const statuses = [...DOCUMENT_STATUSES].map((v) => `'${v}'`).join(', ');
+      await knex.raw(`alter table ??.documents drop constraint if exists documents_status_check`, [schema]);
+      await knex.raw(`alter table ??.documents add constraint documents_status_check check (status in (${statuses}))`, [schema]);
+      const s = () => knex.schema.withSchema(schema);
+      await s().createTable('document_events', (t) => {
+        t.uuid('id').primary();
+        t.uuid('document_id').notNullable().references('id').inTable(`${schema}.documents`);
+        t.string('partner_id', 64).notNullable();
+        t.string('type', 16).notNullable(); // cancelamento | carta-correcao
+        t.string('tp_evento', 6).notNullable();
+        t.integer('sequence').notNullable(); // nSeqEvento
+        t.string('status', 12).notNullable(); // PENDING | REGISTERED | REJECTED
+        t.text('text').notNullable(); // xJust or xCorrecao, as sent
+        t.string('protocol', 20);
+        t.integer('c_stat');
+        t.text('x_motivo');
+        t.timestamp('registered_at', { useTz: true });
+        t.text('proc_xml'); // procEventoNFe
+        t.timestamp('sending_until', { useTz: true });
+        t.string('last_outcome', 8); // failed | unknown: the last send got no answer
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.index(['document_id', 'created_at']);
+      });
+      // One registered (or pending) event per type and sequence; rejected attempts stay as history.
+      await knex.raw(`create unique index document_events_sequence_unique on ??.document_events (document_id, tp_evento, sequence) where status <> 'REJECTED'`, [schema]);
+
+      await s().createTable('inutilizacoes', (t) => {
+        t.uuid('id').primary();
+        t.string('partner_id', 64).notNullable();
+        t.uuid('issuer_id').notNullable();
+        t.string('model', 2).notNullable();
+        t.integer('series').notNullable();
+        t.smallint('environment').notNullable();
+        t.integer('start_number').notNullable();
+        t.integer('end_number').notNullable();
+        t.text('justificativa').notNullable();
+        t.string('status', 12).notNullable(); // PENDING | HOMOLOGATED | REJECTED
+        t.string('protocol', 20);
+        t.integer('c_stat');
+        t.text('x_motivo');
+        t.timestamp('homologated_at', { useTz: true });
+        t.text('proc_xml'); // ProcInutNFe
+        t.timestamp('sending_until', { useTz: true });
+        t.string('last_outcome', 8);
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('created_at', { useTz: true }).notNullable();
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.index(['issuer_id', 'model', 'series', 'environment', 'start_number'], 'inutilizacoes_space_idx');
+        t.index(['partner_id', 'model', 'created_at'], 'inutilizacoes_list_idx');
+      });
+    },
+  },
 ];

@@ -51,4 +51,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // The authority lists the registered events of a key in retConsSitNFe (procEventoNFe, ER11):
+    // keep each one as it was answered.
+    name: '002_events_proc_xml',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('events', (t) => {
+        t.text('proc_xml');
+      });
+    },
+  },
 ];

@@ -3,7 +3,7 @@ import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { fromRateRecord, type ApproximateTaxRate, type RateRecord } from '../../lib/approximate-tax/rate.js';
-import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult } from '../../lib/sefaz/results.js';
 
 /**
  * The exact actions the emission service calls on other services, typed in one place so the
@@ -119,4 +119,56 @@ export async function approximateRates(c: Caller, uf: string, day: string, ncms:
   const eight = [...new Set(ncms.filter((n) => n.length === 8))];
   const records = eight.length ? await (c.call as any)('v1.classification.ratesFor', { uf, day, ncms: eight }) as RateRecord[] : [];
   return new Map(records.map((r) => [r.ncm, fromRateRecord(r)]));
+}
+
+/** A failed call before the sefaz service took it certainly sent nothing; anything else may have. */
+function transmissionFailure(err: any): { kind: 'failed' | 'unknown'; reason: 'connect' | 'timeout-after-send'; detail: string } {
+  const name = String(err?.name ?? err?.type ?? '');
+  if (name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError' || err?.type === 'SERVICE_NOT_FOUND' || err?.type === 'SERVICE_NOT_AVAILABLE') {
+    return { kind: 'failed', reason: 'connect', detail: 'serviço sefaz indisponível' };
+  }
+  return { kind: 'unknown', reason: 'timeout-after-send', detail: String(err?.message ?? err) };
+}
+
+export interface SendEventParams {
+  issuerId: string;
+  uf: string;
+  model: Model;
+  ambiente: 1 | 2;
+  cnpj: string;
+  accessKey: string;
+  sequence: number;
+  type: 'cancelamento' | 'cce';
+  protocol?: string;
+  justificativa?: string;
+  correcao?: string;
+}
+
+/** Event transmission (cancellation, CC-e): sent once, never retried by the broker. */
+export async function sendEvent(c: Caller, params: SendEventParams): Promise<EventResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.sendEvent', params, { retries: 0 });
+  } catch (err) {
+    return transmissionFailure(err);
+  }
+}
+
+export interface InutilizarParams {
+  issuerId: string;
+  uf: string;
+  model: Model;
+  ambiente: 1 | 2;
+  cnpj: string;
+  serie: number;
+  inicio: number;
+  fim: number;
+  justificativa: string;
+}
+
+export async function inutilizar(c: Caller, params: InutilizarParams): Promise<InutilizacaoResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.inutilizar', params, { retries: 0 });
+  } catch (err) {
+    return transmissionFailure(err);
+  }
 }

@@ -7,6 +7,7 @@ import { OPEN_STATUSES, isTerminal, type DocumentStatus, type Transition } from 
 import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../lib/emission/transmission.js';
 import { DomainError } from '../../lib/errors/index.js';
+import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
 
 /**
@@ -137,8 +138,7 @@ export class DocumentStore {
         await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
         seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       }
-      let number = Number(seq.next_number);
-      while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number++;
+      const number = await this.firstFree(trx, key, Number(seq.next_number));
       if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
       const { built, cnf } = await build(number);
       const record = await this.insertCreated(trx, { ...doc, cnf }, number, built, then);
@@ -147,10 +147,34 @@ export class DocumentStore {
     });
   }
 
-  /** Stores a document under the integrator's own `numero`; a number taken meanwhile is 409. */
+  /**
+   * The first number at or after `from` held by no document and by no inutilização that holds its
+   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock.
+   */
+  private async firstFree(trx: Knex.Transaction, key: Record<string, unknown>, from: number): Promise<number> {
+    const ranges = (await trx(this.t('inutilizacoes')).where(key).whereNot('status', 'REJECTED').where('end_number', '>=', from).select('start_number', 'end_number', 'status'))
+      .map((r: any) => ({ start: Number(r.start_number), end: Number(r.end_number), status: r.status }));
+    let number = skipReserved(from, ranges);
+    while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number = skipReserved(number + 1, ranges);
+    return number;
+  }
+
+  /**
+   * Stores a document under the integrator's own `numero`; a number taken meanwhile is 409, one in
+   * an inutilização range 409 NUMERO_INUTILIZADO. The sequence row is held FOR SHARE: passthrough
+   * numbers do not wait for each other, but an inutilização claim (FOR UPDATE) and this check
+   * never interleave.
+   */
   async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
+    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     try {
-      return await this.d.knex.transaction((trx) => this.insertCreated(trx, doc, number, built, then));
+      return await this.d.knex.transaction(async (trx) => {
+        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        await trx(this.t('number_sequences')).where(key).forShare().first('next_number');
+        const ranges = await trx(this.t('inutilizacoes')).where(key).where('start_number', '<=', number).where('end_number', '>=', number).select('id', 'start_number', 'end_number', 'status');
+        checkNumberFree(number, doc.series, ranges.map((r: any) => ({ id: r.id, start: Number(r.start_number), end: Number(r.end_number), status: r.status })));
+        return this.insertCreated(trx, doc, number, built, then);
+      });
     } catch (err: any) {
       if (err?.code === PG_UNIQUE_VIOLATION) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: number, serie: doc.series });
       throw err;

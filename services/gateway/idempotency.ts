@@ -91,7 +91,11 @@ export class IdempotencyStore {
  * Refusals that describe a passing moment, not the request: replaying them for 24 h would refuse a
  * retry that is meant to succeed once the moment passed (the transmission in flight ended).
  */
-const TRANSIENT_CODES: ReadonlySet<string> = new Set(['DOCUMENTO_EM_TRANSMISSAO', 'IDEMPOTENCIA_EM_ANDAMENTO']);
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  'DOCUMENTO_EM_TRANSMISSAO', 'IDEMPOTENCIA_EM_ANDAMENTO',
+  // Another event of the document in flight or awaiting completion (lib/emission/fiscal-events.ts).
+  'EVENTO_EM_TRANSMISSAO', 'EVENTO_PENDENTE',
+]);
 
 /** Which outcomes are deterministic and so replayed (API.md: "including deterministic 400 rejections"). */
 export function isReplayable(status: number, code?: string): boolean {

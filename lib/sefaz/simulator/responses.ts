@@ -43,8 +43,8 @@ export function retConsReciNFe(h: Head & { nRec: string }, m: Motivo, prot?: str
     + `<dhRecbto>${h.dhRecbto}</dhRecbto>${prot ?? ''}</retConsReciNFe>`;
 }
 
-export function retConsSitNFe(h: Head & { chNFe: string }, m: Motivo, prot?: string): string {
-  return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head(h, m)}<chNFe>${h.chNFe}</chNFe>${prot ?? ''}</retConsSitNFe>`;
+export function retConsSitNFe(h: Head & { chNFe: string }, m: Motivo, prot?: string, procEventos: readonly string[] = []): string {
+  return `<retConsSitNFe xmlns="${NFE_NS}" versao="4.00">${head(h, m)}<chNFe>${h.chNFe}</chNFe>${prot ?? ''}${procEventos.join('')}</retConsSitNFe>`;
 }
 
 export function retConsStatServ(h: Head, m: Motivo): string {
@@ -62,16 +62,23 @@ export interface RetEventoInput extends Motivo {
   nProt?: string;
 }
 
+/** retEvento (HR11) of one event. */
+export function retEvento(ev: RetEventoInput): string {
+  return `<retEvento versao="1.00"><infEvento${ev.nProt ? ` Id="ID${ev.nProt}"` : ''}><tpAmb>${ev.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+    + `<cOrgao>${ev.cOrgao}</cOrgao><cStat>${ev.cStat}</cStat><xMotivo>${escapeXml(ev.xMotivo)}</xMotivo>`
+    + `${ev.chNFe ? `<chNFe>${ev.chNFe}</chNFe>` : ''}${ev.tpEvento ? `<tpEvento>${ev.tpEvento}</tpEvento>` : ''}`
+    + `${ev.xEvento ? `<xEvento>${escapeXml(ev.xEvento)}</xEvento>` : ''}${ev.nSeqEvento ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : ''}`
+    + `<dhRegEvento>${ev.dhRegEvento}</dhRegEvento>${ev.nProt ? `<nProt>${ev.nProt}</nProt>` : ''}</infEvento></retEvento>`;
+}
+
 export function retEnvEvento(h: { idLote: string; tpAmb: string; cOrgao: string }, m: Motivo, ev?: RetEventoInput): string {
-  const ret = ev
-    ? `<retEvento versao="1.00"><infEvento${ev.nProt ? ` Id="ID${ev.nProt}"` : ''}><tpAmb>${ev.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
-      + `<cOrgao>${ev.cOrgao}</cOrgao><cStat>${ev.cStat}</cStat><xMotivo>${escapeXml(ev.xMotivo)}</xMotivo>`
-      + `${ev.chNFe ? `<chNFe>${ev.chNFe}</chNFe>` : ''}${ev.tpEvento ? `<tpEvento>${ev.tpEvento}</tpEvento>` : ''}`
-      + `${ev.xEvento ? `<xEvento>${escapeXml(ev.xEvento)}</xEvento>` : ''}${ev.nSeqEvento ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : ''}`
-      + `<dhRegEvento>${ev.dhRegEvento}</dhRegEvento>${ev.nProt ? `<nProt>${ev.nProt}</nProt>` : ''}</infEvento></retEvento>`
-    : '';
   return `<retEnvEvento xmlns="${NFE_NS}" versao="1.00"><idLote>${h.idLote}</idLote><tpAmb>${h.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
-    + `<cOrgao>${h.cOrgao}</cOrgao><cStat>${m.cStat}</cStat><xMotivo>${escapeXml(m.xMotivo)}</xMotivo>${ret}</retEnvEvento>`;
+    + `<cOrgao>${h.cOrgao}</cOrgao><cStat>${m.cStat}</cStat><xMotivo>${escapeXml(m.xMotivo)}</xMotivo>${ev ? retEvento(ev) : ''}</retEnvEvento>`;
+}
+
+/** procEventoNFe: the signed evento as received and its retEvento (listed by retConsSitNFe). */
+export function procEventoNFe(signedEvento: string, ret: string): string {
+  return `<procEventoNFe xmlns="${NFE_NS}" versao="1.00">${signedEvento}${ret}</procEventoNFe>`;
 }
 
 export interface RetInutInput extends Motivo {

@@ -96,7 +96,8 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
     if (!parseAccessKey(chNFe).ok) return R.retConsSitNFe(head, motivo(236));
     const note = await store.noteByKey(chNFe);
     if (!note || String(note.tp_amb) !== head.tpAmb) return R.retConsSitNFe(head, motivo(217));
-    return R.retConsSitNFe(head, motivo(note.status === 'canceled' ? 101 : 100), note.prot_xml);
+    const procEventos = (await store.eventsOf(chNFe)).map((e) => e.proc_xml).filter((x): x is string => !!x);
+    return R.retConsSitNFe(head, motivo(note.status === 'canceled' ? 101 : 100), note.prot_xml, procEventos);
   };
 
   const NFeStatusServico4: NfeHandler = async (payload, req) => {
@@ -122,9 +123,10 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
     const nSeq = text(inf, 'nSeqEvento') ?? '1';
     const cnpj = text(inf, 'CNPJ');
     const xEvento = tpEvento === '110111' ? 'Cancelamento registrado' : 'Carta de Correção registrada';
-    const answer = (cStat: number, nProt?: string) => R.retEnvEvento(batch, motivo(128), {
+    const retOf = (cStat: number, nProt?: string): R.RetEventoInput => ({
       ...motivo(cStat), tpAmb, cOrgao, chNFe, tpEvento, nSeqEvento: nSeq, dhRegEvento, ...(nProt ? { nProt, xEvento } : {}),
     });
+    const answer = (cStat: number, nProt?: string) => R.retEnvEvento(batch, motivo(128), retOf(cStat, nProt));
     const specific = tpEvento === '110111' ? NFE_SCHEMAS.envEventoCancNFe : tpEvento === '110110' ? NFE_SCHEMAS.envCCe : null;
     if (!specific || !validateXml(specific, payload).valid) return answer(493);
     if (!verifyXmlSignature(evento, id).valid) return answer(297);
@@ -145,7 +147,8 @@ export function nfeHandlers(store: SimulatorStore, opts: { cancelWindowMs?: numb
       return answer(580);
     }
     const protocol = await newProtocol(chNFe.slice(0, 2), req.now);
-    if (!(await store.insertEvent({ access_key: chNFe, tp_evento: tpEvento, n_seq: Number(nSeq), protocol, registered_at: req.now }))) return answer(573);
+    const procXml = R.procEventoNFe(evento, R.retEvento(retOf(135, protocol)));
+    if (!(await store.insertEvent({ access_key: chNFe, tp_evento: tpEvento, n_seq: Number(nSeq), protocol, registered_at: req.now, proc_xml: procXml }))) return answer(573);
     if (tpEvento === '110111') await store.cancelNote(chNFe);
     return answer(135, protocol);
   };

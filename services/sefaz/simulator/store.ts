@@ -84,7 +84,12 @@ export class SimulatorStore {
     return this.knex(this.t('receipts')).where({ receipt }).first();
   }
 
-  async insertEvent(e: { access_key: string; tp_evento: string; n_seq: number; protocol: string; registered_at: Date }): Promise<boolean> {
+  /** The registered events of a key, oldest first, with their procEventoNFe. */
+  async eventsOf(key: string): Promise<{ tp_evento: string; n_seq: number; proc_xml: string | null }[]> {
+    return this.knex(this.t('events')).where({ access_key: key }).orderBy('id').select('tp_evento', 'n_seq', 'proc_xml');
+  }
+
+  async insertEvent(e: { access_key: string; tp_evento: string; n_seq: number; protocol: string; registered_at: Date; proc_xml?: string }): Promise<boolean> {
     try {
       await this.knex(this.t('events')).insert(e);
       return true;

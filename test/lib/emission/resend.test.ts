@@ -38,7 +38,7 @@ test('resendEligibility refuses NUMERO_JA_UTILIZADO for a blank or invalid store
 });
 
 test('resendEligibility refuses NUMERO_JA_UTILIZADO for a document with an outcome', (t) => {
-  for (const status of ['AUTHORIZED', 'REJECTED', 'DENEGADA'] as const) {
+  for (const status of ['AUTHORIZED', 'REJECTED', 'DENEGADA', 'CANCELADA'] as const) {
     t.like(resendEligibility({ ...doc, status }, created), { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO' });
   }
 });

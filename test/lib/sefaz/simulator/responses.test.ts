@@ -31,3 +31,21 @@ test('protocol and receipt numbers have 15 digits', (t) => {
   t.is(R.protocolNumber('35', new Date('2026-05-01T00:00:00Z'), 42n), '135260000000042');
   t.is(R.receiptNumber('35', 7), '351000000000007');
 });
+
+test('a consult lists the registered events as procEventoNFe, and the parser returns them with the 155 late cancellation', (t) => {
+  const ret = (cStat: number, tpEvento: string, nSeq: string, nProt: string) => R.retEvento({
+    cStat, xMotivo: 'Evento registrado', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento, xEvento: 'x', nSeqEvento: nSeq, dhRegEvento: head.dhRecbto, nProt,
+  });
+  const evento = `<evento xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.00"><infEvento Id="ID110111${key}01"><tpEvento>110111</tpEvento></infEvento></evento>`;
+  const xml = R.retConsSitNFe({ ...head, chNFe: key }, { cStat: 101, xMotivo: 'Cancelamento de NF-e homologado' }, prot, [
+    R.procEventoNFe(evento.replace('110111', '110110'), ret(135, '110110', '1', '135260000000004')),
+    R.procEventoNFe(evento, ret(155, '110111', '1', '135260000000005')),
+  ]);
+  const r = parseRetConsSitNFe(xml);
+  t.is(r.kind, 'canceled');
+  const events = (r as any).events as any[];
+  t.deepEqual(events.map((e) => [e.tpEvento, e.sequence, e.cStat, e.protocol, e.registeredAt]), [
+    ['110110', 1, 135, '135260000000004', head.dhRecbto], ['110111', 1, 155, '135260000000005', head.dhRecbto],
+  ]);
+  t.regex(events[1].procEventoXml, /^<procEventoNFe xmlns="http:\/\/www.portalfiscal.inf.br\/nfe" versao="1.00"><evento/);
+});
