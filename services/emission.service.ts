@@ -50,7 +50,7 @@ const invoiceResponse = {
     protocol: { type: ['string', 'null'] },
     issuerId: { type: 'string', format: 'uuid' },
     createdAt: { type: 'string', format: 'date-time' },
-    links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' } } },
+    links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' }, eventos: { type: 'string', description: 'Eventos do documento (cancelamento, carta de correção).' } } },
     ...contingencyResponseProperties,
   },
 };

@@ -50,9 +50,9 @@ export interface DocumentRecord {
 
 const pathOf = (model: Model): string => (model === '55' ? 'nfe' : 'nfce');
 
-export function documentLinks(doc: Pick<DocumentRecord, 'id' | 'model'>): { self: string; xml: string } {
+export function documentLinks(doc: Pick<DocumentRecord, 'id' | 'model'>): { self: string; xml: string; eventos: string } {
   const self = `/v1/${pathOf(doc.model)}/${doc.id}`;
-  return { self, xml: `${self}/xml` };
+  return { self, xml: `${self}/xml`, eventos: `${self}/eventos` };
 }
 
 /** The 201 of POST /v1/nfe and /v1/nfce. */
