@@ -26,11 +26,10 @@ import { dirname, join } from 'node:path';
 import { startStack, testEnv, TEST_REDIS_URL, type Stack } from '../test/support/stack.js';
 import { ALL_SERVICES } from '../services/index.js';
 import { createPartnerWithKey } from '../test/support/identity.js';
-import { issueSandboxA1 } from '../services/sefaz/simulator/sandbox-ca.js';
-import { aCompleteIssuer } from '../test/services/issuer/support.js';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
 import { readFileSync } from 'node:fs';
+import { companyWithA1 } from '../test/support/e2e.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -132,12 +131,7 @@ async function run(emissionNodes: number, items: number) {
     const partner = await createPartnerWithKey(stack, { plan: 'ENTERPRISE' });
     await stack.nodes[0]!.call('v1.auth.setPlan', { partnerId: partner.partnerId, plan: 'ENTERPRISE', enterpriseRateLimit: 1_000_000 });
     const headers = { 'x-api-key': partner.apiKey };
-    const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
-    if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
-    const issuerId: string = company.body.data.issuerId;
-    const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
-    const cert = await stack.request('POST', `/v1/companies/${issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
-    if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
+    const { issuerId } = await companyWithA1(stack, headers);
 
     const body = JSON.stringify(bodyWith(items));
     // Warm-up: JIT, the XSD validator, signer cache, connection pools, on every emission node.

@@ -2,19 +2,15 @@ import test from 'ava';
 import { startStack } from '../support/stack.js';
 import { ALL_SERVICES } from '../../services/index.js';
 import { createPartnerWithKey } from '../support/identity.js';
-import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
-import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
+import { companyWithA1 } from '../support/e2e.js';
 
 test('embedded mode (PGlite): cancel an NF-e and inutilize a range ahead that the numbering then skips', async (t) => {
   const stack = await startStack({ pglite: true, nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
   t.teardown(() => stack.stop());
   const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
   const headers = { 'x-api-key': partner.apiKey };
-  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
-  t.is(company.status, 201, company.text);
-  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
-  t.is((await stack.request('POST', `/v1/companies/${company.body.data.issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } })).status, 201);
+  await companyWithA1(stack, headers);
 
   const doc = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
   t.like(doc.body.data, { status: 'AUTHORIZED', number: 1 });

@@ -2,12 +2,11 @@ import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
 import { ALL_SERVICES } from '../../services/index.js';
 import { createPartnerWithKey } from '../support/identity.js';
-import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
-import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfceBody } from '../support/nfe-factories.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
 import { verifyDfe } from '../support/verify-dfe.js';
+import { companyWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
 
 /**
  * NFC-e offline contingency over HTTP with every service real and the authority simulator: the
@@ -22,14 +21,8 @@ test.before(async () => {
   stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
   const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
   headers = { 'x-api-key': partner.apiKey };
-  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001' }) });
-  if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
-  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
-  const cert = await stack.request('POST', `/v1/companies/${company.body.data.issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
-  if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
-  receiver = await startReceiver();
-  const hook = await stack.request('PATCH', '/v1/webhooks/config', { headers, body: { webhookUrl: receiver.url, events: [] } });
-  receiver.secret = hook.body.data.webhookSecret;
+  await companyWithA1(stack, headers, SANDBOX_CSC);
+  receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {
   await receiver?.close();

@@ -1,11 +1,10 @@
 import test from 'ava';
 import { startStack, type Stack } from '../../support/stack.js';
 import { createPartnerWithKey } from '../../support/identity.js';
-import { issueSandboxA1 } from '../../../services/sefaz/simulator/sandbox-ca.js';
-import { aCompleteIssuer } from '../issuer/support.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../../support/nfe-factories.js';
 import { base64, testTableCsv } from '../../support/approximate-tax.js';
 import { verifyDfe } from '../../support/verify-dfe.js';
+import { companyWithA1, SANDBOX_CSC } from '../../support/e2e.js';
 
 /**
  * Lei 12.741 over the whole product: an issuer with valorAproximadoTributosEnabled emits notes whose
@@ -21,12 +20,7 @@ test.before(async () => {
   await stack.nodes[0]!.call('v1.classification.importApproximateTaxTable', { conteudo: base64(testTableCsv()), uf: 'SP' });
   const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
   headers = { 'x-api-key': partner.apiKey };
-  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001', valorAproximadoTributosEnabled: true }) });
-  if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
-  issuerId = company.body.data.issuerId;
-  const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
-  const cert = await stack.request('POST', `/v1/companies/${issuerId}/certificate`, { headers, body: { pfxBase64: a1.pfxBase64, password: a1.password } });
-  if (cert.status !== 201) throw new Error(`certificate: ${cert.status} ${cert.text}`);
+  ({ issuerId } = await companyWithA1(stack, headers, { ...SANDBOX_CSC, valorAproximadoTributosEnabled: true }));
 });
 test.after.always(async () => { await stack?.stop(); });
 
