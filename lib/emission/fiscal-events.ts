@@ -10,6 +10,7 @@ import { formatCents } from '../money.js';
 import type { ConsultResult, EventResult } from '../sefaz/results.js';
 import type { DocumentRecord } from './document.js';
 import type { DocumentStatus } from './state.js';
+import type { AuthoritySendState } from './authority-send.js';
 
 export const FISCAL_EVENT_TYPES = ['cancelamento', 'carta-correcao'] as const;
 export type FiscalEventType = (typeof FISCAL_EVENT_TYPES)[number];
@@ -25,7 +26,7 @@ export const MAX_CCE_SEQUENCE = 20;
 /** How long one send holds an event (the authority client's read timeout is 30 s). */
 export const EVENT_LEASE_MS = 2 * 60_000;
 
-export interface FiscalEventRecord {
+export interface FiscalEventRecord extends AuthoritySendState {
   id: string;
   documentId: string;
   partnerId: string;
@@ -34,18 +35,7 @@ export interface FiscalEventRecord {
   status: FiscalEventStatus;
   /** justificativa (cancellation) or correcao (CC-e), as sent. */
   text: string;
-  protocol: string | null;
-  cStat: number | null;
-  xMotivo: string | null;
   registeredAt: Date | null;
-  /** Lease of the send in flight; null when none holds it. */
-  sendingUntil: Date | null;
-  /** What the last send came to when it got no answer: `failed` (never reached), `unknown` (may have). */
-  lastOutcome: 'failed' | 'unknown' | null;
-  attempts: number;
-  createdAt: Date;
-  updatedAt: Date;
-  hasXml: boolean;
 }
 
 /** Cancellation: only an authorized note (the authority registered it and it circulates). */

@@ -15,6 +15,7 @@
 import { DomainError } from '../errors/index.js';
 import type { Model } from '../nfe/types.js';
 import type { DocumentStatus } from './state.js';
+import type { AuthoritySendState } from './authority-send.js';
 
 export const MAX_RANGE = 10_000;
 export const INUTILIZACAO_STATUSES = ['PENDING', 'HOMOLOGATED', 'REJECTED'] as const;
@@ -23,7 +24,7 @@ export type InutilizacaoStatus = (typeof INUTILIZACAO_STATUSES)[number];
 /** Statuses whose numbers stay free to inutilize: the authority never registered them. */
 export const INUTILIZABLE_DOCUMENT_STATUSES: readonly DocumentStatus[] = ['REJECTED'];
 
-export interface InutilizacaoRecord {
+export interface InutilizacaoRecord extends AuthoritySendState {
   id: string;
   partnerId: string;
   issuerId: string;
@@ -34,16 +35,7 @@ export interface InutilizacaoRecord {
   end: number;
   justificativa: string;
   status: InutilizacaoStatus;
-  protocol: string | null;
-  cStat: number | null;
-  xMotivo: string | null;
   homologatedAt: Date | null;
-  sendingUntil: Date | null;
-  lastOutcome: 'failed' | 'unknown' | null;
-  attempts: number;
-  createdAt: Date;
-  updatedAt: Date;
-  hasXml: boolean;
 }
 
 export function checkRange(start: number, end: number): void {
