@@ -334,7 +334,11 @@ const ApiGateway: ServiceSchema = {
           requestId,
           timestamp: clock.now().toISOString(),
         });
-        if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
+        // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
+        // failed) is an operational condition, logged as a warning without a stack; anything else
+        // is a fault to look at.
+        if (status >= 500 && raw?.name === 'DomainError') this.logger.warn({ status, type: err.type, detail: raw?.message }, 'request refused: dependency unavailable');
+        else if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
         if (req.$idempotencyId !== undefined) {
           const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
           if (isReplayable(status, typeof err.type === 'string' ? err.type : undefined)) await store.complete(req.$idempotencyId, status, body);

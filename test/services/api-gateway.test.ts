@@ -212,6 +212,22 @@ test('every log line written while serving a request names its request id', asyn
   t.regex(logs.text(), /postgres:\/\/u:\[redacted\]@h/);
 });
 
+test('a 5xx our code chose (DomainError) is a warning without a stack; an unexpected error is an error with one', async (t) => {
+  const logs = captureLogs();
+  const logged = await startStack({ nodes: [{ services: ['api-gateway'], extra: [FakeAuthService, createTestKit()], logDestination: logs.stream, env: { LOG_LEVEL: 'info' } }] });
+  t.teardown(() => logged.stop());
+  const res = await logged.request('GET', '/v1/kit/unavailable', { headers: { ...KEY, 'x-request-id': 'log-unavail-0001' } });
+  t.is(res.status, 503, res.text);
+  const mine = logs.lines().filter((l) => l.requestId === 'log-unavail-0001' && l.status === 503);
+  t.like(mine, [{ level: 40, msg: 'request refused: dependency unavailable', status: 503, type: 'SERVICE_UNAVAILABLE', detail: 'Provedor de consulta indisponível.' }]);
+  t.false('err' in mine[0]!, 'no stack for a deliberate refusal');
+  await logged.request('GET', '/v1/kit/crash', { headers: { ...KEY, 'x-request-id': 'log-crash-00001' } });
+  const crash = logs.lines().filter((l) => l.requestId === 'log-crash-00001' && l.msg === 'request failed');
+  t.is(crash.length, 1);
+  t.is(crash[0]!.level, 50);
+  t.regex(crash[0]!.err.stack, /boom with secret/);
+});
+
 test.serial('a route marked idempotency: false runs again and stores nothing for its Idempotency-Key', async (t) => {
   const headers = { ...KEY, 'idempotency-key': 'idem-secret-1' };
   const first = await stack.request('POST', '/v1/kit/secret', { headers, body: {} });

@@ -24,6 +24,7 @@ export function createTestKit(counters: Record<string, number> = {}): ServiceSch
       refuse: { rest: 'POST /kit/refuse', handler: () => { bump('refuse'); throw new DomainError('CFOP_IDDEST_DIVERGENTE', { items: [0, 1] }); } },
       fiscal: { rest: 'POST /kit/fiscal', handler: () => { throw new DomainError('BAD_REQUEST', { erros: [{ codigo: '539', descricao: 'Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso' }] }, 'Documento rejeitado pela autoridade fiscal.'); } },
       unknownCode: { rest: 'GET /kit/private', handler: () => { throw new Errors.MoleculerClientError('nope', 409, 'SOMETHING_PRIVATE'); } },
+      unavailable: { rest: 'GET /kit/unavailable', handler: () => { throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Provedor de consulta indisponível.'); } },
       crash: { rest: 'GET /kit/crash', handler: () => { throw new Error('boom with secret postgres://u:p@h'); } },
       flaky: { rest: 'POST /kit/flaky', handler: () => { bump('flaky'); throw new Errors.MoleculerServerError('down', 503, 'SERVICE_UNAVAILABLE_X'); } },
       secret: { rest: 'POST /kit/secret', httpStatus: 201, idempotency: false, handler: () => ({ secret: Math.random().toString(36) }) },
