@@ -163,6 +163,8 @@ const ApiGateway: ServiceSchema = {
     },
     openapi: {
       auth: 'none',
+      // The document itself, not wrapped in { data, meta }: generators and Swagger UI read it as is.
+      raw: true,
       handler(this: any) {
         return this.openApiDocument();
       },

@@ -75,7 +75,9 @@ test('/health reports database, Redis and the broker nodes', async (t) => {
 test('/api-docs-json is valid OpenAPI 3.1 and documents every published route with both security schemes', async (t) => {
   const res = await stack.request('GET', '/api-docs-json');
   t.is(res.status, 200);
-  const doc = res.body.data;
+  t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
+  const doc = res.body;
+  t.is(doc.data, undefined, 'the document itself, not the { data, meta } envelope: tools read it as is');
   t.is(doc.openapi, '3.1.0');
   t.is(doc.info.version, '2.1.0');
   const validation = await new Validator().validate(doc);

@@ -455,7 +455,7 @@ test.serial('the sweeper re-sends queued items whose channel message was lost', 
 test.serial('the OpenAPI document lists the emission routes with the list query and the XML download', async (t) => {
   const res = await stack.request('GET', '/api-docs-json');
   t.is(res.status, 200);
-  const paths = res.body.data?.paths ?? res.body.paths;
+  const paths = res.body.paths;
   for (const p of ['/v1/nfe', '/v1/nfce', '/v1/nfe/batch', '/v1/nfe/{id}', '/v1/nfce/{id}', '/v1/nfe/{id}/xml', '/v1/nfce/{id}/xml', '/v1/nfe/batch/{id}', '/v1/nfe/batch/{id}/items/{itemId}']) {
     t.truthy(paths[p], `missing ${p}`);
   }

@@ -281,7 +281,7 @@ test.serial('transfer request: recorded for a CNPJ held elsewhere, approved by a
 });
 
 test.serial('the OpenAPI document describes the issuer routes', async (t) => {
-  const doc = (await stack.request('GET', '/api-docs-json')).body.data;
+  const doc = (await stack.request('GET', '/api-docs-json')).body;
   for (const [path, method] of [['/v1/companies', 'post'], ['/v1/companies', 'get'], ['/v1/companies/{id}', 'patch'], ['/v1/companies/{id}/certificate', 'post'], ['/v1/companies/transfer-request', 'post'], ['/v1/queries/cnpj/{cnpj}', 'get'], ['/v1/admin/transfer-requests/{id}/approve', 'post']]) {
     t.truthy(doc.paths[path!]?.[method!], `${method} ${path}`);
   }
