@@ -2,18 +2,12 @@ import type { Knex } from 'knex';
 import type { ApproximateTaxRate } from '../../lib/approximate-tax/rate.js';
 import type { ParsedTable } from '../../lib/approximate-tax/ibpt-csv.js';
 
-/** A loaded table version, as the admin routes show it. */
-export interface TableSummary {
-  uf: string;
-  versao: string;
-  fonte: string;
-  chave: string;
-  vigenciaInicio: string;
-  vigenciaFim: string;
+/** A loaded table version, as the admin routes show it: the table's identity, counts and import time. */
+export type TableSummary = Pick<ParsedTable, 'uf' | 'versao' | 'fonte' | 'chave' | 'vigenciaInicio' | 'vigenciaFim'> & {
   linhas: number;
   ignoradas: number;
   importadoEm: string;
-}
+};
 
 const INSERT_CHUNK = 1000;
 const isoDay = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
