@@ -1,8 +1,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../support/stack.js';
-import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
-import { EmissionWorld } from '../support/emission-world.js';
+import { FakeAuthService } from '../support/fake-auth.js';
+import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../support/emission-world.js';
 import { fakePipeline } from '../support/fake-pipeline.js';
 import { bindPipeline } from '../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../services/shared/clock.js';
@@ -31,14 +31,6 @@ test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = '
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const IN_FLIGHT = 'Documento em transmissão para a autoridade fiscal; aguarde o resultado (consulte o documento ou aguarde o webhook) antes de reenviar.';
 
-function partner() {
-  const partnerId = `p-${randomUUID()}`;
-  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 100_000 }) } };
-}
-
-function nota(over: Record<string, unknown> = {}) {
-  return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
-}
 const corrected = (numero?: number) => nota({ ...(numero ? { numero } : {}), items: [{ codigo: 'P1', descricao: 'Produto corrigido', cfop: '5102', quantidade: 3, valorUnitario: 10 }], pagamentos: [{ forma: '01', valor: 30 }] });
 
 /** The whole 409 envelope of a refused second transmission. */

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../support/stack.js';
-import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
-import { EmissionWorld } from '../support/emission-world.js';
+import { FakeAuthService } from '../support/fake-auth.js';
+import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../support/emission-world.js';
 import { fakePipeline } from '../support/fake-pipeline.js';
 import { bindPipeline } from '../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../services/shared/clock.js';
@@ -23,14 +23,6 @@ test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = '
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function partner(keyKind: 'live' | 'test' = 'live') {
-  const partnerId = `p-${randomUUID()}`;
-  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind, rateLimit: 100_000 }) } };
-}
-
-function nota(over: Record<string, unknown> = {}) {
-  return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
-}
 
 async function nextNumber(issuerId: string, model = '55', series = 1): Promise<number> {
   const row = await stack.knex('emission.number_sequences').where({ issuer_id: issuerId, model, series }).first();

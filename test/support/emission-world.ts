@@ -9,6 +9,7 @@ import type { ServiceSchema } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+import { fakeCallerKey } from './fake-auth.js';
 
 export type AuthorizeMode =
   | 'authorize'
@@ -36,6 +37,17 @@ interface IssuerEntry {
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const KEY_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/** A partner of its own (fresh id) with a FakeAuthService key: tests sharing a stack never share issuers or numbers. */
+export function aFakePartner(keyKind: 'live' | 'test' = 'live'): { partnerId: string; headers: Record<string, string> } {
+  const partnerId = `p-${randomUUID()}`;
+  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind, rateLimit: 100_000 }) } };
+}
+
+/** A one-item note of 21.00 paid in cash, the body the emission service tests start from. */
+export function aSmallNote(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
+}
 
 export function anIssuerSnapshot(partnerId: string, over: Partial<IssuerSnapshot> = {}): IssuerSnapshot {
   return {

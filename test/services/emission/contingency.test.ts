@@ -1,8 +1,7 @@
 import test from 'ava';
-import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../support/stack.js';
-import { FakeAuthService, fakeCallerKey } from '../../support/fake-auth.js';
-import { EmissionWorld } from '../../support/emission-world.js';
+import { FakeAuthService } from '../../support/fake-auth.js';
+import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../../support/emission-world.js';
 import { fakePipeline } from '../../support/fake-pipeline.js';
 import { bindPipeline } from '../../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../../services/shared/clock.js';
@@ -29,14 +28,6 @@ test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = '
 
 const JUST = 'Autorizador da SEFAZ indisponivel no momento da emissao';
 
-function partner() {
-  const partnerId = `p-${randomUUID()}`;
-  return { partnerId, headers: { 'x-api-key': fakeCallerKey({ partnerId, keyKind: 'live', rateLimit: 100_000 }) } };
-}
-
-function nota(over: Record<string, unknown> = {}) {
-  return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
-}
 
 async function eventsOf(invoiceId: string) {
   const rows = await stack.knex('emission.outbox').orderBy('created_at');
