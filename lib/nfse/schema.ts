@@ -29,6 +29,10 @@ const pct3v2 = { type: 'decimal', intDigits: 3, fracDigits: 2, min: 0, max: 100 
 const TSSTRING = /^[!-ÿ](?:[ -ÿ]*[!-ÿ])?$/;
 const LATIN1_TEXT = 'texto Latin-1 sem espaços nas pontas';
 
+/** Any text XML 1.0 can carry (§2.2 Char), line breaks included: for xs:string fields without TSString. */
+const XML_CHARS = /^(?:[\t\n\r\u0020-\uD7FF\uE000-\uFFFD]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+const XML_TEXT = { stringPattern: "O campo '{field}' contém caracteres que o XML não aceita." };
+
 const text = (min: number, max: number) => ({ type: 'string', min, max, pattern: TSSTRING, messages: { stringPattern: `O campo '{field}' deve ser ${LATIN1_TEXT}.` } });
 const optText = (min: number, max: number) => ({ ...text(min, max), optional: true });
 const digits = (n: string, extra: Record<string, unknown> = {}) => ({ type: 'string', pattern: new RegExp(`^\\d{${n}}$`), ...extra });
@@ -79,7 +83,7 @@ export const tomadorEnderecoSchema = obj({
 export const tomadorSchema = obj({
   cnpjCpf: { type: 'string', pattern: /^(\d{11}|\d{14})$/ },
   razaoSocial: { type: 'string', min: 1, max: 300, pattern: TSSTRING, messages: { stringPattern: `O campo '{field}' deve ser ${LATIN1_TEXT}.` } },
-  inscricaoMunicipal: { type: 'string', min: 1, max: 15, optional: true },
+  inscricaoMunicipal: { type: 'string', min: 1, max: 15, pattern: XML_CHARS, messages: XML_TEXT, optional: true },
   email: optText(1, 80),
   telefone: optDigits('6,20'),
   endereco: tomadorEnderecoSchema,
@@ -93,7 +97,7 @@ export const tomadorSchema = obj({
  */
 export const servicoSchema = obj({
   valorServicos: money,
-  discriminacao: { type: 'string', min: 1, max: 2000 },
+  discriminacao: { type: 'string', min: 1, max: 2000, pattern: XML_CHARS, messages: XML_TEXT },
   itemListaServico: { type: 'string', pattern: /^\d{2}\.?\d{2}$/, optional: true },
   codigoNBS: optDigits('9'),
   codigoMunicipio: optDigits('7'),
