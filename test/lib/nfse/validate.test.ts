@@ -62,6 +62,8 @@ test('validateNfseBody: money is TSDec15V2 — 1.005 refused with path and limit
   for (const ok of [1, 1.5, 1.55, 0.1 + 0.2, 999999999999999]) t.notThrows(() => validateNfseBody(withServico({ valorServicos: ok })), String(ok));
   const wide = fails(t, withServico({ valorServicos: 1000000000000000 }));
   t.deepEqual(wide.data!.errors, [{ field: 'servico.valorServicos', message: "O campo 'servico.valorServicos' aceita no máximo 15 dígitos inteiros." }]);
+  // Found by the mutation property: a value printed with an exponent (1e21 and up) used to pass.
+  for (const huge of [1e21, 1.797693134862316e306]) t.deepEqual(fieldsOf(fails(t, withServico({ valorServicos: huge }))), ['servico.valorServicos']);
   for (const field of ['descontoIncondicionado', 'descontoCondicionado', 'valorDeducoes']) {
     t.deepEqual(fieldsOf(fails(t, withServico({ [field]: 0.001 }))), [`servico.${field}`]);
   }
