@@ -118,6 +118,8 @@ export const CATALOG = {
   RETENCAO_SEM_CAMPO_NO_LEIAUTE: { status: 422, detail: 'Retenção sem campo no leiaute nacional.' },
   CRT2_SEM_REGIME_APURACAO: { status: 422, detail: 'Emissor com crt 2 exige regApTribSN.' },
   MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL: { status: 422, detail: 'Município não aderente ao padrão nacional neste ambiente.' },
+  // NFS-e rule 8: the spec gives the 422 and no name
+  PTOTTRIBSN_OBRIGATORIO: { status: 422, detail: 'Optante ME/EPP (opSimpNac 3) exige dpsNacional.pTotTribSN: informe-o na requisição ou cadastre pTotTribSNPadrao no emissor.' },
 
   // Emission service (issue 7): series reserved to the authority and contingency systems
   SERIE_NAO_PERMITIDA: { status: 422, detail: 'Série reservada: emissores comuns usam as séries 0 a 889.' },

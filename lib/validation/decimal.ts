@@ -19,8 +19,9 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): DecimalProblem 
   const scaled = Math.abs(value) * scale;
   const rounded = Math.round(scaled);
   if (Math.abs(scaled - rounded) > Math.max(RESIDUE, rounded * Number.EPSILON * 4)) return 'fracDigits';
-  const integerPart = Math.floor(rounded / scale);
-  if (integerPart.toString().length > spec.intDigits) return 'intDigits';
+  // Compared as a number, not by its printed length: from 1e21 up a double prints with an exponent
+  // ("1e+22", five characters), which let huge values through and broke the cents conversion later.
+  if (Math.floor(rounded / scale) >= 10 ** spec.intDigits) return 'intDigits';
   return null;
 }
 

@@ -20,6 +20,10 @@ test('checkDecimal tolerates binary residue far below half a cent', (t) => {
 test('checkDecimal counts integer digits: 13v2 takes 9999999999999.99 and refuses 14 digits', (t) => {
   t.is(checkDecimal(9999999999999.99, money), null);
   t.is(checkDecimal(10000000000000, money), 'intDigits');
+  // Values that print with an exponent (from 1e21) are far too wide, never "5 characters".
+  for (const huge of [1e21, 1e22, 1.797693134862316e306, Number.MAX_VALUE]) t.is(checkDecimal(huge, money), 'intDigits', String(huge));
+  t.is(checkDecimal(999999999999999, { intDigits: 15, fracDigits: 2 }), null);
+  t.is(checkDecimal(1e15, { intDigits: 15, fracDigits: 2 }), 'intDigits');
   t.is(checkDecimal(1.234, { intDigits: 12, fracDigits: 3 }), null);
   t.is(checkDecimal(1.2345, { intDigits: 12, fracDigits: 3 }), 'fracDigits');
 });
