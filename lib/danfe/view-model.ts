@@ -6,7 +6,7 @@
  *
  * Sources: MOC 4.00 (DANFE layout, Anexo II) and the DANFE NFC-e manual (divisions I-VIII).
  */
-import { parseXml, child, text } from '../sefaz/xml.js';
+import { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { NFE_NS } from '../sefaz/services.js';
 
 export interface DanfeAddress {
@@ -114,35 +114,35 @@ export interface DanfeViewOptions {
   cancelada?: boolean;
 }
 
-const s = (node: Element | null, name: string): string => text(node, name) ?? '';
+/**
+ * An element with its child elements indexed by name, read once: the layout is read group by
+ * group, never searched, and each libxml2 node access crosses into WebAssembly.
+ */
+interface Group {
+  el: XmlElement;
+  kids: Map<string, XmlElement[]>;
+}
+type G = Group | null;
 
-/** Direct child in the NF-e namespace (text() looks at any depth; some groups repeat tag names). */
-function direct(node: Element | null, name: string): Element | null {
-  if (!node) return null;
-  for (let c = node.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 1 && (c as Element).localName === name && (c as Element).namespaceURI === NFE_NS) return c as Element;
+function group(el: XmlElement | null): G {
+  if (!el) return null;
+  const kids = new Map<string, XmlElement[]>();
+  for (let c = el.firstChild; c; c = c.next) {
+    if (!(c instanceof XmlElement) || c.namespaceUri !== NFE_NS) continue;
+    const list = kids.get(c.name);
+    if (list) list.push(c);
+    else kids.set(c.name, [c]);
   }
-  return null;
+  return { el, kids };
 }
 
-function directAll(node: Element | null, name: string): Element[] {
-  const out: Element[] = [];
-  if (!node) return out;
-  for (let c = node.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 1 && (c as Element).localName === name && (c as Element).namespaceURI === NFE_NS) out.push(c as Element);
-  }
-  return out;
-}
+const direct = (g: G, name: string): G => group(g?.kids.get(name)?.[0] ?? null);
+const directAll = (g: G, name: string): Group[] => (g?.kids.get(name) ?? []).map((el) => group(el)!);
+const ds = (g: G, name: string): string => g?.kids.get(name)?.[0]?.content.trim() ?? '';
+const firstElementChild = (g: G): G => group(g ? [...g.kids.values()][0]?.[0] ?? null : null);
+const attr = (g: G, name: string): string => g?.el.attr(name)?.value ?? '';
 
-const ds = (node: Element | null, name: string): string => (direct(node, name)?.textContent ?? '').trim();
-
-function firstElementChild(node: Element | null): Element | null {
-  if (!node) return null;
-  for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) return c as Element;
-  return null;
-}
-
-function address(node: Element | null): DanfeAddress | null {
+function address(node: G): DanfeAddress | null {
   if (!node) return null;
   return {
     logradouro: ds(node, 'xLgr'), numero: ds(node, 'nro'), complemento: ds(node, 'xCpl'), bairro: ds(node, 'xBairro'),
@@ -150,7 +150,7 @@ function address(node: Element | null): DanfeAddress | null {
   };
 }
 
-function party(node: Element, enderTag: string): DanfeParty {
+function party(node: Group, enderTag: string): DanfeParty {
   return {
     nome: ds(node, 'xNome'), fantasia: ds(node, 'xFant'),
     documento: ds(node, 'CNPJ') || ds(node, 'CPF') || ds(node, 'idEstrangeiro'),
@@ -158,14 +158,14 @@ function party(node: Element, enderTag: string): DanfeParty {
   };
 }
 
-function item(det: Element): DanfeItem {
+function item(det: Group): DanfeItem {
   const prod = direct(det, 'prod');
   const imposto = direct(det, 'imposto');
   const icms = firstElementChild(direct(imposto, 'ICMS'));
   const ipiTrib = direct(direct(imposto, 'IPI'), 'IPITrib');
   const csosn = ds(icms, 'CSOSN');
   return {
-    nItem: Number(det.getAttribute('nItem')),
+    nItem: Number(attr(det, 'nItem')),
     codigo: ds(prod, 'cProd'), descricao: ds(prod, 'xProd'), ncm: ds(prod, 'NCM'),
     cst: icms ? `${ds(icms, 'orig')}${csosn || ds(icms, 'CST')}` : '',
     cfop: ds(prod, 'CFOP'), unidade: ds(prod, 'uCom'), quantidade: ds(prod, 'qCom'),
@@ -178,7 +178,7 @@ function item(det: Element): DanfeItem {
 
 const TOTAL_TAGS = ['vBC', 'vICMS', 'vICMSDeson', 'vFCP', 'vBCST', 'vST', 'vFCPST', 'vProd', 'vFrete', 'vSeg', 'vDesc', 'vII', 'vIPI', 'vPIS', 'vCOFINS', 'vOutro', 'vNF', 'vTotTrib'] as const;
 
-function transport(transp: Element | null): DanfeTransport {
+function transport(transp: G): DanfeTransport {
   const t = direct(transp, 'transporta');
   const v = direct(transp, 'veicTransp');
   return {
@@ -200,10 +200,25 @@ function transport(transp: Element | null): DanfeTransport {
  * contingency) into the view model. Throws on XML that is not an NF-e/NFC-e 4.00.
  */
 export function buildDanfeView(xml: string, options: DanfeViewOptions = {}): DanfeView {
-  const doc = parseXml(xml);
-  const infNFe = child(doc, 'infNFe');
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (err) {
+    throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
+  }
+  try {
+    return readView(group(doc.root)!, options);
+  } finally {
+    doc.dispose();
+  }
+}
+
+function readView(root: Group, options: DanfeViewOptions): DanfeView {
+  // nfeProc (NFe + protNFe) or a bare NFe.
+  const nfe = root.el.name === 'NFe' && root.el.namespaceUri === NFE_NS ? root : direct(root, 'NFe');
+  const infNFe = direct(nfe, 'infNFe');
   if (!infNFe) throw new Error('not an NF-e: no infNFe');
-  const id = infNFe.getAttribute('Id') ?? '';
+  const id = attr(infNFe, 'Id');
   const ide = direct(infNFe, 'ide');
   const emit = direct(infNFe, 'emit');
   if (!ide || !emit) throw new Error('not an NF-e: no ide/emit');
@@ -215,12 +230,12 @@ export function buildDanfeView(xml: string, options: DanfeViewOptions = {}): Dan
   const fat = direct(cobr, 'fat');
   const pag = direct(infNFe, 'pag');
   const infAdic = direct(infNFe, 'infAdic');
-  const supl = child(doc, 'infNFeSupl');
-  const infProt = child(doc, 'infProt');
-  const nProt = s(infProt, 'nProt');
-  const cStat = s(infProt, 'cStat');
+  const supl = direct(nfe, 'infNFeSupl');
+  const infProt = direct(direct(root, 'protNFe'), 'infProt');
+  const nProt = ds(infProt, 'nProt');
+  const cStat = ds(infProt, 'cStat');
   // Only an authorizing protocol (100 authorized, 150 authorized out of time) prints as the authorization.
-  const protocolo = nProt && (cStat === '100' || cStat === '150') ? { numero: nProt, dhRecbto: s(infProt, 'dhRecbto') } : null;
+  const protocolo = nProt && (cStat === '100' || cStat === '150') ? { numero: nProt, dhRecbto: ds(infProt, 'dhRecbto') } : null;
   const tpAmb = ds(ide, 'tpAmb') === '1' ? 1 : 2;
   const tpEmis = Number(ds(ide, 'tpEmis') || '1');
   const dhCont = ds(ide, 'dhCont');
@@ -256,8 +271,8 @@ export function buildDanfeView(xml: string, options: DanfeViewOptions = {}): Dan
     items: directAll(infNFe, 'det').map(item),
     infCpl: ds(infAdic, 'infCpl'),
     infAdFisco: ds(infAdic, 'infAdFisco'),
-    qrCode: s(supl, 'qrCode'),
-    urlChave: s(supl, 'urlChave'),
+    qrCode: ds(supl, 'qrCode'),
+    urlChave: ds(supl, 'urlChave'),
     marcas,
   };
 }
