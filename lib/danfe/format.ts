@@ -6,16 +6,16 @@
  */
 import { formatBrl } from '../money.js';
 
-/** "1234.5" with `frac` decimals → "1.234,50" (rounding only pads or truncates zeros: the XML already has its precision). */
+/** "1234.5" with `frac` decimals → "1.234,50": pads or drops trailing zeros only (the XML already has its precision). */
 export function formatDecimal(value: string | null | undefined, frac = 2): string {
   if (value === null || value === undefined || value === '') return '';
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
   if (!m) return value;
-  const [, sign, int, dec = ''] = m as unknown as [string, string, string, string | undefined];
-  const digits = (dec ?? '').padEnd(frac, '0');
-  // Extra significant decimals are kept rather than silently dropped.
-  const shown = digits.length > frac && /[^0]/.test(digits.slice(frac)) ? digits.replace(/0+$/, '') : digits.slice(0, frac);
-  const grouped = String(BigInt(int)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const sign = m[1]!;
+  const digits = (m[3] ?? '').padEnd(frac, '0');
+  // Decimals beyond the column's precision are shown when significant, never silently dropped.
+  const shown = /[^0]/.test(digits.slice(frac)) ? digits.replace(/0+$/, '') : digits.slice(0, frac);
+  const grouped = BigInt(m[2]!).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return `${sign}${grouped}${shown ? `,${shown}` : ''}`;
 }
 
