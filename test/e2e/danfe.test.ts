@@ -159,7 +159,7 @@ test.serial("another partner's id, or the other model's path, answers the same 4
   }
   // The NF-e document name under the NFC-e path is no route at all.
   const noRoute = await stack.request('GET', `/v1/nfce/${nfce.id}/danfe.pdf`, { headers });
-  t.is(noRoute.status, 404);
+  t.like(noRoute.body.error, { type: 'https://errors.test/NOT_FOUND', status: 404, detail: 'Rota não encontrada.' });
   const unknown = await stack.request('GET', '/v1/nfe/00000000-0000-4000-8000-000000000000/danfe.pdf', { headers });
   t.deepEqual(stable(unknown.body), stable(xml404.body));
 });
