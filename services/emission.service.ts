@@ -12,7 +12,7 @@ import { DocumentStore } from './emission/store.js';
 import { documentPipeline } from './emission/pipeline-binding.js';
 import { emitDocument, type EmissionDeps } from './emission/emit.js';
 import { reconcileOne } from './emission/transmit.js';
-import { listDescription, listParams, listDocuments, ownDocument, downloadXml, type ListQuery } from './emission/queries.js';
+import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
 import { BATCH_CHANNEL, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
@@ -50,7 +50,7 @@ const invoiceResponse = {
     protocol: { type: ['string', 'null'] },
     issuerId: { type: 'string', format: 'uuid' },
     createdAt: { type: 'string', format: 'date-time' },
-    links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' }, eventos: { type: 'string', description: 'Eventos do documento (cancelamento, carta de correção).' } } },
+    links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' }, eventos: { type: 'string', description: 'Eventos do documento (cancelamento, carta de correção).' }, danfe: { type: 'string', description: 'DANFE (NF-e) ou DANFCE (NFC-e) em PDF.' }, danfeHtml: { type: 'string', description: 'O mesmo documento em HTML.' } } },
     ...contingencyResponseProperties,
   },
 };
@@ -116,6 +116,30 @@ function xmlAction(model: Model, path: string): any {
   };
 }
 
+const printableDescription = 'Documento auxiliar para impressão, gerado do XML guardado: DANFE retrato (NF-e) ou DANFE NFC-e 80 mm com QR Code (NFC-e). '
+  + 'Disponível para AUTHORIZED, CANCELADA (com a marca CANCELADA) e NFC-e em CONTINGENCIA_PENDENTE (EMITIDA EM CONTINGÊNCIA, pendente de autorização); '
+  + 'homologação traz SEM VALOR FISCAL. Outros status: 409 DOCUMENTO_SEM_DANFE (details.status). PDF como anexo (<chave>-danfe.pdf / -danfce.pdf); HTML inline.';
+
+function printableAction(model: Model, path: string, format: PrintFormat): any {
+  const name = model === '55' ? 'danfe' : 'danfce';
+  return {
+    rest: `GET /${path}/:id/${name}.${format}`,
+    params: { id: 'string' },
+    raw: true,
+    openapi: {
+      summary: `${model === '55' ? 'DANFE da NF-e' : 'DANFE NFC-e (DANFCE)'} em ${format === 'pdf' ? 'PDF' : 'HTML'}`,
+      description: printableDescription, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
+    },
+    async handler(this: any, ctx: Ctx<{ id: string }>) {
+      const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
+      const out = await printableDocument(this.store, doc, format);
+      ctx.meta.$responseType = out.contentType;
+      ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
+      return out.body;
+    },
+  };
+}
+
 /**
  * emission: NF-e and NFC-e from request to authority outcome (issue 7). Handlers wire I/O; the
  * flow lives in services/emission/*.ts and the decisions in lib/emission/*.ts.
@@ -135,6 +159,10 @@ const EmissionService: ServiceSchema = {
     getNfce: getAction('65', 'nfce'),
     nfeXml: xmlAction('55', 'nfe'),
     nfceXml: xmlAction('65', 'nfce'),
+    nfeDanfePdf: printableAction('55', 'nfe', 'pdf'),
+    nfeDanfeHtml: printableAction('55', 'nfe', 'html'),
+    nfceDanfcePdf: printableAction('65', 'nfce', 'pdf'),
+    nfceDanfceHtml: printableAction('65', 'nfce', 'html'),
     // Events after authorization and inutilização (services/emission/event-actions.ts).
     cancelNfe: cancelAction('55', 'nfe'),
     cancelNfce: cancelAction('65', 'nfce'),

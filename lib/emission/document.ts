@@ -50,9 +50,14 @@ export interface DocumentRecord {
 
 const pathOf = (model: Model): string => (model === '55' ? 'nfe' : 'nfce');
 
-export function documentLinks(doc: Pick<DocumentRecord, 'id' | 'model'>): { self: string; xml: string; eventos: string } {
+/**
+ * `danfe` / `danfeHtml`: the printable document (DANFE of an NF-e, DANFCE of an NFC-e), available
+ * when the status has one (lib/danfe/source.ts), like `xml` is when there is an XML to give.
+ */
+export function documentLinks(doc: Pick<DocumentRecord, 'id' | 'model'>): { self: string; xml: string; eventos: string; danfe: string; danfeHtml: string } {
   const self = `/v1/${pathOf(doc.model)}/${doc.id}`;
-  return { self, xml: `${self}/xml`, eventos: `${self}/eventos` };
+  const printable = doc.model === '55' ? 'danfe' : 'danfce';
+  return { self, xml: `${self}/xml`, eventos: `${self}/eventos`, danfe: `${self}/${printable}.pdf`, danfeHtml: `${self}/${printable}.html` };
 }
 
 /** The 201 of POST /v1/nfe and /v1/nfce. */

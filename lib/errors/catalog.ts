@@ -139,6 +139,9 @@ export const CATALOG = {
   INUTILIZACAO_REJEITADA: { status: 422, detail: 'Inutilização rejeitada pela autoridade fiscal.' },
   NUMERO_INUTILIZADO: { status: 409, detail: 'Número inutilizado (ou reservado para inutilização) nesta série e modelo.' },
 
+  // DANFE / DANFCE downloads (API.md: XML/PDF/HTML download paths "not shown"; lib/danfe/source.ts)
+  DOCUMENTO_SEM_DANFE: { status: 409, detail: 'Documento sem DANFE: só documentos autorizados, cancelados ou NFC-e emitida em contingência têm documento auxiliar.' },
+
   // Authority (API.md, Errors > Fiscal rejection)
   REJEICAO_FISCAL: { status: 400, detail: 'Documento rejeitado pela autoridade fiscal.' },
 } as const satisfies Record<string, { status: number; detail: string }>;

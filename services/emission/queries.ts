@@ -4,6 +4,12 @@ import { decodeCursor, encodeCursor } from '../../lib/emission/cursor.js';
 import { detailView, indeterminateView, type DocumentRecord } from '../../lib/emission/document.js';
 import type { Model } from '../../lib/nfe/types.js';
 import type { DocumentStore } from './store.js';
+import { danfeSource } from '../../lib/danfe/source.js';
+import { buildDanfeView } from '../../lib/danfe/view-model.js';
+import { renderNfeHtml } from '../../lib/danfe/nfe-html.js';
+import { renderNfePdf } from '../../lib/danfe/nfe-pdf.js';
+import { renderNfceHtml } from '../../lib/danfe/nfce-html.js';
+import { renderNfcePdf } from '../../lib/danfe/nfce-pdf.js';
 
 /** Query of GET /v1/nfe and /v1/nfce (API.md, Endpoints > Documents; pagination is this service's design). */
 export const listParams = {
@@ -73,4 +79,20 @@ export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Pr
   if (doc.status === 'AUTHORIZED' && xml?.authorized) return { xml: xml.authorized, filename: `${doc.accessKey}-procNFe.xml` };
   if ((doc.status === 'REJECTED' || doc.status === 'DENEGADA') && xml?.transmitted) return { xml: xml.transmitted, filename: `${doc.accessKey}-transmitido.xml` };
   throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para documento em ${doc.status}: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.`);
+}
+
+export type PrintFormat = 'pdf' | 'html';
+
+/**
+ * The printable document of a note (DANFE of an NF-e, DANFCE of an NFC-e) from its stored XML;
+ * 409 DOCUMENTO_SEM_DANFE when the status has none (lib/danfe/source.ts).
+ */
+export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+  const source = danfeSource(doc, await store.xmlOf(doc.id));
+  const view = buildDanfeView(source.xml, { cancelada: source.cancelada });
+  const name = `${doc.accessKey}-${doc.model === '55' ? 'danfe' : 'danfce'}`;
+  if (format === 'html') {
+    return { body: doc.model === '55' ? renderNfeHtml(view) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
+  }
+  return { body: doc.model === '55' ? await renderNfePdf(view) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }

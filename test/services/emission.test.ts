@@ -56,7 +56,7 @@ test.serial('POST /v1/nfe authorizes, answers 201 with the invoice, stores nfePr
   t.deepEqual(d, {
     id: d.id, status: 'AUTHORIZED', model: '55', accessKey: d.accessKey, number: 1, series: 1, amount: '21.00',
     protocol: world.authority.get(d.accessKey), issuerId: issuer.id, createdAt: '2026-11-22T15:00:00.000Z',
-    links: { self: `/v1/nfe/${d.id}`, xml: `/v1/nfe/${d.id}/xml`, eventos: `/v1/nfe/${d.id}/eventos` },
+    links: { self: `/v1/nfe/${d.id}`, xml: `/v1/nfe/${d.id}/xml`, eventos: `/v1/nfe/${d.id}/eventos`, danfe: `/v1/nfe/${d.id}/danfe.pdf`, danfeHtml: `/v1/nfe/${d.id}/danfe.html` },
   });
   t.is(await nextNumber(issuer.id), 2);
 

@@ -12,7 +12,7 @@ const doc: DocumentRecord = {
 test('emissionView prints amount as a decimal string and links NFC-e paths', (t) => {
   t.deepEqual(emissionView(doc), {
     id: doc.id, status: 'REJECTED', model: '65', accessKey: doc.accessKey, number: 10, series: 1, amount: '1234567890123.45', protocol: null,
-    issuerId: doc.issuerId, createdAt: '2026-11-22T15:00:00.000Z', links: { self: `/v1/nfce/${doc.id}`, xml: `/v1/nfce/${doc.id}/xml`, eventos: `/v1/nfce/${doc.id}/eventos` },
+    issuerId: doc.issuerId, createdAt: '2026-11-22T15:00:00.000Z', links: { self: `/v1/nfce/${doc.id}`, xml: `/v1/nfce/${doc.id}/xml`, eventos: `/v1/nfce/${doc.id}/eventos`, danfe: `/v1/nfce/${doc.id}/danfce.pdf`, danfeHtml: `/v1/nfce/${doc.id}/danfce.html` },
   });
 });
 

@@ -61,7 +61,7 @@ test.serial('contingencia: true → 201 CONTINGENCIA_PENDENTE signed with tpEmis
   t.regex(d.accessKey, /^35\d{4}11222333000181650010000000019\d{9}$/); // tpEmis 9 in the key
   t.deepEqual(d, {
     id: d.id, status: 'CONTINGENCIA_PENDENTE', model: '65', accessKey: d.accessKey, number: 1, series: 1, amount: '21.00', protocol: null,
-    issuerId: issuer.id, createdAt: '2026-11-22T15:00:00.000Z', links: { self: `/v1/nfce/${d.id}`, xml: `/v1/nfce/${d.id}/xml`, eventos: `/v1/nfce/${d.id}/eventos` },
+    issuerId: issuer.id, createdAt: '2026-11-22T15:00:00.000Z', links: { self: `/v1/nfce/${d.id}`, xml: `/v1/nfce/${d.id}/xml`, eventos: `/v1/nfce/${d.id}/eventos`, danfe: `/v1/nfce/${d.id}/danfce.pdf`, danfeHtml: `/v1/nfce/${d.id}/danfce.html` },
     qrCode: `https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=${d.accessKey}|2|2|1|hash`,
     contingencia: { motivo: 'solicitada', justificativa: 'Queda de energia no provedor de internet', prazo: '2026-11-23T15:00:00.000Z' },
   });
