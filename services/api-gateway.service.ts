@@ -7,6 +7,8 @@ import { runtimeOf } from './shared/runtime.js';
 import { getRedis } from './shared/redis.js';
 import { renderError, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
+import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
+import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
@@ -359,6 +361,17 @@ const ApiGateway: ServiceSchema = {
     schema.settings.port = config.http.port;
     schema.settings.ip = config.http.host;
     schema.settings.routes[0].use = [jsonBodyParser({ limit: config.http.bodyLimit, strict: false })];
+  },
+
+  created(this: any) {
+    // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node
+    // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
+    this.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+      const refusal = clientErrorRefusal(err.code);
+      if (!refusal || !socket.writable) { socket.destroy(); return; }
+      const { config, clock } = runtimeOf(this.broker);
+      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId: resolveRequestId(undefined), timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+    });
   },
 
   async started(this: any) {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import net from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
 import { createTestKit } from '../support/testkit.service.js';
@@ -100,6 +101,41 @@ test('gateway answers malformed JSON with 400 and an oversized body with 413', a
   t.is(big.status, 413);
   t.is(big.body.error.type, 'https://errors.test/PAYLOAD_TOO_LARGE');
   t.truthy(big.headers.get('x-request-id'));
+});
+
+/** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
+function rawExchange(url: string, bytes: Buffer): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d) => { out += d.toString('utf8'); });
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+test('gateway answers a request Node cannot parse (non-ASCII bytes in the path, a space, a control byte in a header) with the envelope, not a bare 400', async (t) => {
+  for (const bytes of [
+    Buffer.concat([Buffer.from('GET /v1/nfe/'), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+    Buffer.from('GET /v1/nfe/a b HTTP/1.1\r\nHost: x\r\n\r\n'),
+    Buffer.from('GET /v1/nfe HTTP/1.1\r\nHost: x\r\nX-A: \x01\r\n\r\n'),
+  ]) {
+    const text = await rawExchange(stack.url, bytes);
+    const [head, body] = text.split('\r\n\r\n');
+    t.regex(head!, /^HTTP\/1\.1 400 Bad Request\r\n/, text);
+    const requestId = /\r\nX-Request-Id: (\S+)/i.exec(head!)?.[1];
+    t.truthy(requestId);
+    const parsed = JSON.parse(body!);
+    t.deepEqual(Object.keys(parsed.error).sort(), ['detail', 'instance', 'requestId', 'status', 'timestamp', 'title', 'type']);
+    t.like(parsed.error, { type: 'https://errors.test/BAD_REQUEST', status: 400, title: 'Bad Request', detail: 'Requisição HTTP malformada.', requestId });
+  }
+});
+
+test('gateway answers oversized headers with 431 CABECALHOS_GRANDES_DEMAIS in the envelope', async (t) => {
+  const text = await rawExchange(stack.url, Buffer.from(`GET /v1/nfe HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+  t.regex(text, /^HTTP\/1\.1 431 /);
+  t.is(JSON.parse(text.split('\r\n\r\n')[1]!).error.type, 'https://errors.test/CABECALHOS_GRANDES_DEMAIS');
 });
 
 test('gateway checks credentials before a body that does not parse: 401 without them, 400 with them', async (t) => {
