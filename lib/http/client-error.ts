@@ -15,9 +15,12 @@ export function clientErrorRefusal(code: string | undefined): DomainError | null
   return null; // a reset or a closed socket: nobody to answer
 }
 
-/** The request path as sent (without the query), from the bytes the parser kept; `/` when unreadable. */
+/**
+ * The request path as sent (without the query), from the bytes the parser kept, read as UTF-8 like
+ * clients write it (bytes that are not UTF-8 become U+FFFD); `/` when unreadable.
+ */
 export function requestPathOf(rawPacket: Buffer | undefined): string {
-  const line = rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
+  const line = rawPacket?.toString('utf8').split('\r\n', 1)[0] ?? '';
   const target = /^[A-Za-z]+ (\S+)/.exec(line)?.[1];
   return target ? target.split('?')[0]! : '/';
 }
