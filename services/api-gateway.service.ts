@@ -24,7 +24,12 @@ type Req = IncomingMessage & {
   parsedUrl?: string; originalUrl?: string; $idempotencyId?: number; $bodyError?: unknown;
 };
 
-/** Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued errors. */
+/**
+ * Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued
+ * errors. A body that cannot be read for any other reason (a Content-Encoding that does not
+ * inflate: zlib's `Z_DATA_ERROR`, `Z_BUF_ERROR`; a Content-Length the body does not match) is a
+ * 400 too: those errors carry no `type`, or one of their own, and must never become a 500.
+ */
 function normalizeError(err: any): ErrorLike {
   if (err && typeof err.type === 'string' && err.type.startsWith('entity.')) {
     if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE');
@@ -35,23 +40,24 @@ function normalizeError(err: any): ErrorLike {
   return err ?? {};
 }
 
-/** Body-parser failures about the content (not its size) that wait until the caller is known. */
-const CONTENT_ERRORS = new Set(['entity.parse.failed', 'encoding.unsupported', 'charset.unsupported']);
+function bodyRefusal(err: any): ErrorLike {
+  const known = normalizeError(err);
+  return known instanceof DomainError ? known : new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição ilegível.');
+}
 
 /**
- * moleculer-web's JSON body parser, except that a body that does not parse is refused only after
- * authentication and the route's key rules (in `authorize`), like every other body validation:
- * an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body is still
- * refused at once (413), before anything else reads it.
+ * moleculer-web's JSON body parser, except that a body that cannot be read or parsed is refused only
+ * after authentication and the route's key rules (in `authorize`), like every other body
+ * validation: an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body
+ * is still refused at once (413), before anything else reads it.
  */
 function jsonBodyParser(opts: { limit: string; strict: boolean }) {
   const parse = (ApiService as any).bodyParser.json(opts);
   return (req: Req, res: ServerResponse, next: (err?: unknown) => void) => parse(req, res, (err: any) => {
-    if (err && CONTENT_ERRORS.has(err.type)) {
-      req.$bodyError = err;
-      return next();
-    }
-    return next(err);
+    if (!err) return next();
+    if (err.type === 'entity.too.large') return next(bodyRefusal(err));
+    req.$bodyError = bodyRefusal(err);
+    return next();
   });
 }
 

@@ -103,6 +103,21 @@ test('gateway answers malformed JSON with 400 and an oversized body with 413', a
   t.truthy(big.headers.get('x-request-id'));
 });
 
+test('gateway answers a body whose Content-Encoding does not inflate (gzip or deflate over plain or empty bytes) with 400 BAD_REQUEST, not 500', async (t) => {
+  for (const [encoding, rawBody] of [['gzip', '{"name":"abc"}'], ['deflate', '{"name":"abc"}'], ['gzip', '']] as const) {
+    const res = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json', 'content-encoding': encoding }, rawBody });
+    t.is(res.status, 400, `${encoding}: ${res.text}`);
+    t.deepEqual(res.body, {
+      error: {
+        type: 'https://errors.test/BAD_REQUEST', title: 'Bad Request', status: 400, detail: 'Corpo da requisição ilegível.',
+        instance: '/v1/kit/things', requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+      },
+    });
+  }
+  const anonymous = await stack.request('POST', '/v1/kit/things', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, rawBody: 'x' });
+  t.is(anonymous.status, 401, 'credentials are checked before the unreadable body');
+});
+
 /** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
 function rawExchange(url: string, bytes: Buffer): Promise<string> {
   const { port } = new URL(url);
