@@ -8,6 +8,7 @@ import { getRedis } from './shared/redis.js';
 import { renderError, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
+import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
@@ -266,11 +267,15 @@ const ApiGateway: ServiceSchema = {
     },
 
     /**
-     * Runs after authentication: refuses a body that did not parse (jsonBodyParser), then claims
+     * Runs after authentication: refuses a body that did not parse (jsonBodyParser) and text no
+     * store can keep (lib/http/unstorable-text.ts), then claims
      * the Idempotency-Key of a POST, or replays its outcome.
      */
     async authorize(this: any, ctx: Context<any, any>, route: any, req: Req, res: ServerResponse) {
       if (req.$bodyError) throw req.$bodyError;
+      // Body, query and path parameters, merged by moleculer-web.
+      const unstorable = unstorableTextRefusal(req.$params);
+      if (unstorable) throw unstorable;
       const caller: Caller | undefined = ctx.meta.caller;
       const key = req.headers['idempotency-key'];
       if (req.method !== 'POST' || !caller || typeof key !== 'string' || !key) return;

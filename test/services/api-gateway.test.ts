@@ -118,6 +118,20 @@ test('gateway answers a body whose Content-Encoding does not inflate (gzip or de
   t.is(anonymous.status, 401, 'credentials are checked before the unreadable body');
 });
 
+test('gateway refuses U+0000 or a lone surrogate in the body, the query or a path with 400 VALIDATION_ERROR before the action runs', async (t) => {
+  const body = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json' }, rawBody: '{"name":"ab\\udfff\\ud800"}' });
+  t.is(body.status, 400, body.text);
+  t.is(body.body.error.type, 'https://errors.test/VALIDATION_ERROR');
+  t.deepEqual(body.body.error.errors, [{ field: 'name', message: "O campo 'name' contém caractere não permitido (U+0000 ou surrogate UTF-16 isolado)." }]);
+  const nul = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'a\u0000bc' } });
+  t.is(nul.status, 400);
+  t.is(nul.body.error.errors[0].field, 'name');
+  const query = await stack.request('GET', '/v1/kit/ok?q=%00', { headers: KEY });
+  t.is(query.status, 400);
+  t.deepEqual(query.body.error.errors.map((e: any) => e.field), ['q']);
+  t.is((await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'Ação 🤖' } })).status, 201);
+});
+
 /** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
 function rawExchange(url: string, bytes: Buffer): Promise<string> {
   const { port } = new URL(url);
