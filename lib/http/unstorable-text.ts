@@ -10,22 +10,27 @@ import { DomainError } from '../errors/index.js';
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Path (`items[0].descricao`, `[2]`, a key itself) of the first string, key or value, holding such a character. */
-export function findUnstorableText(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
+/**
+ * Path (`items[0].descricao`, `[2]`, a key itself) of the first string, key or value, holding such
+ * a character, or null. Iterative, so no nesting depth can overflow the call stack.
+ */
+export function findUnstorableText(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return path;
+      continue;
     }
-    return null;
-  }
-  for (const key of Object.keys(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (UNSTORABLE.test(key)) return at;
-    const found = findUnstorableText((value as Record<string, unknown>)[key], at);
-    if (found !== null) return found;
+    if (v === null || typeof v !== 'object') continue;
+    // Children pushed last-first, so they are visited in document order.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (const key of keys) if (UNSTORABLE.test(key)) return path ? `${path}.${key}` : key;
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([(v as Record<string, unknown>)[keys[i]!], path ? `${path}.${keys[i]}` : keys[i]!]);
   }
   return null;
 }

@@ -132,6 +132,17 @@ test('gateway refuses U+0000 or a lone surrogate in the body, the query or a pat
   t.is((await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'Ação 🤖' } })).status, 201);
 });
 
+test('gateway refuses a body nested deeper than 32 levels (300 here; 5 000 overflowed the stack: 500) with 400 BAD_REQUEST after authentication', async (t) => {
+  const rawBody = `${'{"a":'.repeat(300)}1${'}'.repeat(300)}`; // the 2 kB BODY_LIMIT of this file
+  const res = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json' }, rawBody });
+  t.is(res.status, 400, res.text);
+  t.deepEqual(res.body.error, {
+    type: 'https://errors.test/BAD_REQUEST', title: 'Bad Request', status: 400, detail: 'Corpo da requisição aninhado além de 32 níveis.',
+    details: { profundidadeMaxima: 32 }, instance: '/v1/kit/things', requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+  });
+  t.is((await stack.request('POST', '/v1/kit/things', { headers: { 'content-type': 'application/json' }, rawBody })).status, 401);
+});
+
 /** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
 function rawExchange(url: string, bytes: Buffer): Promise<string> {
   const { port } = new URL(url);

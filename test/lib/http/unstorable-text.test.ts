@@ -20,3 +20,10 @@ test('unstorableTextRefusal is a 400 VALIDATION_ERROR naming the field', (t) => 
   t.deepEqual(err.data, { errors: [{ field: 'razaoSocial', message: "O campo 'razaoSocial' contém caractere não permitido (U+0000 ou surrogate UTF-16 isolado)." }] });
   t.is(unstorableTextRefusal({ razaoSocial: 'ok' }), null);
 });
+
+test('findUnstorableText walks any depth and a long array without overflowing or slowing down', (t) => {
+  let deep: unknown = 'x\u0000';
+  for (let i = 0; i < 100_000; i++) deep = { a: deep };
+  t.is(findUnstorableText(deep)?.split('.').length, 100_000);
+  t.is(findUnstorableText(Array.from({ length: 200_000 }, () => 'ok')), null);
+});
