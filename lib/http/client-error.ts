@@ -21,7 +21,8 @@ export function clientErrorRefusal(code: string | undefined): DomainError | null
  */
 export function requestPathOf(rawPacket: Buffer | undefined): string {
   const line = rawPacket?.toString('utf8').split('\r\n', 1)[0] ?? '';
-  const target = /^[A-Za-z]+ (\S+)/.exec(line)?.[1];
+  // The request line is split by SP only (RFC 9112 3): a U+00A0 is part of the target.
+  const target = /^[A-Za-z]+ ([^ ]+)/.exec(line)?.[1];
   return target ? target.split('?')[0]! : '/';
 }
 

@@ -15,6 +15,7 @@ test('clientErrorRefusal maps parser errors to 400, oversized headers to 431, a 
 test('requestPathOf reads the path of the request line, without the query, and falls back to /', (t) => {
   t.is(requestPathOf(Buffer.from('GET /v1/nfe/çã?a=1 HTTP/1.1\r\nHost: x\r\n', 'utf8')), '/v1/nfe/çã');
   t.is(requestPathOf(Buffer.from('GET /v1/nfe/\xff\xfe HTTP/1.1\r\n', 'latin1')), '/v1/nfe/\ufffd\ufffd');
+  t.is(requestPathOf(Buffer.from('GET /v1/nfe/a\u00a0b HTTP/1.1\r\n', 'utf8')), '/v1/nfe/a\u00a0b');
   t.is(requestPathOf(Buffer.from('\x00\x01garbage')), '/');
   t.is(requestPathOf(undefined), '/');
 });
