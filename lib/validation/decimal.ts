@@ -19,8 +19,8 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): DecimalProblem 
   const scaled = Math.abs(value) * scale;
   const rounded = Math.round(scaled);
   if (Math.abs(scaled - rounded) > Math.max(RESIDUE, rounded * Number.EPSILON * 4)) return 'fracDigits';
-  const integerPart = Math.floor(rounded / scale);
-  if (integerPart.toString().length > spec.intDigits) return 'intDigits';
+  // Compared as a number: from 1e21 up, toString() writes an exponent ("1e+308" has 6 characters).
+  if (Math.floor(rounded / scale) >= 10 ** spec.intDigits) return 'intDigits';
   return null;
 }
 

@@ -266,3 +266,8 @@ test('validateNfceBody and validateNfeBody accept Latin-1 accents and a CEST wit
   t.notThrows(() => validateNfceBody({ ...aValidNfceBody(), items: [{ ...anItem(), descricao: 'Pão de queijo ÇÃÕ ½', cest: '01.003.00' }] }));
   t.notThrows(() => validateNfeBody(withItem({ codigo: 'ação-1' })));
 });
+
+test('validateNfeBody refuses 1e308 in a quantity or an amount with 400 naming the field (it used to reach the rules and throw in BigInt)', (t) => {
+  const error = fails(t, () => validateNfeBody(withItem({ quantidade: 1e308, valorUnitario: 1.797693134862316e304 })));
+  t.deepEqual(fieldsOf(error).sort(), ['items[0].quantidade', 'items[0].valorUnitario']);
+});
