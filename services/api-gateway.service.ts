@@ -329,6 +329,10 @@ const ApiGateway: ServiceSchema = {
     async sendErrorEnvelope(this: any, req: Req, res: ServerResponse, raw: any) {
       try {
         if (raw?.$replay) {
+          // The stored body is returned identically; its requestId must still equal X-Request-Id
+          // (API.md, Errors > Envelope), so the replay answers under the original request's id.
+          const original = raw.$replay.body?.error?.requestId ?? raw.$replay.body?.meta?.requestId;
+          if (typeof original === 'string') res.setHeader('X-Request-Id', original);
           res.statusCode = raw.$replay.status;
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.end(JSON.stringify(raw.$replay.body));

@@ -232,6 +232,8 @@ test.serial('an Idempotency-Key replays the original status and body without rep
   t.deepEqual(second.body, first.body);
   t.is(counters.create, before);
   t.is(second.headers.get('idempotent-replayed'), 'true');
+  // API.md, Errors > Envelope: requestId equals X-Request-Id, so the identical body brings its header.
+  t.is(second.headers.get('x-request-id'), first.body.meta.requestId);
 });
 
 test.serial('an Idempotency-Key replays a deterministic 422 refusal without running the action again', async (t) => {
@@ -242,6 +244,7 @@ test.serial('an Idempotency-Key replays a deterministic 422 refusal without runn
   t.is(second.status, 422);
   t.deepEqual(second.body, first.body);
   t.is(counters.refuse, runs);
+  t.is(second.headers.get('x-request-id'), first.body.error.requestId);
 });
 
 test('an Idempotency-Key reused with another body answers 422 IDEMPOTENCIA_CORPO_DIVERGENTE', async (t) => {
