@@ -263,3 +263,26 @@ export function arbContentType(): fc.Arbitrary<Record<string, string>> {
   const encoding = fc.constantFrom<string | undefined>(undefined, undefined, undefined, 'gzip', 'deflate', 'br', 'identity', 'compress', 'nonsense', 'gzip, gzip');
   return fc.tuple(type, encoding).map(([t, e]) => ({ ...(t !== undefined ? { 'content-type': t } : {}), ...(e !== undefined ? { 'content-encoding': e } : {}) }));
 }
+
+/** A header value Node's client will send: tab, printable ASCII and Latin-1 (no CR/LF). */
+function arbHeaderValue(): fc.Arbitrary<string> {
+  const b64 = (s: string) => Buffer.from(s, 'latin1').toString('base64url');
+  return fc.oneof(
+    { arbitrary: fc.stringOf(fc.integer({ min: 0x20, max: 0xff }).filter((n) => n !== 0x7f).map((n) => String.fromCharCode(n)), { maxLength: 40 }), weight: 3 },
+    { arbitrary: fc.constantFrom('', ' ', 'Bearer', 'Bearer ', 'Bearer  x', 'bearer abc', 'Basic Zm9vOmJhcg==', 'Bearer a.b.c', 'Bearer ...', 'Bearer %%%.%%%.%%%',
+      `Bearer ${b64('{"alg":"none"}')}.${b64('{"sub":"x","typ":"access"}')}.`, `Bearer ${b64('{"alg":"HS256"}')}.${b64('[]')}.${b64('x')}`, `Bearer ${b64('{"alg":"HS256"}')}.${b64('{"sub":{"$ne":1},"exp":1e400}')}.AAAA`,
+      `Bearer ${'a'.repeat(8_000)}`, 'ek_live_', 'ek_test_', 'ek_live_x', `ek_live_${'0'.repeat(16)}_${'A'.repeat(43)}`, `ek_test_${'f'.repeat(16)}_`, 'ek_live_\u00ff\u00fe', 'whsec_x',
+      '\t', 'null', 'undefined', '__proto__', 'a'.repeat(300), 'ação'), weight: 4 },
+  );
+}
+
+/** Credentials and request headers the gateway reads, each sometimes present with a hostile value. */
+export function arbHostileHeaders(): fc.Arbitrary<Record<string, string>> {
+  return fc.record({
+    authorization: arbHeaderValue(),
+    'x-api-key': arbHeaderValue(),
+    'idempotency-key': arbHeaderValue(),
+    'x-request-id': arbHeaderValue(),
+    accept: fc.constantFrom('application/json', '*/*', 'text/html', '', 'application/xml;q=0.1'),
+  }, { requiredKeys: [] });
+}
