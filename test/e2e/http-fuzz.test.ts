@@ -8,9 +8,10 @@ import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
 import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
 import { CATALOG } from '../../lib/errors/index.js';
+import { testTableCsv } from '../support/approximate-tax.js';
 import {
   arbPathSegment, arbQueryString, arbRawBody, arbHostileBody, arbContentType, arbSchemaBody, arbMutation,
-  applyMutation, arbHostileHeaders, type JsonSchema,
+  applyMutation, arbHostileHeaders, arbCsvMutation, arbBytesMutation, type JsonSchema,
 } from '../support/http-fuzz.js';
 
 /**
@@ -201,6 +202,9 @@ function fillPath(route: Route, values: string[]): string {
 }
 
 /** Sends, checks, and keeps the books: renewed credentials, documents legitimately created. */
+/** Answers seen per route and status (FUZZ_DEBUG=1 prints them), to see which inputs reach the actions. */
+const seen = new Map<string, Map<string, number>>();
+
 async function exchange(route: Route, req: Sent, auth: AuthKind): Promise<Got> {
   let res: Got;
   try {
@@ -208,6 +212,10 @@ async function exchange(route: Route, req: Sent, auth: AuthKind): Promise<Got> {
   } catch (err) {
     throw new Error(`no HTTP answer (${(err as Error).message})\n${describe(req)}`);
   }
+  const bySlug = seen.get(routeKey(route)) ?? new Map<string, number>();
+  const slug = /"type":"https:\/\/errors\.test\/([A-Z_]+)"/.exec(res.text)?.[1] ?? '';
+  bySlug.set(`${res.status} ${slug}`, (bySlug.get(`${res.status} ${slug}`) ?? 0) + 1);
+  seen.set(routeKey(route), bySlug);
   const revoked = REVOKES[routeKey(route)];
   if (revoked && res.status < 300) await renew(revoked === 'caller' ? auth : revoked);
   if (req.method === 'POST' && (req.path === '/v1/nfe' || req.path === '/v1/nfce')) {
@@ -324,6 +332,7 @@ test.before(async () => {
 });
 
 test.after.always(async () => {
+  if (process.env.FUZZ_DEBUG) for (const [k, m] of seen) console.log(k, JSON.stringify(Object.fromEntries(m)));
   process.off('unhandledRejection', onRejection);
   process.off('uncaughtException', onException);
   agent.destroy();
@@ -414,8 +423,9 @@ function validBodies(): { route: string; path: () => string; body: () => unknown
     { route: 'PATCH /v1/companies/{id}', path: () => `/v1/companies/${spareIssuerId}`, body: () => ({ razaoSocial: 'EMPRESA FUZZ LTDA', crt: 1, endereco: { numero: '200' }, pTotTribSNPadrao: 4.5, pTotTribSNCompetencia: '2026-01' }), auth: 'liveKey' },
     { route: 'POST /v1/companies/{id}/certificate', path: () => `/v1/companies/${spareIssuerId}/certificate`, body: () => ({ ...pfx }), auth: 'liveKey' },
     { route: 'POST /v1/nfe/inutilizacao', path: () => '/v1/nfe/inutilizacao', body: () => ({ issuerId, serie: 1, numeroInicial: 900000, numeroFinal: 900001, justificativa: 'Numeracao pulada pelo sistema legado' }), auth: 'liveKey' },
-    { route: 'POST /v1/nfe/{id}/cancelamento', path: () => `/v1/nfe/${nfeId}/cancelamento`, body: () => ({ justificativa: 'Cancelamento por erro de digitacao' }), auth: 'liveKey' },
+    // The correction first: a cancellation that passes ends the document's events.
     { route: 'POST /v1/nfe/{id}/carta-correcao', path: () => `/v1/nfe/${nfeId}/carta-correcao`, body: () => ({ correcao: 'Correcao do endereco do destinatario para Rua B' }), auth: 'liveKey' },
+    { route: 'POST /v1/nfe/{id}/cancelamento', path: () => `/v1/nfe/${nfeId}/cancelamento`, body: () => ({ justificativa: 'Cancelamento por erro de digitacao' }), auth: 'liveKey' },
     { route: 'PATCH /v1/webhooks/config', path: () => '/v1/webhooks/config', body: () => ({ webhookUrl: 'https://example.com/hook', events: [] }), auth: 'liveKey' },
     { route: 'POST /v1/auth/login', path: () => '/v1/auth/login', body: () => ({ email: 'ninguem@example.com', password: 'Senha-errada-123' }), auth: 'none' },
   ];
@@ -436,6 +446,33 @@ test.serial('one mutation anywhere in a valid body (wrong type, extreme, hostile
     }), { seed, numRuns: runs(v.route.startsWith('POST /v1/nf') ? 400 : 80), endOnFailure: false, interruptAfterTimeLimit: 60_000 });
     total += result.numRuns;
     if (result.failed) failures.push(`${v.route} (seed ${seed}, path "${result.counterexamplePath}"):\n${(result.errorInstance as Error)?.message ?? String(result.error)}`);
+  }
+  t.log(`${total} requests`);
+  t.deepEqual(failures, [], failures.join('\n\n'));
+});
+
+test.serial('mangled files inside valid bodies (an IBPT table CSV, an A1 certificate) get the envelope', async (t) => {
+  t.timeout(180_000);
+  const failures: string[] = [];
+  const route = (key: string) => routes.find((r) => routeKey(r) === key)!;
+  const csv = testTableCsv();
+  const pfxBytes = Buffer.from(pfx.pfxBase64, 'base64');
+  const cases = [
+    { key: 'POST /v1/admin/tributos-aproximados', path: '/v1/admin/tributos-aproximados', auth: 'superJwt' as const, runs: 120,
+      arb: fc.tuple(arbCsvMutation(csv), fc.constantFrom(undefined, 'SP', 'RJ'), fc.constantFrom(undefined, 'TabelaIBPTaxSP99.9.T.csv', 'x.csv', 'Tabela.csv'))
+        .map(([bytes, uf, nomeArquivo]) => ({ conteudo: bytes.toString('base64'), ...(uf ? { uf } : {}), ...(nomeArquivo ? { nomeArquivo } : {}) })) },
+    { key: 'POST /v1/companies/{id}/certificate', path: `/v1/companies/${spareIssuerId}/certificate`, auth: 'liveKey' as const, runs: 120,
+      arb: fc.tuple(arbBytesMutation(pfxBytes), fc.constantFrom(pfx.password, '', 'x', 'senha errada', 'ç'.repeat(300)))
+        .map(([bytes, password]) => ({ pfxBase64: bytes.toString('base64') || 'AAAA', password })) },
+  ];
+  let total = 0;
+  for (const [i, c] of cases.entries()) {
+    const seed = BASE_SEED + 8 * 7919 + i;
+    const result = await fc.check(fc.asyncProperty(c.arb, async (body) => {
+      await exchange(route(c.key), { method: 'POST', path: c.path, headers: { ...authHeaders(c.auth), 'content-type': 'application/json' }, body: JSON.stringify(body) }, c.auth);
+    }), { seed, numRuns: runs(c.runs), endOnFailure: false, interruptAfterTimeLimit: 60_000 });
+    total += result.numRuns;
+    if (result.failed) failures.push(`${c.key} (seed ${seed}, path "${result.counterexamplePath}"):\n${(result.errorInstance as Error)?.message ?? String(result.error)}`);
   }
   t.log(`${total} requests`);
   t.deepEqual(failures, [], failures.join('\n\n'));

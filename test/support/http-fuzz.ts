@@ -158,10 +158,22 @@ export type Mutation =
   | { kind: 'addKey'; at: number; key: string; value: unknown }
   | { kind: 'wrap'; at: number; asArray: boolean };
 
+/** Values of the right type and plausible content: they pass the schema and reach the business rules. */
+export function arbPlausible(): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.integer({ min: 0, max: 999 }),
+    fc.integer({ min: 0, max: 1_000_000 }).map((n) => n / 100),
+    fc.constantFrom<unknown>('00', '02', '10', '15', '20', '30', '40', '41', '50', '51', '53', '60', '61', '70', '90', '101', '102', '103', '201', '202', '203', '300', '400', '500', '900',
+      '01', '03', '04', '49', '99', '5102', '6102', '5656', '1102', '7102', '5405', '6108', 'SP', 'RJ', '000', '000001', '200001', '1', '2', '3', '4', '9', '90', '17',
+      'SEM GTIN', '61091000', '27101259', '0100300', '12345678901234567890123456789012345678901234', 0, 1, 2, 3, 4, 5, 9, 100, 0.01, 99.99, true, false, null),
+  );
+}
+
 export function arbMutation(): fc.Arbitrary<Mutation> {
   const at = fc.nat();
   return fc.oneof(
-    { arbitrary: fc.record({ kind: fc.constant('replace' as const), at, value: arbNasty() }), weight: 6 },
+    { arbitrary: fc.record({ kind: fc.constant('replace' as const), at, value: arbNasty() }), weight: 4 },
+    { arbitrary: fc.record({ kind: fc.constant('replace' as const), at, value: arbPlausible() }), weight: 5 },
     { arbitrary: fc.record({ kind: fc.constant('delete' as const), at }), weight: 2 },
     { arbitrary: fc.record({ kind: fc.constant('addKey' as const), at, key: fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 10 })), value: arbNasty() }), weight: 2 },
     { arbitrary: fc.record({ kind: fc.constant('wrap' as const), at, asArray: fc.boolean() }), weight: 1 },
@@ -285,4 +297,43 @@ export function arbHostileHeaders(): fc.Arbitrary<Record<string, string>> {
     'x-request-id': arbHeaderValue(),
     accept: fc.constantFrom('application/json', '*/*', 'text/html', '', 'application/xml;q=0.1'),
   }, { requiredKeys: [] });
+}
+
+/** A CSV (`;`-separated, CRLF) with one to three cells, lines or bytes changed. */
+export function arbCsvMutation(csv: string): fc.Arbitrary<Buffer> {
+  const cell = fc.oneof(fc.constantFrom(...NASTY_STRINGS.filter((s) => s.length < 200), ...RAW_NUMBERS, '"', '""', '"a;b', ';;;;', '\r', '\n', '31/02/2026', '00/00/0000', '99/99/99999', '1.000,00', '-5', '1e308', 'NaN'), fc.string({ maxLength: 12 }));
+  const edit = fc.oneof(
+    fc.record({ kind: fc.constant('cell' as const), line: fc.nat(), col: fc.nat(), value: cell }),
+    fc.record({ kind: fc.constant('dropLine' as const), line: fc.nat() }),
+    fc.record({ kind: fc.constant('dupLine' as const), line: fc.nat(), times: fc.integer({ min: 1, max: 500 }) }),
+    fc.record({ kind: fc.constant('dropCol' as const), line: fc.nat(), col: fc.nat() }),
+  );
+  const encoding = fc.constantFrom<BufferEncoding>('utf8', 'utf8', 'latin1', 'utf16le');
+  return fc.tuple(fc.array(edit, { minLength: 1, maxLength: 3 }), encoding, fc.boolean()).map(([edits, enc, bom]) => {
+    const lines = csv.split('\r\n').map((l) => l.split(';'));
+    for (const e of edits) {
+      const i = e.line % lines.length;
+      if (e.kind === 'cell') lines[i]![e.col % lines[i]!.length] = e.value;
+      if (e.kind === 'dropLine' && lines.length > 1) lines.splice(i, 1);
+      if (e.kind === 'dupLine') lines.splice(i, 0, ...Array.from({ length: e.times }, () => [...lines[i]!]));
+      if (e.kind === 'dropCol' && lines[i]!.length > 1) lines[i]!.splice(e.col % lines[i]!.length, 1);
+    }
+    const text = lines.map((l) => l.join(';')).join('\r\n');
+    return Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, enc)]);
+  });
+}
+
+/** Bytes of a binary file (a PKCS#12) truncated, with flipped bytes, with garbage around, or random. */
+export function arbBytesMutation(bytes: Buffer): fc.Arbitrary<Buffer> {
+  return fc.oneof(
+    fc.nat({ max: bytes.length }).map((n) => bytes.subarray(0, n)),
+    fc.array(fc.tuple(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }).map((flips) => {
+      const copy = Buffer.from(bytes);
+      for (const [at, mask] of flips) copy[at] = copy[at]! ^ mask;
+      return copy;
+    }),
+    fc.uint8Array({ maxLength: 3_000 }).map((a) => Buffer.concat([bytes, Buffer.from(a)])),
+    fc.uint8Array({ minLength: 0, maxLength: 3_000 }).map((a) => Buffer.from(a)),
+    fc.constantFrom(Buffer.from([0x30, 0x80]), Buffer.from([0x30, 0x84, 0xff, 0xff, 0xff, 0xff]), Buffer.from([0x30, 0x82, 0x00, 0x00])),
+  );
 }
