@@ -19,7 +19,11 @@ import {
  * gets a 500 or crashes a service, and every refusal is the spec's envelope. The full stack runs
  * in this process; the routes come from GET /api-docs-json, so a new route is fuzzed without
  * touching this file. Seeds are constants (one per property, offset per route); a failure prints
- * the seed, the route and the shrunk request. FUZZ_SCALE multiplies the runs for a longer hunt.
+ * the seed, the route, the shrunk request and what the gateway logged for a 5xx.
+ *
+ * For a longer hunt: FUZZ_SCALE=8 multiplies the runs, FUZZ_SEED=<n> changes every seed, FUZZ_DEBUG=1
+ * prints the answers per route and status (to see which inputs reach the actions), e.g.
+ * `FUZZ_SCALE=8 FUZZ_SEED=777 npx ava test/e2e/http-fuzz.test.ts --timeout=20m`.
  */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -348,7 +352,7 @@ test.serial('the OpenAPI document lists the whole public surface that is fuzzed 
 
 test.serial('random JSON bodies and hostile keys, numbers, sizes and nesting get the envelope on every route', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 1, () => true, runs(30), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 1, () => true, runs(60), (route) => fc.asyncProperty(
     arbAuth(route), fc.array(arbValidishId(route), { minLength: route.pathParams.length, maxLength: route.pathParams.length }), arbHostileBody(),
     async (auth, ids, body) => {
       await exchange(route, { method: route.method, path: fillPath(route, ids), headers: { ...authHeaders(auth), 'content-type': 'application/json' }, body }, auth);
@@ -358,7 +362,7 @@ test.serial('random JSON bodies and hostile keys, numbers, sizes and nesting get
 
 test.serial('bodies shaped like each route\'s schema, with wrong types and extremes inside, get the envelope', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 2, (r) => !!r.bodySchema, runs(40), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 2, (r) => !!r.bodySchema, runs(80), (route) => fc.asyncProperty(
     fc.array(arbValidishId(route), { minLength: route.pathParams.length, maxLength: route.pathParams.length }), arbSchemaBody(route.bodySchema!),
     async (ids, value) => {
       const auth: AuthKind = route.auth === 'none' ? 'none' : route.auth === 'jwt' ? 'adminJwt' : route.auth === 'superadmin' ? 'superJwt' : 'liveKey';
@@ -369,7 +373,7 @@ test.serial('bodies shaped like each route\'s schema, with wrong types and extre
 
 test.serial('garbage path parameters (non-UUID, unicode, dot segments, bad percent-encoding) get the envelope', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 3, (r) => r.pathParams.length > 0, runs(40), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 3, (r) => r.pathParams.length > 0, runs(100), (route) => fc.asyncProperty(
     arbAuth(route), fc.array(arbPathSegment(), { minLength: route.pathParams.length, maxLength: route.pathParams.length }),
     async (auth, segments) => {
       const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
@@ -380,7 +384,7 @@ test.serial('garbage path parameters (non-UUID, unicode, dot segments, bad perce
 
 test.serial('random query strings (repeated keys, brackets, prototype keys, extremes) get the envelope', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 4, () => true, runs(30), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 4, () => true, runs(80), (route) => fc.asyncProperty(
     arbAuth(route), fc.array(arbValidishId(route), { minLength: route.pathParams.length, maxLength: route.pathParams.length }), arbQueryString(route.queryParams),
     async (auth, ids, query) => {
       await exchange(route, { method: route.method, path: `${fillPath(route, ids)}?${query}`, headers: authHeaders(auth) }, auth);
@@ -391,7 +395,7 @@ test.serial('random query strings (repeated keys, brackets, prototype keys, extr
 
 test.serial('malformed JSON text, wrong content types, charsets and encodings get the envelope', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 5, () => true, runs(25), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 5, () => true, runs(60), (route) => fc.asyncProperty(
     arbAuth(route), fc.array(arbValidishId(route), { minLength: route.pathParams.length, maxLength: route.pathParams.length }), arbRawBody(), arbContentType(),
     async (auth, ids, body, headers) => {
       await exchange(route, { method: route.method, path: fillPath(route, ids), headers: { ...authHeaders(auth), ...headers }, body }, auth);
@@ -401,7 +405,7 @@ test.serial('malformed JSON text, wrong content types, charsets and encodings ge
 
 test.serial('hostile Authorization, x-api-key, Idempotency-Key and X-Request-Id values get the envelope', async (t) => {
   t.timeout(180_000);
-  await forEveryRoute(t, 7, () => true, runs(20), (route) => fc.asyncProperty(
+  await forEveryRoute(t, 7, () => true, runs(50), (route) => fc.asyncProperty(
     arbAuth(route), fc.array(arbValidishId(route), { minLength: route.pathParams.length, maxLength: route.pathParams.length }), arbHostileHeaders(), fc.boolean(),
     async (auth, ids, hostile, keepAuth) => {
       // keepAuth: the right credential stays, so Idempotency-Key and X-Request-Id reach the action.
@@ -443,7 +447,7 @@ test.serial('one mutation anywhere in a valid body (wrong type, extreme, hostile
       let text = JSON.stringify(v.body());
       for (const m of mutations) text = applyMutation(text, m);
       await exchange(route, { method: route.method, path: v.path(), headers: { ...authHeaders(v.auth), 'content-type': 'application/json' }, body: text }, v.auth);
-    }), { seed, numRuns: runs(v.route.startsWith('POST /v1/nf') ? 400 : 80), endOnFailure: false, interruptAfterTimeLimit: 60_000 });
+    }), { seed, numRuns: runs(v.route.startsWith('POST /v1/nf') ? 800 : 150), endOnFailure: false, interruptAfterTimeLimit: 60_000 });
     total += result.numRuns;
     if (result.failed) failures.push(`${v.route} (seed ${seed}, path "${result.counterexamplePath}"):\n${(result.errorInstance as Error)?.message ?? String(result.error)}`);
   }
@@ -458,10 +462,10 @@ test.serial('mangled files inside valid bodies (an IBPT table CSV, an A1 certifi
   const csv = testTableCsv();
   const pfxBytes = Buffer.from(pfx.pfxBase64, 'base64');
   const cases = [
-    { key: 'POST /v1/admin/tributos-aproximados', path: '/v1/admin/tributos-aproximados', auth: 'superJwt' as const, runs: 120,
+    { key: 'POST /v1/admin/tributos-aproximados', path: '/v1/admin/tributos-aproximados', auth: 'superJwt' as const, runs: 200,
       arb: fc.tuple(arbCsvMutation(csv), fc.constantFrom(undefined, 'SP', 'RJ'), fc.constantFrom(undefined, 'TabelaIBPTaxSP99.9.T.csv', 'x.csv', 'Tabela.csv'))
         .map(([bytes, uf, nomeArquivo]) => ({ conteudo: bytes.toString('base64'), ...(uf ? { uf } : {}), ...(nomeArquivo ? { nomeArquivo } : {}) })) },
-    { key: 'POST /v1/companies/{id}/certificate', path: `/v1/companies/${spareIssuerId}/certificate`, auth: 'liveKey' as const, runs: 120,
+    { key: 'POST /v1/companies/{id}/certificate', path: `/v1/companies/${spareIssuerId}/certificate`, auth: 'liveKey' as const, runs: 200,
       arb: fc.tuple(arbBytesMutation(pfxBytes), fc.constantFrom(pfx.password, '', 'x', 'senha errada', 'ç'.repeat(300)))
         .map(([bytes, password]) => ({ pfxBase64: bytes.toString('base64') || 'AAAA', password })) },
   ];
