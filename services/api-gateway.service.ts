@@ -7,6 +7,10 @@ import { runtimeOf } from './shared/runtime.js';
 import { getRedis } from './shared/redis.js';
 import { renderError, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
+import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
+import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../lib/http/json-depth.js';
+import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
@@ -22,7 +26,12 @@ type Req = IncomingMessage & {
   parsedUrl?: string; originalUrl?: string; $idempotencyId?: number; $bodyError?: unknown;
 };
 
-/** Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued errors. */
+/**
+ * Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued
+ * errors. A body that cannot be read for any other reason (a Content-Encoding that does not
+ * inflate: zlib's `Z_DATA_ERROR`, `Z_BUF_ERROR`; a Content-Length the body does not match) is a
+ * 400 too: those errors carry no `type`, or one of their own, and must never become a 500.
+ */
 function normalizeError(err: any): ErrorLike {
   if (err && typeof err.type === 'string' && err.type.startsWith('entity.')) {
     if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE');
@@ -33,23 +42,28 @@ function normalizeError(err: any): ErrorLike {
   return err ?? {};
 }
 
-/** Body-parser failures about the content (not its size) that wait until the caller is known. */
-const CONTENT_ERRORS = new Set(['entity.parse.failed', 'encoding.unsupported', 'charset.unsupported']);
+function bodyRefusal(err: any): ErrorLike {
+  const known = normalizeError(err);
+  return known instanceof DomainError ? known : new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição ilegível.');
+}
 
 /**
- * moleculer-web's JSON body parser, except that a body that does not parse is refused only after
- * authentication and the route's key rules (in `authorize`), like every other body validation:
- * an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body is still
- * refused at once (413), before anything else reads it.
+ * moleculer-web's JSON body parser, except that a body that cannot be read or parsed, or nests
+ * deeper than MAX_JSON_DEPTH, is refused only
+ * after authentication and the route's key rules (in `authorize`), like every other body
+ * validation: an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body
+ * is still refused at once (413), before anything else reads it.
  */
 function jsonBodyParser(opts: { limit: string; strict: boolean }) {
   const parse = (ApiService as any).bodyParser.json(opts);
   return (req: Req, res: ServerResponse, next: (err?: unknown) => void) => parse(req, res, (err: any) => {
-    if (err && CONTENT_ERRORS.has(err.type)) {
-      req.$bodyError = err;
+    if (!err) {
+      if (jsonDepthExceeds(req.body)) req.$bodyError = new DomainError('BAD_REQUEST', { profundidadeMaxima: MAX_JSON_DEPTH }, `Corpo da requisição aninhado além de ${MAX_JSON_DEPTH} níveis.`);
       return next();
     }
-    return next(err);
+    if (err.type === 'entity.too.large') return next(bodyRefusal(err));
+    req.$bodyError = bodyRefusal(err);
+    return next();
   });
 }
 
@@ -260,11 +274,15 @@ const ApiGateway: ServiceSchema = {
     },
 
     /**
-     * Runs after authentication: refuses a body that did not parse (jsonBodyParser), then claims
+     * Runs after authentication: refuses a body that did not parse (jsonBodyParser) and text no
+     * store can keep (lib/http/unstorable-text.ts), then claims
      * the Idempotency-Key of a POST, or replays its outcome.
      */
     async authorize(this: any, ctx: Context<any, any>, route: any, req: Req, res: ServerResponse) {
       if (req.$bodyError) throw req.$bodyError;
+      // Body, query and path parameters, merged by moleculer-web.
+      const unstorable = unstorableTextRefusal(req.$params);
+      if (unstorable) throw unstorable;
       const caller: Caller | undefined = ctx.meta.caller;
       const key = req.headers['idempotency-key'];
       if (req.method !== 'POST' || !caller || typeof key !== 'string' || !key) return;
@@ -313,6 +331,10 @@ const ApiGateway: ServiceSchema = {
     async sendErrorEnvelope(this: any, req: Req, res: ServerResponse, raw: any) {
       try {
         if (raw?.$replay) {
+          // The stored body is returned identically; its requestId must still equal X-Request-Id
+          // (API.md, Errors > Envelope), so the replay answers under the original request's id.
+          const original = raw.$replay.body?.error?.requestId ?? raw.$replay.body?.meta?.requestId;
+          if (typeof original === 'string') res.setHeader('X-Request-Id', original);
           res.statusCode = raw.$replay.status;
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.end(JSON.stringify(raw.$replay.body));
@@ -365,6 +387,17 @@ const ApiGateway: ServiceSchema = {
     schema.settings.port = config.http.port;
     schema.settings.ip = config.http.host;
     schema.settings.routes[0].use = [jsonBodyParser({ limit: config.http.bodyLimit, strict: false })];
+  },
+
+  created(this: any) {
+    // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node
+    // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
+    this.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+      const refusal = clientErrorRefusal(err.code);
+      if (!refusal || !socket.writable) { socket.destroy(); return; }
+      const { config, clock } = runtimeOf(this.broker);
+      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId: resolveRequestId(undefined), timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+    });
   },
 
   async started(this: any) {

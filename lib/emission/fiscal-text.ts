@@ -7,13 +7,13 @@
  */
 export const FISCAL_TEXT_PATTERN = /^[!-~\u00A1-\u00FF](?:[ -~\u00A0-\u00FF]*[!-~\u00A1-\u00FF])?$/;
 
-const PATTERN_MESSAGE = "O campo '{field}' aceita só caracteres imprimíveis do leiaute (Latin-1, sem quebra de linha) e não pode começar nem terminar com espaço.";
+export const FISCAL_TEXT_MESSAGE = "O campo '{field}' aceita só caracteres imprimíveis do leiaute (Latin-1, sem quebra de linha) e não pode começar nem terminar com espaço.";
 
 /** A fastest-validator rule for such a text; also feeds the OpenAPI document. */
 export function fiscalTextRule(min: number, max: number, description: string) {
   return {
     type: 'string', min, max, pattern: FISCAL_TEXT_PATTERN, description,
-    messages: { stringPattern: PATTERN_MESSAGE },
+    messages: { stringPattern: FISCAL_TEXT_MESSAGE },
   } as const;
 }
 

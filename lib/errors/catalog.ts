@@ -16,6 +16,9 @@ export const CATALOG = {
   METHOD_NOT_ALLOWED: { status: 405, detail: 'Método não permitido para este recurso.' },
   CONFLICT: { status: 409, detail: 'Conflito com o estado atual do recurso.' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Corpo da requisição excede o tamanho máximo.' },
+  // HTTP parser refusals (lib/http/client-error.ts)
+  REQUISICAO_INCOMPLETA: { status: 408, detail: 'A requisição não chegou completa a tempo.' },
+  CABECALHOS_GRANDES_DEMAIS: { status: 431, detail: 'Cabeçalhos da requisição excedem o tamanho máximo.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Envie o corpo como application/json.' },
   UNPROCESSABLE_ENTITY: { status: 422, detail: 'Requisição não pode ser processada.' },
   RATE_LIMIT_EXCEEDED: { status: 429, detail: 'Limite de requisições por segundo excedido.' },

@@ -50,6 +50,8 @@ const FRAMEWORK: Record<string, { status: number; slug: string; detail?: string 
   CIRCUIT_BREAKER_OPEN: { status: 503, slug: 'SERVICE_UNAVAILABLE' },
   NOT_FOUND: { status: 404, slug: 'NOT_FOUND' },
   INVALID_REQUEST_BODY: { status: 400, slug: 'BAD_REQUEST', detail: 'Corpo da requisição não é JSON válido.' },
+  // moleculer-web's decodeURIComponent of a path parameter failed (`%zz`, `ab%`, `%ED%A0%80`).
+  UNABLE_DECODE_PARAM: { status: 400, slug: 'BAD_REQUEST', detail: 'Parâmetro do caminho com codificação percentual inválida.' },
   UNAUTHORIZED: { status: 401, slug: 'UNAUTHORIZED' },
   NO_TOKEN: { status: 401, slug: 'UNAUTHORIZED' },
   INVALID_TOKEN: { status: 401, slug: 'UNAUTHORIZED' },

@@ -5,6 +5,15 @@
  * against UF) live in ./rules.ts.
  */
 
+import { FISCAL_TEXT_MESSAGE, FISCAL_TEXT_PATTERN } from '../emission/fiscal-text.js';
+
+/**
+ * The issuer's texts are written into every document it emits (emit, C03-C10), where the layout
+ * types them as TString (Latin-1, no space at either end). Refused here with 400 naming the field:
+ * accepted, a BOM or a combining accent made each later emission fail the XSD (422 XML_FORA_DO_ESQUEMA).
+ */
+const layoutText = { pattern: FISCAL_TEXT_PATTERN, messages: { stringPattern: FISCAL_TEXT_MESSAGE } } as const;
+
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO'] as const;
 
 /** Highest series of an ordinary issuer (MOC 4.00, B07: 890-899 avulsa, 900-999 SCAN/contingency). */
@@ -12,12 +21,12 @@ export const MAX_ORDINARY_SERIES = 889;
 
 /** Address rules; every key is optional here so an incomplete record can be saved and completed later. */
 export const enderecoRules = {
-  logradouro: { type: 'string', min: 2, max: 60, description: 'xLgr' },
-  numero: { type: 'string', min: 1, max: 60, description: 'nro (use "SN" sem número)' },
-  complemento: { type: 'string', min: 1, max: 60, description: 'xCpl' },
-  bairro: { type: 'string', min: 2, max: 60, description: 'xBairro' },
+  logradouro: { type: 'string', min: 2, max: 60, ...layoutText, description: 'xLgr' },
+  numero: { type: 'string', min: 1, max: 60, ...layoutText, description: 'nro (use "SN" sem número)' },
+  complemento: { type: 'string', min: 1, max: 60, ...layoutText, description: 'xCpl' },
+  bairro: { type: 'string', min: 2, max: 60, ...layoutText, description: 'xBairro' },
   codigoMunicipio: { type: 'string', pattern: /^\d{7}$/, description: 'Código IBGE do município (7 dígitos); deve pertencer à uf' },
-  municipio: { type: 'string', min: 2, max: 60, description: 'Nome do município; preenchido pela tabela IBGE quando ausente' },
+  municipio: { type: 'string', min: 2, max: 60, ...layoutText, description: 'Nome do município; preenchido pela tabela IBGE quando ausente' },
   uf: { type: 'enum', values: [...UFS] },
   cep: { type: 'string', pattern: /^\d{8}$/, description: '8 dígitos, sem hífen' },
   telefone: { type: 'string', pattern: /^\d{6,14}$/, description: 'DDD + número, só dígitos' },
@@ -26,8 +35,8 @@ export const enderecoRules = {
 /** Fields of the issuer other than the environment; each may be absent at creation unless `required`. */
 export const issuerFieldRules = {
   cnpj: { type: 'string', pattern: /^[0-9A-Z]{12}\d{2}$/, description: 'CNPJ sem pontuação, 14 caracteres (alfanumérico aceito); dígitos verificadores conferidos' },
-  razaoSocial: { type: 'string', min: 2, max: 60 },
-  nomeFantasia: { type: 'string', min: 1, max: 60 },
+  razaoSocial: { type: 'string', min: 2, max: 60, ...layoutText },
+  nomeFantasia: { type: 'string', min: 1, max: 60, ...layoutText },
   ie: { type: 'string', pattern: /^(\d{2,14}|ISENTO)$/, description: 'Inscrição estadual (2-14 dígitos) ou ISENTO em maiúsculas' },
   inscricaoMunicipal: { type: 'string', pattern: /^[0-9A-Za-z]{1,15}$/ },
   cnae: { type: 'string', pattern: /^\d{7}$/, description: 'CNAE fiscal, 7 dígitos' },

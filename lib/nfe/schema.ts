@@ -10,6 +10,8 @@
  * Subfields the spec does not show follow lib/nfe/types.ts.
  */
 
+import { FISCAL_TEXT_MESSAGE, FISCAL_TEXT_PATTERN } from '../emission/fiscal-text.js';
+
 // Fixed-point widths (API.md, Precision rules): money 13v2, quantities 11v0-4, unit values 11v0-10,
 // rates 3v2-4, weights 12v3.
 const money = { type: 'decimal', intDigits: 13, fracDigits: 2, min: 0 } as const;
@@ -23,7 +25,15 @@ const optMonoQuantity = { type: 'decimal', intDigits: 11, fracDigits: 4, min: 0,
 const optQuantity = { ...quantity, optional: true } as const;
 const optUnitValue = { ...unitValue, optional: true } as const;
 
-const str = (min: number, max: number, extra: Record<string, unknown> = {}) => ({ type: 'string', min, max, ...extra });
+/**
+ * A text of the layout. Every free text of the NF-e/NFC-e is a TString (tiposBasico_v4.00.xsd:
+ * Latin-1, no space at either end): without the pattern here, a BOM or a combining accent passed
+ * validation and was refused only by the XSD check of the built document (422 XML_FORA_DO_ESQUEMA)
+ * instead of the 400 naming the field. Fields with their own pattern keep it.
+ */
+const str = (min: number, max: number, extra: Record<string, unknown> = {}) => ({
+  type: 'string', min, max, ...(extra.pattern ? {} : { pattern: FISCAL_TEXT_PATTERN, messages: { stringPattern: FISCAL_TEXT_MESSAGE } }), ...extra,
+});
 const optStr = (min: number, max: number, extra: Record<string, unknown> = {}) => ({ ...str(min, max, extra), optional: true });
 const int = (min: number, max: number, extra: Record<string, unknown> = {}) => ({ type: 'number', integer: true, min, max, ...extra });
 const oneOf = (values: readonly (number | string)[], extra: Record<string, unknown> = {}) => ({ type: 'enum', values: [...values], ...extra });
@@ -153,7 +163,8 @@ export const itemSchema = obj({
   ean: { type: 'string', pattern: /^(\d{8}|\d{12,14}|SEM GTIN)$/, optional: true, default: 'SEM GTIN' },
   ncm: { type: 'string', pattern: /^(?:\d{2}|\d{8})$/ },
   // Format checked by lib/nfe/rules/cest.ts (422 CEST_INVALIDO, mask stripped).
-  cest: optStr(1, 20),
+  // Any text: the mask is stripped and the format refused by the rule (422 CEST_INVALIDO, API.md).
+  cest: { type: 'string', min: 1, max: 20, optional: true },
   cBenef: { type: 'string', pattern: /^([0-9A-Za-z]{8}|[0-9A-Za-z]{10}|SEM CBENEF)$/, optional: true },
   cfop: { type: 'string', pattern: /^[123567]\d{3}$/ },
   unidade: str(1, 6),

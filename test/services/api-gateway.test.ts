@@ -1,4 +1,5 @@
 import test from 'ava';
+import net from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
 import { createTestKit } from '../support/testkit.service.js';
@@ -102,6 +103,81 @@ test('gateway answers malformed JSON with 400 and an oversized body with 413', a
   t.truthy(big.headers.get('x-request-id'));
 });
 
+test('gateway answers a body whose Content-Encoding does not inflate (gzip or deflate over plain or empty bytes) with 400 BAD_REQUEST, not 500', async (t) => {
+  for (const [encoding, rawBody] of [['gzip', '{"name":"abc"}'], ['deflate', '{"name":"abc"}'], ['gzip', '']] as const) {
+    const res = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json', 'content-encoding': encoding }, rawBody });
+    t.is(res.status, 400, `${encoding}: ${res.text}`);
+    t.deepEqual(res.body, {
+      error: {
+        type: 'https://errors.test/BAD_REQUEST', title: 'Bad Request', status: 400, detail: 'Corpo da requisição ilegível.',
+        instance: '/v1/kit/things', requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+      },
+    });
+  }
+  const anonymous = await stack.request('POST', '/v1/kit/things', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, rawBody: 'x' });
+  t.is(anonymous.status, 401, 'credentials are checked before the unreadable body');
+});
+
+test('gateway refuses U+0000 or a lone surrogate in the body, the query or a path with 400 VALIDATION_ERROR before the action runs', async (t) => {
+  const body = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json' }, rawBody: '{"name":"ab\\udfff\\ud800"}' });
+  t.is(body.status, 400, body.text);
+  t.is(body.body.error.type, 'https://errors.test/VALIDATION_ERROR');
+  t.deepEqual(body.body.error.errors, [{ field: 'name', message: "O campo 'name' contém caractere não permitido (U+0000 ou surrogate UTF-16 isolado)." }]);
+  const nul = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'a\u0000bc' } });
+  t.is(nul.status, 400);
+  t.is(nul.body.error.errors[0].field, 'name');
+  const query = await stack.request('GET', '/v1/kit/ok?q=%00', { headers: KEY });
+  t.is(query.status, 400);
+  t.deepEqual(query.body.error.errors.map((e: any) => e.field), ['q']);
+  t.is((await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'Ação 🤖' } })).status, 201);
+});
+
+test('gateway refuses a body nested deeper than 32 levels (300 here; 5 000 overflowed the stack: 500) with 400 BAD_REQUEST after authentication', async (t) => {
+  const rawBody = `${'{"a":'.repeat(300)}1${'}'.repeat(300)}`; // the 2 kB BODY_LIMIT of this file
+  const res = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/json' }, rawBody });
+  t.is(res.status, 400, res.text);
+  t.deepEqual(res.body.error, {
+    type: 'https://errors.test/BAD_REQUEST', title: 'Bad Request', status: 400, detail: 'Corpo da requisição aninhado além de 32 níveis.',
+    details: { profundidadeMaxima: 32 }, instance: '/v1/kit/things', requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+  });
+  t.is((await stack.request('POST', '/v1/kit/things', { headers: { 'content-type': 'application/json' }, rawBody })).status, 401);
+});
+
+/** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
+function rawExchange(url: string, bytes: Buffer): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d) => { out += d.toString('utf8'); });
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+test('gateway answers a request Node cannot parse (non-ASCII bytes in the path, a space, a control byte in a header) with the envelope, not a bare 400', async (t) => {
+  for (const bytes of [
+    Buffer.concat([Buffer.from('GET /v1/nfe/'), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+    Buffer.from('GET /v1/nfe/a b HTTP/1.1\r\nHost: x\r\n\r\n'),
+    Buffer.from('GET /v1/nfe HTTP/1.1\r\nHost: x\r\nX-A: \x01\r\n\r\n'),
+  ]) {
+    const text = await rawExchange(stack.url, bytes);
+    const [head, body] = text.split('\r\n\r\n');
+    t.regex(head!, /^HTTP\/1\.1 400 Bad Request\r\n/, text);
+    const requestId = /\r\nX-Request-Id: (\S+)/i.exec(head!)?.[1];
+    t.truthy(requestId);
+    const parsed = JSON.parse(body!);
+    t.deepEqual(Object.keys(parsed.error).sort(), ['detail', 'instance', 'requestId', 'status', 'timestamp', 'title', 'type']);
+    t.like(parsed.error, { type: 'https://errors.test/BAD_REQUEST', status: 400, title: 'Bad Request', detail: 'Requisição HTTP malformada.', requestId });
+  }
+});
+
+test('gateway answers oversized headers with 431 CABECALHOS_GRANDES_DEMAIS in the envelope', async (t) => {
+  const text = await rawExchange(stack.url, Buffer.from(`GET /v1/nfe HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+  t.regex(text, /^HTTP\/1\.1 431 /);
+  t.is(JSON.parse(text.split('\r\n\r\n')[1]!).error.type, 'https://errors.test/CABECALHOS_GRANDES_DEMAIS');
+});
+
 test('gateway checks credentials before a body that does not parse: 401 without them, 400 with them', async (t) => {
   const raw = { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } };
   const anon = await stack.request('POST', '/v1/kit/things', raw);
@@ -156,6 +232,8 @@ test.serial('an Idempotency-Key replays the original status and body without rep
   t.deepEqual(second.body, first.body);
   t.is(counters.create, before);
   t.is(second.headers.get('idempotent-replayed'), 'true');
+  // API.md, Errors > Envelope: requestId equals X-Request-Id, so the identical body brings its header.
+  t.is(second.headers.get('x-request-id'), first.body.meta.requestId);
 });
 
 test.serial('an Idempotency-Key replays a deterministic 422 refusal without running the action again', async (t) => {
@@ -166,6 +244,7 @@ test.serial('an Idempotency-Key replays a deterministic 422 refusal without runn
   t.is(second.status, 422);
   t.deepEqual(second.body, first.body);
   t.is(counters.refuse, runs);
+  t.is(second.headers.get('x-request-id'), first.body.error.requestId);
 });
 
 test('an Idempotency-Key reused with another body answers 422 IDEMPOTENCIA_CORPO_DIVERGENTE', async (t) => {

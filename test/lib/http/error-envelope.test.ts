@@ -44,6 +44,17 @@ test('renderError maps framework timeouts and missing services to 504 and 503', 
   t.is(unavailable.body.error.type, 'https://errors.test/SERVICE_UNAVAILABLE');
 });
 
+test('renderError turns a path parameter that does not percent-decode (moleculer-web UNABLE_DECODE_PARAM) into BAD_REQUEST, not RECUSA_NAO_CATALOGADA', (t) => {
+  const { status, body } = renderError({ code: 400, type: 'UNABLE_DECODE_PARAM', message: 'Bad request', data: { param: '%zz' } }, { ...ctx, instance: '/v1/nfe/%zz' });
+  t.is(status, 400);
+  t.deepEqual(body, {
+    error: {
+      type: 'https://errors.test/BAD_REQUEST', title: 'Bad Request', status: 400, detail: 'Parâmetro do caminho com codificação percentual inválida.',
+      instance: '/v1/nfe/%zz', requestId: 'req-12345678', timestamp: '2026-11-22T12:00:00.000Z',
+    },
+  });
+});
+
 test('renderError carries a fiscal rejection as BAD_REQUEST with erros[] and no errors[]', (t) => {
   const err = new DomainError('BAD_REQUEST', { erros: [{ codigo: '539', descricao: 'Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso' }] }, 'Documento rejeitado pela autoridade fiscal.');
   const { status, body } = renderError(err, ctx);

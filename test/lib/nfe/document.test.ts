@@ -88,5 +88,5 @@ test('buildSignedNfe refuses with XML_FORA_DO_ESQUEMA when the builder would emi
   note.naturezaOperacao = ' leading space breaks TString';
   const err = t.throws(() => buildSignedNfe(note, totalsOf(note), aContext(note), signer));
   t.is((err as any).type, 'XML_FORA_DO_ESQUEMA');
-  t.true(Array.isArray((err as any).data.errors) && (err as any).data.errors.length > 0);
+  t.true(Array.isArray((err as any).data.esquema) && (err as any).data.esquema.length > 0);
 });

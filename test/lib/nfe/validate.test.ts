@@ -250,3 +250,24 @@ test('validateNfeBody gives no motivo to keys named like Object.prototype member
     { campo: 'constructor', caminho: 'constructor', objeto: '' },
   ]);
 });
+
+test('validateNfeBody refuses text the layout (TString) cannot carry with 400 naming the field: a BOM, a combining accent, an edge space, a line break', (t) => {
+  const body: any = aValidNfeBody();
+  body.destinatario.email = '\ufeff';
+  body.items[0].codigo = 'c\u0327a\u0303o';
+  body.naturezaOperacao = 'Venda ';
+  body.informacoesComplementares = 'linha 1\nlinha 2';
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(fieldsOf(error).sort(), ['destinatario.email', 'informacoesComplementares', 'items[0].codigo', 'naturezaOperacao']);
+  t.regex((error.data!.errors as { message: string }[])[0]!.message, /caracteres imprimíveis do leiaute/);
+});
+
+test('validateNfceBody and validateNfeBody accept Latin-1 accents and a CEST with a mask, which the rules check', (t) => {
+  t.notThrows(() => validateNfceBody({ ...aValidNfceBody(), items: [{ ...anItem(), descricao: 'Pão de queijo ÇÃÕ ½', cest: '01.003.00' }] }));
+  t.notThrows(() => validateNfeBody(withItem({ codigo: 'ação-1' })));
+});
+
+test('validateNfeBody refuses 1e308 in a quantity or an amount with 400 naming the field (it used to reach the rules and throw in BigInt)', (t) => {
+  const error = fails(t, () => validateNfeBody(withItem({ quantidade: 1e308, valorUnitario: 1.797693134862316e304 })));
+  t.deepEqual(fieldsOf(error).sort(), ['items[0].quantidade', 'items[0].valorUnitario']);
+});

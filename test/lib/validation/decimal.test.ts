@@ -28,6 +28,12 @@ test('checkDecimal counts integer digits: 13v2 takes 9999999999999.99 and refuse
   t.is(checkDecimal(1.2345, { intDigits: 12, fracDigits: 3 }), 'fracDigits');
 });
 
+test('checkDecimal refuses huge numbers that print with an exponent (1e308, 1.7e304, 1e21) as too many integer digits', (t) => {
+  for (const v of [1e308, -1e308, 1.797693134862316e304, 1e21, 1e16, Number.MAX_VALUE]) t.is(checkDecimal(v, money), 'intDigits', String(v));
+  t.is(checkDecimal(99999999999.9999, { intDigits: 11, fracDigits: 4 }), null);
+  t.is(checkDecimal(100000000000, { intDigits: 11, fracDigits: 4 }), 'intDigits');
+});
+
 test('checkDecimal refuses non-numbers', (t) => {
   t.is(checkDecimal('1.00', money), 'type');
   t.is(checkDecimal(Number.NaN, money), 'type');

@@ -9,3 +9,10 @@ test('assertNfeSchema refuses malformed or non-conforming XML with XML_FORA_DO_E
     t.is((err as any).code, 422);
   }
 });
+
+test('assertNfeSchema carries libxml2\'s messages as details.esquema, never errors[] (which only a 400 may carry)', (t) => {
+  const err: any = t.throws(() => assertNfeSchema(`<NFe xmlns="${NFE_NS}"></NFe>`));
+  t.false('errors' in err.data);
+  t.true(Array.isArray(err.data.esquema) && err.data.esquema.length > 0);
+  t.true(err.data.esquema.every((m: unknown) => typeof m === 'string'));
+});
