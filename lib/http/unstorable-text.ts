@@ -15,6 +15,35 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  * a character, or null. Iterative, so no nesting depth can overflow the call stack.
  */
 export function findUnstorableText(value: unknown): string | null {
+  return containsUnstorable(value) ? pathOfUnstorable(value) : null;
+}
+
+/**
+ * The same walk without building paths: every request body goes through it (a 990-item note is
+ * ~30 000 values), and paths are only needed for the rare refusal.
+ */
+function containsUnstorable(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return true;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (UNSTORABLE.test(key)) return true;
+      stack.push((v as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+function pathOfUnstorable(value: unknown): string | null {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length) {
     const [v, path] = stack.pop()!;
