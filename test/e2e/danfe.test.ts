@@ -1,9 +1,8 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
 import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
-import { companyWithA1, SANDBOX_CSC } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 import { groupAccessKey } from '../../lib/danfe/format.js';
 import { qrSvg } from '../../lib/danfe/qrcode.js';
 
@@ -17,10 +16,8 @@ let headers: Record<string, string>;
 let otherHeaders: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  await companyWithA1(stack, headers, SANDBOX_CSC);
+  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   otherHeaders = { 'x-api-key': (await createPartnerWithKey(stack, { plan: 'SCALE' })).apiKey };
 });
 test.after.always(async () => {

@@ -1,7 +1,6 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey, type PartnerWithKey } from '../support/identity.js';
+import type { PartnerWithKey } from '../support/identity.js';
 import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
 import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../support/nfe-factories.js';
@@ -9,7 +8,7 @@ import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
 import { verifyDfe } from '../support/verify-dfe.js';
 import { verifyXmlSignature } from '../../lib/sign/verify.js';
-import { companyWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
 
 /**
  * The whole product, every service real: a partner and its API key (auth), an issuer with an A1
@@ -24,10 +23,8 @@ let receiver: Receiver;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
-  partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  ({ issuerId } = await companyWithA1(stack, headers, SANDBOX_CSC));
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  ({ partner, headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {

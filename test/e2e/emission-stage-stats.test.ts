@@ -1,19 +1,15 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
-import { companyWithA1 } from '../support/e2e.js';
+import { integratorWithA1 } from '../support/e2e.js';
 
 /** One real emission (every service real, simulator over mTLS), then the node's stage split. */
 let stack: Stack;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  await companyWithA1(stack, headers);
+  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  ({ headers } = await integratorWithA1(stack));
 });
 test.after.always(async () => {
   await stack?.stop();

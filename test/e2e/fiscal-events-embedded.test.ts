@@ -1,16 +1,12 @@
 import test from 'ava';
 import { startStack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
-import { companyWithA1 } from '../support/e2e.js';
+import { integratorWithA1 } from '../support/e2e.js';
 
 test('embedded mode (PGlite): cancel an NF-e and inutilize a range ahead that the numbering then skips', async (t) => {
-  const stack = await startStack({ pglite: true, nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
+  const stack = await startStack({ pglite: true, env: { AUTH_SCRYPT_N: '1024' } });
   t.teardown(() => stack.stop());
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  const headers = { 'x-api-key': partner.apiKey };
-  await companyWithA1(stack, headers);
+  const { headers } = await integratorWithA1(stack);
 
   const doc = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
   t.like(doc.body.data, { status: 'AUTHORIZED', number: 1 });

@@ -1,13 +1,11 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
 import { verifyDfe } from '../support/verify-dfe.js';
 import { verifyXmlSignature } from '../../lib/sign/verify.js';
-import { companyWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
 
 /**
  * Cancellation and CC-e over HTTP with every service real and the authority simulator: events
@@ -22,10 +20,8 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  ({ issuerId } = await companyWithA1(stack, headers, SANDBOX_CSC));
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {

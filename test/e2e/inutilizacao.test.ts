@@ -1,10 +1,8 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
 import { verifyXmlSignature } from '../../lib/sign/verify.js';
-import { companyWithA1, SANDBOX_CSC } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 
 /**
  * Inutilização over HTTP with every service real and the authority simulator: a range ahead of
@@ -17,10 +15,8 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { AUTH_SCRYPT_N: '1024' } });
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  ({ issuerId } = await companyWithA1(stack, headers, SANDBOX_CSC));
+  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
 });
 test.after.always(async () => {
   await stack?.stop();

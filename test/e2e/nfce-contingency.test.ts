@@ -1,12 +1,10 @@
 import test from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { ALL_SERVICES } from '../../services/index.js';
-import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfceBody } from '../support/nfe-factories.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
 import { verifyDfe } from '../support/verify-dfe.js';
-import { companyWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
 
 /**
  * NFC-e offline contingency over HTTP with every service real and the authority simulator: the
@@ -18,10 +16,8 @@ let receiver: Receiver;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES] }], env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
-  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
-  headers = { 'x-api-key': partner.apiKey };
-  await companyWithA1(stack, headers, SANDBOX_CSC);
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {

@@ -1,6 +1,7 @@
 import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
 import { aCompleteIssuer } from '../services/issuer/support.js';
 import type { Stack } from './stack.js';
+import { createPartnerWithKey, type PartnerWithKey } from './identity.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /**
@@ -31,4 +32,12 @@ export async function subscribedReceiver(stack: Stack, headers: Record<string, s
   }
   receiver.secret = hook.body.data.webhookSecret;
   return receiver;
+}
+
+/** A SCALE partner with a live API key and one issuer with its A1: who every e2e test emits as. */
+export async function integratorWithA1(stack: Stack, issuer: Record<string, unknown> = {}): Promise<{ partner: PartnerWithKey; headers: Record<string, string>; issuerId: string }> {
+  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
+  const headers = { 'x-api-key': partner.apiKey };
+  const { issuerId } = await companyWithA1(stack, headers, issuer);
+  return { partner, headers, issuerId };
 }
