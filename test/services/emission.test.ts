@@ -1,8 +1,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { startStack, type Stack } from '../support/stack.js';
-import { FakeAuthService } from '../support/fake-auth.js';
-import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../support/emission-world.js';
+import type { Stack } from '../support/stack.js';
+import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../support/emission-world.js';
 import { fakePipeline } from '../support/fake-pipeline.js';
 import { bindPipeline } from '../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../services/shared/clock.js';
@@ -13,10 +12,7 @@ const clock = new ManualClock('2026-11-22T15:00:00.000Z');
 let stack: Stack;
 
 test.before(async () => {
-  stack = await startStack({
-    clock,
-    nodes: [{ services: ['api-gateway', 'emission'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] }],
-  });
+  stack = await startEmissionStack(world, clock);
 });
 test.after.always(async () => { await stack?.stop(); });
 test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = 'lookup'; });

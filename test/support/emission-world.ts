@@ -9,7 +9,9 @@ import type { ServiceSchema } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
-import { fakeCallerKey } from './fake-auth.js';
+import { FakeAuthService, fakeCallerKey } from './fake-auth.js';
+import { startStack, type Stack } from './stack.js';
+import type { Clock } from '../../services/shared/clock.js';
 
 export type AuthorizeMode =
   | 'authorize'
@@ -37,6 +39,15 @@ interface IssuerEntry {
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const KEY_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/**
+ * One node with the real gateway and emission service, and this world's stand-ins for auth, issuer
+ * and sefaz (and the availability monitor when asked): the emission service tests' stack.
+ */
+export function startEmissionStack(world: EmissionWorld, clock: Clock, opts: { monitor?: boolean } = {}): Promise<Stack> {
+  const standIns = [FakeAuthService, world.issuerService(), world.sefazService(), ...(opts.monitor ? [world.monitorService()] : [])];
+  return startStack({ clock, nodes: [{ services: ['api-gateway', 'emission'], extra: standIns }] });
+}
 
 /** A partner of its own (fresh id) with a FakeAuthService key: tests sharing a stack never share issuers or numbers. */
 export function aFakePartner(keyKind: 'live' | 'test' = 'live'): { partnerId: string; headers: Record<string, string> } {
