@@ -105,7 +105,7 @@ function xmlAction(model: Model, path: string): any {
     rest: `GET /${path}/:id/xml`,
     params: { id: 'string' },
     raw: true,
-    openapi: { summary: 'XML do documento: nfeProc autorizado, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
+    openapi: { summary: 'XML do documento: nfeProc de nota autorizada ou cancelada, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
     async handler(this: any, ctx: Ctx<{ id: string }>) {
       const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
       const { xml, filename } = await downloadXml(this.store, doc);

@@ -76,7 +76,8 @@ export async function ownDocument(store: DocumentStore, partnerId: string, model
 /** The XML a caller may download: nfeProc once authorized; the transmitted signed XML of a refused note. */
 export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Promise<{ xml: string; filename: string }> {
   const xml = await store.xmlOf(doc.id);
-  if (doc.status === 'AUTHORIZED' && xml?.authorized) return { xml: xml.authorized, filename: `${doc.accessKey}-procNFe.xml` };
+  // A canceled note keeps its nfeProc: it circulated, and its cancellation is a separate event (…/eventos).
+  if ((doc.status === 'AUTHORIZED' || doc.status === 'CANCELADA') && xml?.authorized) return { xml: xml.authorized, filename: `${doc.accessKey}-procNFe.xml` };
   if ((doc.status === 'REJECTED' || doc.status === 'DENEGADA') && xml?.transmitted) return { xml: xml.transmitted, filename: `${doc.accessKey}-transmitido.xml` };
   throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para documento em ${doc.status}: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.`);
 }

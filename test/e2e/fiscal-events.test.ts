@@ -52,6 +52,10 @@ test.serial('an authorized NF-e is canceled: 200, CANCELADA, invoice.canceled in
 
   const got = await stack.request('GET', `/v1/nfe/${doc.id}`, { headers });
   t.like(got.body.data, { status: 'CANCELADA', protocol: doc.protocol });
+  const nfeProc = await stack.request('GET', `/v1/nfe/${doc.id}/xml`, { headers });
+  t.is(nfeProc.status, 200, 'the canceled note still has its authorized XML');
+  t.is(nfeProc.headers.get('content-disposition'), `attachment; filename="${doc.accessKey}-procNFe.xml"`);
+  t.true(verifyDfe({ nfeProc: nfeProc.text }).ok);
   const listed = await stack.request('GET', `/v1/nfe?status=CANCELADA`, { headers });
   t.deepEqual(listed.body.data.items.map((d: any) => d.id), [doc.id]);
 
