@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildAccessKey } from '../../lib/nfe/access-key.js';
 import { signXml } from './xml-sign.js';
+import { samplePath } from './samples.js';
 
 /**
  * A signed NF-e for the authority tests, made from the IBS/CBS fixture (Java_NFe, enviNFe that
@@ -8,7 +9,7 @@ import { signXml } from './xml-sign.js';
  * rewritten for the test certificate, infRespTec is added (NT 2018.005), then it is signed.
  * Options break one thing at a time for the rejection tests.
  */
-const FIXTURE = new URL('../../../shared/fixtures/nfe/ibscbs/enviNFe_IbsCbsRegular.xml', import.meta.url);
+const FIXTURE = samplePath('nfe/ibscbs/enviNFe_IbsCbsRegular.xml');
 
 export interface SampleOptions {
   cnpj: string;

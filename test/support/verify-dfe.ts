@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** ../shared/tools/verify-dfe.sh from the repository root: xmllint (official XSD) + xmlsec1, independent of our code. */
-const SCRIPT = resolve(fileURLToPath(new URL('../../', import.meta.url)), '../shared/tools/verify-dfe.sh');
+/** tools/verify-dfe.sh: xmllint (official XSD) + xmlsec1, independent of our code. */
+const SCRIPT = fileURLToPath(new URL('../../tools/verify-dfe.sh', import.meta.url));
 
 export interface DfeCheck {
   ok: boolean;

@@ -1,12 +1,12 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import QRCode from 'qrcode';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { renderNfceHtml } from '../../../lib/danfe/nfce-html.js';
 import { aNfce, anItem } from '../../support/checked-note-factories.js';
 import { authorizedProc, PROTOCOL, signedNote } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const NFCE = readFileSync(new URL('../../../../shared/fixtures/nfce/NFe_nfce_BA_hom_offline_29181033657677000156650010001654399001654399.xml', import.meta.url), 'utf8');
+const NFCE = readSample('nfce/NFe_nfce_BA_hom_offline_29181033657677000156650010001654399001654399.xml');
 
 /** Reads the QR code matrix back from the SVG path the renderer drew (runs "M x y h w v1 h-w z", 4-module quiet zone). */
 function matrixOfSvg(html: string): { size: number; dark: boolean[] } {

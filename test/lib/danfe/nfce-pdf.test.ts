@@ -1,12 +1,12 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { renderNfcePdf } from '../../../lib/danfe/nfce-pdf.js';
 import { qrMatrix, qrRuns } from '../../../lib/danfe/qrcode.js';
 import { aNfce } from '../../support/checked-note-factories.js';
 import { authorizedProc, PROTOCOL, pdfPages, pdfText, signedNote } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const NFCE = readFileSync(new URL('../../../../shared/fixtures/nfce/NFe_nfce_BA_hom_offline_29181033657677000156650010001654399001654399.xml', import.meta.url), 'utf8');
+const NFCE = readSample('nfce/NFe_nfce_BA_hom_offline_29181033657677000156650010001654399001654399.xml');
 
 test('renderNfcePdf gives one 80 mm sheet with the receipt texts and contingency marks', async (t) => {
   const pdf = await renderNfcePdf(buildDanfeView(NFCE), { compress: false });

@@ -1,13 +1,13 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { renderNfeHtml } from '../../../lib/danfe/nfe-html.js';
 import { groupAccessKey } from '../../../lib/danfe/format.js';
 import { aNfe, anIssuer, anItem } from '../../support/checked-note-factories.js';
 import { authorizedProc, manyItemsProc, PROTOCOL, signedNote } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const RS = readFileSync(new URL('../../../../shared/fixtures/nfe/procNFe_RS_hom_43180906929383000163550010000000261000010301.xml', import.meta.url), 'utf8');
-const SP = readFileSync(new URL('../../../../shared/fixtures/nfe/procNFe_SP_prod_35180834128745000152550010000476051695511860.xml', import.meta.url), 'utf8');
+const RS = readSample('nfe/procNFe_RS_hom_43180906929383000163550010000000261000010301.xml');
+const SP = readSample('nfe/procNFe_SP_prod_35180834128745000152550010000476051695511860.xml');
 
 test('renderNfeHtml prints the grouped key, the protocol, the barcode, number, series and sheet', (t) => {
   const html = renderNfeHtml(buildDanfeView(RS));

@@ -1,12 +1,12 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { renderNfePdf, renderNfePdfWithLayout } from '../../../lib/danfe/nfe-pdf.js';
 import { groupAccessKey } from '../../../lib/danfe/format.js';
 import { manyItemsProc, pdfPages, pdfText } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const RS = readFileSync(new URL('../../../../shared/fixtures/nfe/procNFe_RS_hom_43180906929383000163550010000000261000010301.xml', import.meta.url), 'utf8');
-const SP = readFileSync(new URL('../../../../shared/fixtures/nfe/procNFe_SP_prod_35180834128745000152550010000476051695511860.xml', import.meta.url), 'utf8');
+const RS = readSample('nfe/procNFe_RS_hom_43180906929383000163550010000000261000010301.xml');
+const SP = readSample('nfe/procNFe_SP_prod_35180834128745000152550010000476051695511860.xml');
 
 test('renderNfePdf gives a one-sheet PDF with the DANFE header, grouped key, protocol and totals', async (t) => {
   const pdf = await renderNfePdf(buildDanfeView(RS), { compress: false });

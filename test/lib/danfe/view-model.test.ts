@@ -1,11 +1,11 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { aNfce, anItem } from '../../support/checked-note-factories.js';
 import { scenarios } from '../../support/note-scenarios.js';
 import { authorizedProc, PROTOCOL, RECEIVED_AT, signedNote } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const fixture = (path: string) => readFileSync(new URL(`../../../../shared/fixtures/${path}`, import.meta.url), 'utf8');
+const fixture = (path: string) => readSample(path);
 const RS = fixture('nfe/procNFe_RS_hom_43180906929383000163550010000000261000010301.xml');
 const SP = fixture('nfe/procNFe_SP_prod_35180834128745000152550010000476051695511860.xml');
 const BIG = fixture('nfe/procNFe_41itens_anonimizada.xml');

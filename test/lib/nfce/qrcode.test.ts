@@ -1,10 +1,10 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import {
   assertQrCodeFormat, buildNfceQrCode, nfceQrCodeUrl, nfceUrlChave, qrCodeOfflineParams, qrCodeOnlineParams,
 } from '../../../lib/nfce/qrcode.js';
+import { readSample } from '../../support/samples.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/vectors/check_digits_and_qrcode.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readSample('vectors/check_digits_and_qrcode.json'));
 const [online, offline] = vectors.nfce_qrcode_v2.computed_vectors;
 const csc = { csc: online.csc, cscId: '000001' };
 

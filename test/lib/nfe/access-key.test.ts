@@ -1,8 +1,8 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { buildAccessKey, chooseCnf, modulo11, parseAccessKey } from '../../../lib/nfe/access-key.js';
+import { readSample } from '../../support/samples.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../../shared/fixtures/vectors/check_digits_and_qrcode.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readSample('vectors/check_digits_and_qrcode.json'));
 
 test('parseAccessKey accepts every real authorized key and decomposes its fields', (t) => {
   for (const v of vectors.access_keys) {

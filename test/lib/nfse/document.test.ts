@@ -1,7 +1,5 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DomainError } from '../../../lib/errors/index.js';
 import { buildSignedDps, type SignedDps } from '../../../lib/nfse/document.js';
 import { checkNfse } from '../../../lib/nfse/check.js';
@@ -13,6 +11,7 @@ import { testSigningMaterial } from '../../support/checked-note-factories.js';
 import { anNfseIssuer } from '../../support/nfse-factories.js';
 import { aDpsContext, checked, nfseScenarios } from '../../support/nfse-scenarios.js';
 import { verifyDfeFiles } from '../../support/verify-dfe.js';
+import { samplePath } from '../../support/samples.js';
 
 const signer = createSigner(testSigningMaterial());
 const built: Record<string, SignedDps> = {};
@@ -127,7 +126,7 @@ test('a DPS the official schema refuses never leaves the builder: XML_FORA_DO_ES
 });
 
 /** The real DPS sample of the national standard, whitespace between tags removed. */
-const FIXTURE = resolve(fileURLToPath(new URL('../../../', import.meta.url)), '../shared/fixtures/nfse/DPS_v1.01_ibscbs_pis_zerado_cofins.xml');
+const FIXTURE = samplePath('nfse/DPS_v1.01_ibscbs_pis_zerado_cofins.xml');
 const group = (xml: string, name: string) => new RegExp(`<${name}>.*?</${name}>`, 's').exec(xml)?.[0];
 
 test('for the data of the real DPS sample our DPS has the same Id, header, prest, toma, serv, tribMun and IBSCBS', (t) => {

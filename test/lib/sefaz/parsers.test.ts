@@ -1,8 +1,8 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import * as P from '../../../lib/sefaz/parsers.js';
+import { readSample } from '../../support/samples.js';
 
-const fixture = (p: string) => readFileSync(new URL(`../../../../shared/fixtures/${p}`, import.meta.url), 'utf8');
+const fixture = (p: string) => readSample(p);
 const NS = 'xmlns="http://www.portalfiscal.inf.br/nfe"';
 
 test('parseRetEnviNFe reads the authorized protNFe of the real SVRS answer', (t) => {

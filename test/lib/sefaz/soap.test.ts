@@ -1,6 +1,6 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { soap12, soapPayload, soapServiceOf, MalformedSoapError } from '../../../lib/sefaz/soap.js';
+import { readSample } from '../../support/samples.js';
 
 test('soap12 wraps the message in nfeDadosMsg of the service WSDL namespace with the SOAP 1.2 action', (t) => {
   const r = soap12('NFeAutorizacao4', '<?xml version="1.0"?><enviNFe/>');
@@ -11,7 +11,7 @@ test('soap12 wraps the message in nfeDadosMsg of the service WSDL namespace with
 });
 
 test('soapPayload extracts the result message of a real authority envelope', (t) => {
-  const env = readFileSync(new URL('../../../../shared/fixtures/sefaz/soap12_retInutNFe_response.xml', import.meta.url), 'utf8');
+  const env = readSample('sefaz/soap12_retInutNFe_response.xml');
   t.regex(soapPayload(env, 'nfeResultMsg'), /^<retInutNFe versao="4.00"/);
 });
 
