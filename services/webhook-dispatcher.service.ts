@@ -41,10 +41,11 @@ function partnerOf(ctx: Ctx<any>, writes = false): string {
 
 /**
  * webhook-dispatcher: per-partner webhook configuration and at-least-once delivery of public
- * events (API.md, Events). Events arrive on the `fiscal.events` channel (Redis Streams consumer
- * group `webhook-dispatcher`, in-process without Redis); each becomes a delivery row in Postgres,
- * and every node's scheduler claims due attempts with SKIP LOCKED, so the schedule survives any
- * restart and two nodes never send the same attempt.
+ * events (API.md, Events). The producers' outbox relays hand events over with `acceptEvents`, which
+ * answers once each has become a delivery row in Postgres (the relay marks its row published only
+ * then); every node's scheduler claims due attempts with SKIP LOCKED, so the schedule survives any
+ * restart and two nodes never send the same attempt. The `fiscal.events` Streams channel is still
+ * consumed for events an earlier version published there.
  */
 const WebhookDispatcher: ServiceSchema = {
   name: 'webhook-dispatcher',
@@ -53,6 +54,7 @@ const WebhookDispatcher: ServiceSchema = {
   mixins: [DbMixin({ schema: SCHEMA, migrations })],
 
   channels: {
+    // Events published to the stream by nodes of an earlier version (rolling upgrade); this version's relays call acceptEvents.
     [EVENTS_CHANNEL]: {
       group: 'webhook-dispatcher',
       // Each message is one short insert; 16 in parallel per node keeps ingestion ahead of bursts
@@ -181,6 +183,21 @@ const WebhookDispatcher: ServiceSchema = {
       },
     },
 
+    /**
+     * The outbox relays' entry (services/mixins/outbox.mixin.ts): stores the deliveries of these
+     * events and answers only once they are committed, so a relay marks its rows published only
+     * when nothing can lose them any more. Idempotent per (partner, event id).
+     */
+    acceptEvents: {
+      visibility: 'public',
+      params: { events: { type: 'array', max: 500, items: 'any' } },
+      async handler(this: any, ctx: Context<{ events: unknown[] }>) {
+        for (const event of ctx.params.events) await this.acceptEvent(event, false);
+        this.nudge();
+        return { accepted: ctx.params.events.length };
+      },
+    },
+
     /** Processes every due attempt now (the timer does the same); tests drive the schedule with it. */
     runDue: {
       visibility: 'public',
@@ -229,8 +246,8 @@ const WebhookDispatcher: ServiceSchema = {
       if (!check.ok) throw new DomainError('WEBHOOK_URL_NAO_PERMITIDA', undefined, check.message);
     },
 
-    /** Channel handler body: one delivery per (partner, event id) if subscribed; redelivery is a no-op. */
-    async acceptEvent(this: any, event: OutboxEvent): Promise<void> {
+    /** One delivery per (partner, event id) if subscribed; redelivery is a no-op. `nudge: false` leaves the scheduler to the caller. */
+    async acceptEvent(this: any, event: OutboxEvent, nudge = true): Promise<void> {
       if (!event || typeof event.id !== 'string' || !UUID.test(event.id) || typeof event.partnerId !== 'string' || !isWebhookEventType(event.type)) {
         this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
         return;
@@ -238,13 +255,13 @@ const WebhookDispatcher: ServiceSchema = {
       const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
       if (event.partnerId === ALL_SUBSCRIBERS) {
         await this.fanOut(event, body);
-        this.nudge();
+        if (nudge) this.nudge();
         return;
       }
       const config = await this.configs().get(event.partnerId);
       if (!config?.webhookUrl || !isSubscribed(config.events, event.type)) return;
       await this.deliveries().enqueue({ partnerId: event.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
-      this.nudge();
+      if (nudge) this.nudge();
     },
 
     /**
