@@ -105,9 +105,9 @@ export class SelfHealingRedisAdapter extends Channels.Adapters.Redis {
     try {
       await client.xgroup('CREATE', stream, group, GROUP_START_ID, 'MKSTREAM');
     } catch (err) {
-      // Another connection (or node) recreated it first: the same result.
-      if (String((err as Error)?.message ?? '').startsWith('BUSYGROUP')) outcome = 'recreated by another consumer';
-      else outcome = `could not be recreated: ${(err as Error)?.message}`;
+      // Another connection (or node) recreated it first, and said so.
+      if (String((err as Error)?.message ?? '').startsWith('BUSYGROUP')) return;
+      outcome = `could not be recreated: ${(err as Error)?.message}`;
     }
     const log = this.throttle.take(`${stream}|${group}|${outcome}`);
     if (!log) return;
