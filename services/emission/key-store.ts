@@ -44,10 +44,4 @@ export class DocumentKeys {
   async forget(trx: Knex.Transaction, documentId: string, accessKey: string): Promise<void> {
     await trx(this.t('document_keys')).where({ document_id: documentId, access_key: accessKey }).delete();
   }
-
-  /** Every earlier key of a document, oldest first (audit and tests). */
-  async all(q: Knex, documentId: string): Promise<{ accessKey: string; releasedBy: KeyRelease }[]> {
-    const rows = await q(this.t('document_keys')).where({ document_id: documentId }).orderBy('released_at');
-    return rows.map((r: any) => ({ accessKey: r.access_key, releasedBy: r.released_by }));
-  }
 }

@@ -54,7 +54,10 @@ export async function transmitAttempt(deps: Deps, doc: DocumentRecord, signedXml
   else {
     // 539 naming a key this document held: the authority registered the number under that key.
     const held = await settleOnHeldKey(deps, doc, result);
-    if (held) ({ result, sentXml } = held);
+    if (held) {
+      result = held.result;
+      if (held.adoptedXml) sentXml = held.adoptedXml; // nfeProc of the key taken back
+    }
   }
   const t1 = deps.stages ? now() : 0;
   const tr = outcome ? outcome(result) : transition(doc.status, { kind: 'authorization', result });
@@ -74,18 +77,19 @@ export async function transmitAttempt(deps: Deps, doc: DocumentRecord, signedXml
  * Not settled: unknown, never REJECTED; reconciliation consults again. Null when the 539 names no
  * key of this document (another note holds the number: a real rejection) or the answer is no 539.
  */
-async function settleOnHeldKey(deps: Deps, doc: DocumentRecord, result: AuthorizationResult): Promise<{ result: AuthorizationResult; sentXml: string } | null> {
+async function settleOnHeldKey(deps: Deps, doc: DocumentRecord, result: AuthorizationResult): Promise<{ result: AuthorizationResult; adoptedXml?: string } | null> {
   const named = keyNamedByDuplicate(result);
   if (!named || named === doc.accessKey || !deps.contingency) return null;
   const previous = await deps.contingency.previousKey(doc.id, named);
   if (!previous) return null;
   const answer = await consult(deps.calls, { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: named });
   const settled = settleHeldKey(answer, named);
-  if (settled.kind !== 'authorized' && settled.kind !== 'denied') return { result: settled, sentXml: previous.signedXml };
+  if (settled.kind !== 'authorized' && settled.kind !== 'denied') return { result: settled };
   if (!(await deps.contingency.adoptPrevious(doc.id, doc.transmissions, previous))) {
-    return { result: { kind: 'unknown', reason: 'duplicate-key', detail: `539 (chave anterior ${named}); a nota mudou durante a consulta` }, sentXml: previous.signedXml };
+    // Another attempt started or the note settled meanwhile: this answer is not ours to apply.
+    return { result: { kind: 'unknown', reason: 'duplicate-key', detail: `539 (chave anterior ${named}); a nota mudou durante a consulta` } };
   }
-  return { result: settled, sentXml: previous.signedXml };
+  return { result: settled, adoptedXml: previous.signedXml };
 }
 
 /**
