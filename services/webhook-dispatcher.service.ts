@@ -17,11 +17,14 @@ import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
 import { purgeFinished } from './webhooks/purge.js';
 import { purgeRules } from '../lib/webhooks/retention.js';
+import { LogThrottle } from './shared/log-throttle.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
 const FAN_OUT_PAGE = 500;
 const PURGE = { batchSize: 500, maxBatches: 200 };
+/** acceptEvents gives up after this many events in a row could not be stored (the database is down). */
+const ACCEPT_FAILURES_IN_A_ROW = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
@@ -185,16 +188,30 @@ const WebhookDispatcher: ServiceSchema = {
 
     /**
      * The outbox relays' entry (services/mixins/outbox.mixin.ts): stores the deliveries of these
-     * events and answers only once they are committed, so a relay marks its rows published only
-     * when nothing can lose them any more. Idempotent per (partner, event id).
+     * events and answers with the ids now committed (a malformed event counts: it is dropped), so a
+     * relay marks only those rows published. Idempotent per (partner, event id). One event that
+     * cannot be stored does not hold the others back; a few failures in a row (the database down)
+     * end the call, and the rest are offered again by the relay's next poll.
      */
     acceptEvents: {
       visibility: 'public',
       params: { events: { type: 'array', max: 500, items: 'any' } },
-      async handler(this: any, ctx: Context<{ events: unknown[] }>) {
-        for (const event of ctx.params.events) await this.acceptEvent(event, false);
-        this.nudge();
-        return { accepted: ctx.params.events.length };
+      async handler(this: any, ctx: Context<{ events: OutboxEvent[] }>) {
+        const accepted: string[] = [];
+        let failedInARow = 0;
+        for (const event of ctx.params.events) {
+          try {
+            await this.acceptEvent(event, false);
+            accepted.push(String(event?.id));
+            failedInARow = 0;
+          } catch (err) {
+            const log = (this._acceptLog ??= new LogThrottle(60_000)).take('accept');
+            if (log) this.logger.warn({ err: (err as Error).message, eventId: event?.id, failuresSinceLastWarning: log.suppressed }, 'event not stored; the producer offers it again');
+            if (++failedInARow >= ACCEPT_FAILURES_IN_A_ROW) break;
+          }
+        }
+        if (accepted.length) this.nudge();
+        return { accepted };
       },
     },
 

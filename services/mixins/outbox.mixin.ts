@@ -95,8 +95,8 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           let published: string[] = [];
           if (rows.length) {
             try {
-              await this.deliverOutboxEvents(rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload)));
-              published = rows.map((r) => r.id);
+              const accepted = new Set(await this.deliverOutboxEvents(rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+              published = rows.map((r) => r.id).filter((id) => accepted.has(id));
             } catch (err) {
               // The dispatcher not running, restarting or its database down: the rows stay pending and
               // are offered again on the next poll. Logged once a minute, not on every poll.
@@ -113,21 +113,23 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         }
       },
       /**
-       * Hands events to the webhook dispatcher and returns once it has stored their deliveries in
-       * its own database (a request/response call, not a fire-and-forget message): only then is an
-       * outbox row marked published. Redis Streams used to carry these events, and the row counted
+       * Hands events to the webhook dispatcher and returns the ids whose deliveries it has stored in
+       * its own database (a request/response call, not a fire-and-forget message): only those
+       * outbox rows are marked published. Redis Streams used to carry these events, and the row counted
        * as published on XADD, so a Redis that restarted empty lost them (issue 20, defect 5). The
        * call is the same with or without a transporter. At-least-once: a timeout after the
        * dispatcher stored them makes the next poll offer them again, and deliveries are unique per
        * (partner, event id).
        */
-      async deliverOutboxEvents(this: any, events: OutboxEvent[]) {
-        await this.broker.call(ACCEPT_EVENTS_ACTION, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
+      async deliverOutboxEvents(this: any, events: OutboxEvent[]): Promise<string[]> {
+        const res: { accepted: string[] } = await this.broker.call(ACCEPT_EVENTS_ACTION, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
+        return res.accepted;
       },
       scheduleOutboxFlush(this: any) {
+        if (this.outboxStopping) return;
         if (this.outboxFlushing) { this.outboxAgain = true; return; }
         this.outboxFlushing = true;
-        this.flushOutbox()
+        this.outboxRound = this.flushOutbox()
           .catch((err: Error) => {
             const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take('round');
             if (log) this.logger.warn({ err: err.message, failuresSinceLastWarning: log.suppressed }, 'outbox relay failed; will retry');
@@ -142,8 +144,11 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       this.outboxTimer = setInterval(() => this.scheduleOutboxFlush(), opts.pollMs ?? 1_000);
       this.outboxTimer.unref?.();
     },
-    stopped(this: any) {
+    async stopped(this: any) {
+      this.outboxStopping = true;
       clearInterval(this.outboxTimer);
+      // The round in flight releases its claims before the database pool closes.
+      await this.outboxRound;
     },
   };
 }
