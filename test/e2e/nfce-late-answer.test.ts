@@ -13,11 +13,11 @@ import { AUTHORITY_PROCESSING_WINDOW_MS } from '../../lib/emission/contingency.j
  * Issue 20, defect 4, with every service real and the authority simulator: the authority answers
  * an NFC-e later than the client's read timeout (fault `slow`, once) and commits its first key K1
  * after the client gave up. The note must end AUTHORIZED under K1 with one webhook, and the partner
- * is never told REJECTED. Timeouts are small (read 2 s, authority 6 s) so this runs in seconds; a
+ * is never told REJECTED. Timeouts are small (read 4 s, authority 10 s) so this runs in seconds; a
  * manual clock (starting now, so the sandbox A1 is valid) moves past the processing window.
  */
-const READ_TIMEOUT_MS = 2_000;
-const AUTHORITY_DELAY_MS = 6_000;
+const READ_TIMEOUT_MS = 4_000;
+const AUTHORITY_DELAY_MS = 10_000;
 const clock = new ManualClock(new Date().toISOString());
 let stack: Stack;
 let simulator: SefazSimulator;
