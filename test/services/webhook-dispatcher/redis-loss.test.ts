@@ -73,6 +73,23 @@ test('after the stream keys and their consumer groups vanish, every invoice.auth
   t.true(gone.some((k) => k.endsWith('.emission.batch')), gone.join(', '));
 
   const after = [await emitOne(), await emitOne(), await emitOne(), ...(await runBatch(3))];
+
+  // A batch whose queue messages Redis lost with the rest (published, then gone): its items wait
+  // QUEUED until the sweeper sends them again, and the recreated groups deliver them.
+  const emission: any[] = stack.nodes.map((n) => n.getLocalService('v1.emission'));
+  const enqueue = emission.map((svc) => svc.enqueueItem);
+  for (const svc of emission) svc.enqueueItem = async () => undefined;
+  const lost = await stack.request('POST', '/v1/nfe/batch', { body: { notas: [aSmallNote(), aSmallNote()] }, headers: p.headers });
+  emission.forEach((svc, i) => { svc.enqueueItem = enqueue[i]; });
+  t.is(lost.status, 202, lost.text);
+  await deleteStreams(redis, stack.config.namespace);
+  await stack.knex('emission.batch_items').where({ batch_id: lost.body.data.id }).update({ enqueued_at: new Date(Date.now() - 5 * 60_000) });
+  t.deepEqual(await stack.nodes[1]!.call('v1.emission.sweepBatches', {}), { requeued: 2 });
+  const swept = await waitFor(async () => {
+    const got = (await stack.request('GET', `/v1/nfe/batch/${lost.body.data.id}`, { headers: p.headers })).body.data;
+    return got.contagem.COMPLETED === 2 ? got : null;
+  }, 'the swept batch completed', 30_000);
+  after.push(...swept.items.map((i: any) => i.resultData.id as string));
   await waitFor(async () => delivered(after), 'every invoice.authorized after the loss', 30_000);
   t.is(receiver.hits.filter((h) => h.body?.type === 'invoice.authorized').length, before.length + after.length, 'one webhook per note');
   t.true(receiver.hits.every((h) => h.verified));
