@@ -105,6 +105,10 @@ export class ContingencyStore {
     });
   }
 
+  async dropHold(id: string): Promise<void> {
+    await this.d.knex(`${this.d.schema}.contingency_holds`).where({ document_id: id }).delete();
+  }
+
   async holdOf(id: string): Promise<ContingencyHold | null> {
     const row = await this.d.knex(`${this.d.schema}.contingency_holds`).where({ document_id: id }).first('attempt', 'rekey_after');
     return row ? { attempt: Number(row.attempt), rekeyAfter: new Date(row.rekey_after) } : null;

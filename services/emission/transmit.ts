@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { transition, type Transition } from '../../lib/emission/state.js';
+import { isTerminal, transition, type Transition } from '../../lib/emission/state.js';
 import { assembleNfeProc } from '../../lib/emission/nfe-proc.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
 import type { AuthorityDetails } from './store.js';
@@ -116,5 +116,8 @@ export async function reconcileOne(deps: Deps & Pick<EmissionDeps, 'now'>, doc: 
     if (again.kind !== 'started') return again.doc;
     return transmit(deps, again.doc, xml);
   }
-  return deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${result.kind}`, tr, detailsOf(result, xml));
+  const after = await deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${result.kind}`, tr, detailsOf(result, xml));
+  // Settled under its first key (the authority registered it late): the held tpEmis 9 note is moot.
+  if (doc.model === '65' && isTerminal(after.status)) await deps.contingency?.dropHold(doc.id);
+  return after;
 }

@@ -196,6 +196,7 @@ test.serial('the authority registers the first key within the window → the con
   t.like(await stored(id), { status: 'AUTHORIZED', access_key: k1, tp_emis: 1, protocol: '135261111111111', contingency_deadline: null });
   t.deepEqual((await eventsOf(id)).map((e: any) => [e.type, e.data.accessKey]), [['invoice.authorized', k1]]);
   t.deepEqual(await keysOf(id), []);
+  t.is(await stack.knex('emission.contingency_holds').where({ document_id: id }).first(), undefined, 'the held tpEmis 9 note is dropped');
 });
 
 test.serial('539 naming the key this note held before → that key is consulted and taken back: AUTHORIZED with its protocol and nfeProc, no REJECTED', async (t) => {
