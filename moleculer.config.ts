@@ -5,6 +5,7 @@ import { currentRequestId } from './services/shared/request-context.js';
 import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
+import { GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
 const REDACT = [
@@ -72,8 +73,9 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
       RequestContextMiddleware,
       ParamsValidatorMiddleware,
       (ChannelsMiddleware as any)({
+        // Redis Streams whose consumer groups come back by themselves (services/shared/redis-streams.ts).
         adapter: config.redisUrl
-          ? ({ type: 'Redis', options: { redis: config.redisUrl, maxRetries: 5 } } as any)
+          ? new SelfHealingRedisAdapter({ redis: { url: config.redisUrl, consumerOptions: { startID: GROUP_START_ID } }, maxRetries: 5 })
           : { type: 'Fake' },
       }) as any,
     ],

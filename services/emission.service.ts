@@ -13,7 +13,7 @@ import { documentPipeline } from './emission/pipeline-binding.js';
 import { emitDocument, type EmissionDeps } from './emission/emit.js';
 import { reconcileOne } from './emission/transmit.js';
 import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
-import { BATCH_CHANNEL, BatchStore, batchView, itemView } from './emission/batch.js';
+import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
@@ -290,7 +290,7 @@ const EmissionService: ServiceSchema = {
     },
     async enqueueItem(this: any, itemId: string) {
       // The queue state is committed already; a lost message is re-sent by the sweeper.
-      await this.broker.sendToChannel(BATCH_CHANNEL, { itemId }).catch((err: Error) => this.logger.warn({ err: err.message, itemId }, 'batch enqueue failed; sweeper will retry'));
+      await this.broker.sendToChannel(BATCH_CHANNEL, { itemId }, { xaddMaxLen: BATCH_STREAM_MAX_LEN }).catch((err: Error) => this.logger.warn({ err: err.message, itemId }, 'batch enqueue failed; sweeper will retry'));
     },
     async runItem(this: any, itemId: string) {
       const item = await this.batches.claim(itemId);

@@ -17,11 +17,14 @@ import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
 import { purgeFinished } from './webhooks/purge.js';
 import { purgeRules } from '../lib/webhooks/retention.js';
+import { LogThrottle } from './shared/log-throttle.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
 const FAN_OUT_PAGE = 500;
 const PURGE = { batchSize: 500, maxBatches: 200 };
+/** acceptEvents gives up after this many events in a row could not be stored (the database is down). */
+const ACCEPT_FAILURES_IN_A_ROW = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
@@ -41,10 +44,11 @@ function partnerOf(ctx: Ctx<any>, writes = false): string {
 
 /**
  * webhook-dispatcher: per-partner webhook configuration and at-least-once delivery of public
- * events (API.md, Events). Events arrive on the `fiscal.events` channel (Redis Streams consumer
- * group `webhook-dispatcher`, in-process without Redis); each becomes a delivery row in Postgres,
- * and every node's scheduler claims due attempts with SKIP LOCKED, so the schedule survives any
- * restart and two nodes never send the same attempt.
+ * events (API.md, Events). The producers' outbox relays hand events over with `acceptEvents`, which
+ * answers once each has become a delivery row in Postgres (the relay marks its row published only
+ * then); every node's scheduler claims due attempts with SKIP LOCKED, so the schedule survives any
+ * restart and two nodes never send the same attempt. The `fiscal.events` Streams channel is still
+ * consumed for events an earlier version published there.
  */
 const WebhookDispatcher: ServiceSchema = {
   name: 'webhook-dispatcher',
@@ -53,6 +57,7 @@ const WebhookDispatcher: ServiceSchema = {
   mixins: [DbMixin({ schema: SCHEMA, migrations })],
 
   channels: {
+    // Events published to the stream by nodes of an earlier version (rolling upgrade); this version's relays call acceptEvents.
     [EVENTS_CHANNEL]: {
       group: 'webhook-dispatcher',
       // Each message is one short insert; 16 in parallel per node keeps ingestion ahead of bursts
@@ -181,6 +186,35 @@ const WebhookDispatcher: ServiceSchema = {
       },
     },
 
+    /**
+     * The outbox relays' entry (services/mixins/outbox.mixin.ts): stores the deliveries of these
+     * events and answers with the ids now committed (a malformed event counts: it is dropped), so a
+     * relay marks only those rows published. Idempotent per (partner, event id). One event that
+     * cannot be stored does not hold the others back; a few failures in a row (the database down)
+     * end the call, and the rest are offered again by the relay's next poll.
+     */
+    acceptEvents: {
+      visibility: 'public',
+      params: { events: { type: 'array', max: 500, items: 'any' } },
+      async handler(this: any, ctx: Context<{ events: OutboxEvent[] }>) {
+        const accepted: string[] = [];
+        let failedInARow = 0;
+        for (const event of ctx.params.events) {
+          try {
+            await this.acceptEvent(event, false);
+            accepted.push(String(event?.id));
+            failedInARow = 0;
+          } catch (err) {
+            const log = (this._acceptLog ??= new LogThrottle(60_000)).take('accept');
+            if (log) this.logger.warn({ err: (err as Error).message, eventId: event?.id, failuresSinceLastWarning: log.suppressed }, 'event not stored; the producer offers it again');
+            if (++failedInARow >= ACCEPT_FAILURES_IN_A_ROW) break;
+          }
+        }
+        if (accepted.length) this.nudge();
+        return { accepted };
+      },
+    },
+
     /** Processes every due attempt now (the timer does the same); tests drive the schedule with it. */
     runDue: {
       visibility: 'public',
@@ -229,8 +263,8 @@ const WebhookDispatcher: ServiceSchema = {
       if (!check.ok) throw new DomainError('WEBHOOK_URL_NAO_PERMITIDA', undefined, check.message);
     },
 
-    /** Channel handler body: one delivery per (partner, event id) if subscribed; redelivery is a no-op. */
-    async acceptEvent(this: any, event: OutboxEvent): Promise<void> {
+    /** One delivery per (partner, event id) if subscribed; redelivery is a no-op. `nudge: false` leaves the scheduler to the caller. */
+    async acceptEvent(this: any, event: OutboxEvent, nudge = true): Promise<void> {
       if (!event || typeof event.id !== 'string' || !UUID.test(event.id) || typeof event.partnerId !== 'string' || !isWebhookEventType(event.type)) {
         this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
         return;
@@ -238,13 +272,13 @@ const WebhookDispatcher: ServiceSchema = {
       const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
       if (event.partnerId === ALL_SUBSCRIBERS) {
         await this.fanOut(event, body);
-        this.nudge();
+        if (nudge) this.nudge();
         return;
       }
       const config = await this.configs().get(event.partnerId);
       if (!config?.webhookUrl || !isSubscribed(config.events, event.type)) return;
       await this.deliveries().enqueue({ partnerId: event.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
-      this.nudge();
+      if (nudge) this.nudge();
     },
 
     /**

@@ -63,17 +63,41 @@ export function consultsAfterOnlineFailure(result: AuthorizationResult): boolean
   return result.kind === 'unknown' && result.reason !== 'duplicate-key';
 }
 
+/**
+ * How long after we stopped waiting for an authorization answer the authority may still register
+ * that send. A read timeout does not cancel a request the authority already took: the fault runs
+ * of issue 20 saw a note committed 40 s after it was sent, 10 s after the client gave up at 30 s.
+ * So a consult by key that finds nothing within this window proves nothing, and re-keying then
+ * (a new tpEmis 9 key for the same number) risks a printed receipt whose number the authority
+ * gives to the first key. Two minutes: four times that margin past the 30 s read timeout, and the
+ * first reconciliation delay (lib/emission/reconciliation.ts), so the deciding consult is the
+ * first scheduled one. The authority publishes no such figure; this is our bound.
+ */
+export const AUTHORITY_PROCESSING_WINDOW_MS = 2 * 60_000;
+
 export type AfterConsult =
   /** The authority never saw the tpEmis 1 key: the same number is re-keyed with tpEmis 9. */
   | { kind: 'rekey' }
+  /**
+   * The send may have reached the authority (after-send `unknown`) and the key is not there yet:
+   * no re-key before `until`; a consult after it that still finds nothing re-keys (reconciliation).
+   */
+  | { kind: 'hold'; until: Date }
   /** The authority registered the key: its outcome is stored (201 with the real protocol). */
   | { kind: 'outcome'; transition: Transition }
   /** No answer: reconciliation goes on; 503 CONTINGENCIA_SITUACAO_INDETERMINADA, outcome by webhook. */
   | { kind: 'indeterminate' };
 
-export function afterConsult(from: DocumentStatus, consult: ConsultResult): AfterConsult {
+/**
+ * The consult by key after the online transmission `sent` failed by infrastructure, at `now` (when
+ * that consult was answered). "Not found" re-keys at once only when nothing reached the authority
+ * (`failed`); after an `unknown` it holds the re-key for the authority's processing window.
+ */
+export function afterConsult(from: DocumentStatus, sent: AuthorizationResult, consult: ConsultResult, now: Date): AfterConsult {
   switch (consult.kind) {
-    case 'not-found': return { kind: 'rekey' };
+    case 'not-found':
+      if (sent.kind === 'failed') return { kind: 'rekey' };
+      return { kind: 'hold', until: new Date(now.getTime() + AUTHORITY_PROCESSING_WINDOW_MS) };
     case 'authorized':
     case 'denied':
     case 'canceled':
@@ -81,6 +105,22 @@ export function afterConsult(from: DocumentStatus, consult: ConsultResult): Afte
     // A refused consult says nothing about the note; a failed one says nothing at all.
     default: return { kind: 'indeterminate' };
   }
+}
+
+/** A held re-key (afterConsult `hold`): the attempt whose send may still be processed, and the end of its window. */
+export interface ContingencyHold {
+  attempt: number;
+  rekeyAfter: Date;
+}
+
+/**
+ * Whether a reconciliation consult that found nothing re-keys a held note now: it must have been
+ * asked after the window, and no other transmission of the key may have started since the hold
+ * (a resend or retransmission brings its own uncertainty, and reconciliation owns it as usual).
+ */
+export function heldRekeyDue(hold: ContingencyHold, doc: { status: DocumentStatus; transmissions: number }, consultAskedAt: Date): boolean {
+  if (doc.status !== 'TRANSMITTING' && doc.status !== 'ERROR') return false;
+  return doc.transmissions === hold.attempt && consultAskedAt.getTime() >= hold.rekeyAfter.getTime();
 }
 
 export function contingencyInfo(motivo: ContingencyReason, justificativa: string, enteredAt: Date): ContingencyInfo {

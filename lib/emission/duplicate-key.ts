@@ -30,3 +30,35 @@ export function settleDuplicate(consult: ConsultResult): AuthorizationResult {
       return { kind: 'unknown', reason: 'duplicate-key', detail: `204 (duplicidade de chave) e a consulta respondeu ${consult.cStat}: ${consult.xMotivo}` };
   }
 }
+
+/**
+ * "539 Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: …][nRec: …]": the
+ * authority holds this number under another key, named in xMotivo. When that key is one this very
+ * document held before (re-keyed into contingency while the authority was still processing the
+ * first send), the number is ours: the first key's registration is the verdict, not a rejection.
+ * When it is not, it is a real rejection (the number was used by someone else).
+ */
+export const OTHER_KEY_DUPLICATE_CSTAT = 539;
+
+/** The access key a 539 names in its xMotivo, or null (another answer, or no key in the text). */
+export function keyNamedByDuplicate(result: AuthorizationResult): string | null {
+  if (result.kind !== 'rejected' || result.cStat !== OTHER_KEY_DUPLICATE_CSTAT) return null;
+  return /\[chNFe:\s*(\d{44})\s*\]/.exec(result.xMotivo)?.[1] ?? null;
+}
+
+/**
+ * The authorization answer a 539 naming a key this document held amounts to, given the consult of
+ * that key: authorized or denied as registered (the document adopts that key); anything else is
+ * unknown, so reconciliation asks again (never a rejection).
+ */
+export function settleHeldKey(consult: ConsultResult, heldKey: string): AuthorizationResult {
+  switch (consult.kind) {
+    case 'authorized':
+    case 'denied':
+      return consult;
+    case 'failed':
+      return { kind: 'unknown', reason: 'duplicate-key', detail: `539 (número registrado com a chave anterior ${heldKey}) e a consulta dela falhou: ${consult.detail}` };
+    default:
+      return { kind: 'unknown', reason: 'duplicate-key', detail: `539 (número registrado com a chave anterior ${heldKey}) e a consulta dela respondeu ${consult.cStat}: ${consult.xMotivo}` };
+  }
+}

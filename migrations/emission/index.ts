@@ -205,4 +205,41 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Issue 20, defect 4: a late authority answer for a key the document no longer carries.
+    name: '012_document_keys_and_contingency_holds',
+    async up(knex, schema) {
+      const s = () => knex.schema.withSchema(schema);
+      // Every key a document held before its current one (re-keyed into NFC-e contingency), with
+      // the signed XML sent under it: a 539 naming one of them is settled on it, and its nfeProc
+      // is assembled from that XML (lib/emission/duplicate-key.ts).
+      await s().createTable('document_keys', (t) => {
+        t.uuid('document_id').notNullable().references('id').inTable(`${schema}.documents`);
+        t.string('access_key', 44).notNullable();
+        t.string('cnf', 8).notNullable();
+        t.smallint('tp_emis').notNullable();
+        t.text('signed_xml').notNullable();
+        t.string('digest_value', 64);
+        t.text('qr_code');
+        t.string('released_by', 40).notNullable(); // contingency:rekey | contingency:held-rekey | adopted-previous-key
+        t.timestamp('released_at', { useTz: true }).notNullable();
+        t.primary(['document_id', 'access_key']);
+      });
+      // A re-key into contingency held back after an after-send unknown (lib/emission/contingency.ts
+      // AUTHORITY_PROCESSING_WINDOW_MS): the tpEmis 9 note already built and signed at emission,
+      // used only if a consult after `rekey_after` still finds the first key missing.
+      await s().createTable('contingency_holds', (t) => {
+        t.uuid('document_id').primary().references('id').inTable(`${schema}.documents`);
+        t.integer('attempt').notNullable(); // the transmission whose send may still be processed
+        t.timestamp('rekey_after', { useTz: true }).notNullable();
+        t.string('access_key', 44).notNullable();
+        t.string('cnf', 8).notNullable();
+        t.text('signed_xml').notNullable();
+        t.string('digest_value', 64);
+        t.text('qr_code');
+        t.text('justification').notNullable(); // xJust printed in it
+        t.timestamp('created_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

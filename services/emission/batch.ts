@@ -14,6 +14,13 @@ export const CLAIM_MS = 5 * 60_000;
 /** A queued item not picked up after this long is sent to the channel again. */
 export const REQUEUE_AFTER_MS = 60_000;
 export const MAX_ITEM_ATTEMPTS = 5;
+/**
+ * The stream keeps about this many entries (XADD MAXLEN ~). A consumer group recreated from `0`
+ * after Redis lost it (services/shared/redis-streams.ts) replays what the stream still holds, so it
+ * must not hold every item ever queued; an entry trimmed before it was read is sent again by the
+ * sweeper, like any lost message.
+ */
+export const BATCH_STREAM_MAX_LEN = '~100000';
 
 export interface BatchItemRow {
   id: string;

@@ -20,8 +20,11 @@ export const contingencyResponseProperties = {
 
 export const contingencyDescription = 'Contingência offline (NFC-e, tpEmis 9), salvo contingencia: false: com contingencia: true, ou com a UF do emissor confirmada fora do ar pelo monitor, '
   + 'a nota é assinada em contingência e não é transmitida agora: 201 com status CONTINGENCIA_PENDENTE, protocol null, accessKey, qrCode e contingencia { motivo, justificativa, prazo }, e o evento invoice.contingency. '
-  + 'Falha de infraestrutura na transmissão normal: a chave é consultada; não consta → o mesmo número recebe nova chave tpEmis 9 (CONTINGENCIA_PENDENTE); já autorizada → 201 AUTHORIZED com o protocolo real; '
-  + 'sem resposta → 503 CONTINGENCIA_SITUACAO_INDETERMINADA (details.invoiceId, details.status, details.accessKey) e o resultado chega por webhook. '
+  + 'Falha de infraestrutura na transmissão normal: a chave é consultada; já autorizada → 201 AUTHORIZED com o protocolo real; não consta e nada chegou à autoridade → o mesmo número recebe nova chave tpEmis 9 (CONTINGENCIA_PENDENTE); '
+  + 'não consta mas o envio pode ter chegado (resposta perdida após o envio) → 503 CONTINGENCIA_SITUACAO_INDETERMINADA e nenhuma chave nova por enquanto: a autoridade ainda pode registrar a primeira; '
+  + 'uma consulta após a janela de processamento (2 min) decide: autorizada → invoice.authorized com a primeira chave; ainda ausente → nova chave tpEmis 9 e invoice.contingency (com qrCode). '
+  + 'Sem resposta da consulta → 503 CONTINGENCIA_SITUACAO_INDETERMINADA (details.invoiceId, details.status, details.accessKey) e o resultado chega por webhook. '
+  + 'Se a autoridade responder 539 citando uma chave que a nota já teve, essa chave é consultada e a nota termina AUTHORIZED com ela (protocolo e nfeProc dela), nunca REJECTED. '
   + 'A nota pendente é transmitida automaticamente (mesma chave) quando a autorizadora volta: invoice.authorized ou invoice.rejected com emitidaEmContingencia: true; '
   + 'após 24 h sem autorização, invoice.contingency.expired (uma vez, estado inalterado). '
   + 'data de invoice.contingency e invoice.contingency.expired: { invoiceId, model, number, series, accessKey, status, amount, qrCode, contingencia { motivo, justificativa, prazo } }. '

@@ -35,10 +35,14 @@ export type ContingencyRebuild = () => Promise<{ cnf: string; built: BuiltDocume
 
 /**
  * After the online transmission of a new NFC-e that allowed contingency: an infrastructure failure
- * is settled by a consult by key (API.md, "NFC-e transmission failure" rows). Not found: the same
- * number is re-keyed with tpEmis 9 and enters CONTINGENCIA_PENDENTE. Registered: its outcome.
- * No answer: 503 CONTINGENCIA_SITUACAO_INDETERMINADA while reconciliation goes on. Anything else
- * (authorized, a fiscal rejection, processing) is returned as it is.
+ * is settled by a consult by key (API.md, "NFC-e transmission failure" rows). Registered: its
+ * outcome. Not found after a send that certainly reached nothing: the same number is re-keyed with
+ * tpEmis 9 and enters CONTINGENCIA_PENDENTE. Not found after a send that may have reached the
+ * authority: the re-key is held for the authority's processing window (the tpEmis 9 note is built
+ * now and kept) and reconciliation decides after it, since the authority may still register the
+ * first key (issue 20, defect 4). Held or no answer: 503 CONTINGENCIA_SITUACAO_INDETERMINADA, the
+ * outcome arrives by webhook. Anything else (authorized, a fiscal rejection, processing) is
+ * returned as it is.
  */
 export async function settleOnlineFailure(
   deps: Pick<EmissionDeps, 'store' | 'calls' | 'now' | 'contingency'>,
@@ -46,7 +50,7 @@ export async function settleOnlineFailure(
 ): Promise<DocumentRecord> {
   if (!deps.contingency || !consultsAfterOnlineFailure(result)) return doc;
   const answer = await consult(deps.calls, { issuerId: doc.issuerId, uf: doc.uf, model: doc.model, ambiente: doc.environment, accessKey: doc.accessKey! });
-  const next = afterConsult(doc.status, answer);
+  const next = afterConsult(doc.status, result, answer, deps.now());
   if (next.kind === 'outcome') {
     const xml = (await deps.store.xmlOf(doc.id))?.transmitted ?? null;
     return deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${answer.kind}`, next.transition, detailsOf(answer, xml));
@@ -57,6 +61,10 @@ export async function settleOnlineFailure(
     const { rekeyed, doc: after } = await deps.contingency.rekey(doc.id, doc.transmissions, cnf, built, contingencyInfo('falha-na-transmissao', justificativa, enteredAt));
     if (rekeyed) return after;
     doc = after; // another request or node moved it meanwhile: its outcome is not ours to tell
+  }
+  if (next.kind === 'hold') {
+    const { cnf, built } = await rebuild();
+    doc = (await deps.contingency.hold(doc.id, doc.transmissions, cnf, built, justificativa, next.until)).doc;
   }
   throw new DomainError('CONTINGENCIA_SITUACAO_INDETERMINADA', { invoiceId: doc.id, status: doc.status, accessKey: doc.accessKey });
 }

@@ -3,8 +3,13 @@ import type { Knex } from 'knex';
 import type { ServiceSchema } from 'moleculer';
 import type { Migration } from '../shared/migrations.js';
 import { runtimeOf } from '../shared/runtime.js';
+import { LogThrottle } from '../shared/log-throttle.js';
 
-/** The channel every public event travels on (webhook-dispatcher consumes it). */
+/**
+ * The Streams channel public events travelled on before the relay called the dispatcher directly;
+ * the dispatcher still consumes it, so events an earlier version published there during a rolling
+ * upgrade are delivered. Outbox rows keep the name in their `channel` column.
+ */
 export const EVENTS_CHANNEL = 'fiscal.events';
 
 /**
@@ -15,6 +20,11 @@ export const ALL_SUBSCRIBERS = '*';
 
 /** How long a relay owns a claimed row before another relay may take it over. */
 const CLAIM_MS = 60_000;
+/** The dispatcher action that stores the deliveries of a list of events (webhook-dispatcher.service.ts). */
+export const ACCEPT_EVENTS_ACTION = 'v1.webhook-dispatcher.acceptEvents';
+/** Shorter than a claim, so a relay never waits on a call past its ownership of the rows. */
+const RELAY_TIMEOUT_MS = 30_000;
+const RELAY_LOG_EVERY_MS = 60_000;
 
 /** A public event as API.md, Events > Payload, plus the partner it belongs to. */
 export interface OutboxEvent {
@@ -51,9 +61,10 @@ export interface OutboxMethods {
 
 /**
  * Transactional outbox: events are rows committed with the state change that caused them, then
- * relayed to a channel (Redis Streams with a consumer group, or in-process without Redis). A crash
- * after commit and before publishing only delays the event: the relay picks unpublished rows up
- * again, on any replica (rows are claimed with SKIP LOCKED). Consumers deduplicate by event id.
+ * relayed to the webhook dispatcher, which stores their deliveries in Postgres before the row is
+ * marked published. A crash after commit and before that only delays the event: the relay picks
+ * unpublished rows up again, on any replica (rows are claimed with SKIP LOCKED). Nothing between
+ * the two databases holds an event only in memory or Redis. Consumers deduplicate by event id.
  */
 export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<ServiceSchema> {
   const table = `${opts.schema}.outbox`;
@@ -81,14 +92,16 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
             if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
             return due;
           });
-          const published: string[] = [];
-          for (const row of rows) {
-            const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+          let published: string[] = [];
+          if (rows.length) {
             try {
-              await this.publishOutboxEvent(row.channel, payload);
-              published.push(row.id);
+              const accepted = new Set(await this.deliverOutboxEvents(rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+              published = rows.map((r) => r.id).filter((id) => accepted.has(id));
             } catch (err) {
-              this.logger.warn({ err: (err as Error).message, eventId: row.id }, 'outbox publish failed; the event stays pending');
+              // The dispatcher not running, restarting or its database down: the rows stay pending and
+              // are offered again on the next poll. Logged once a minute, not on every poll.
+              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take('relay');
+              if (log) this.logger.warn({ err: (err as Error).message, events: rows.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the webhook dispatcher did not take the events; they stay pending');
             }
           }
           const done = runtimeOf(this.broker).clock.now();
@@ -100,29 +113,27 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         }
       },
       /**
-       * With Redis: the channel is a Redis Stream with consumer groups, which keeps the message and
-       * redelivers it until a consumer acks. Without Redis every service runs in this process, and
-       * the in-memory channel adapter neither queues durably nor reports failures; so the relay
-       * runs the local channel handlers itself and marks the row published only once they all
-       * succeeded (at-least-once; consumers deduplicate by event id).
+       * Hands events to the webhook dispatcher and returns the ids whose deliveries it has stored in
+       * its own database (a request/response call, not a fire-and-forget message): only those
+       * outbox rows are marked published. Redis Streams used to carry these events, and the row counted
+       * as published on XADD, so a Redis that restarted empty lost them (issue 20, defect 5). The
+       * call is the same with or without a transporter. At-least-once: a timeout after the
+       * dispatcher stored them makes the next poll offer them again, and deliveries are unique per
+       * (partner, event id).
        */
-      async publishOutboxEvent(this: any, channel: string, payload: OutboxEvent) {
-        if (runtimeOf(this.broker).config.redisUrl) {
-          await this.broker.sendToChannel(channel, payload, { key: payload.partnerId });
-          return;
-        }
-        for (const svc of this.broker.services as any[]) {
-          const def = svc.schema?.channels?.[channel];
-          if (!def) continue;
-          const handler = typeof def === 'function' ? def : def.handler;
-          await handler.call(svc, payload, { payload });
-        }
+      async deliverOutboxEvents(this: any, events: OutboxEvent[]): Promise<string[]> {
+        const res: { accepted: string[] } = await this.broker.call(ACCEPT_EVENTS_ACTION, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
+        return res.accepted;
       },
       scheduleOutboxFlush(this: any) {
+        if (this.outboxStopping) return;
         if (this.outboxFlushing) { this.outboxAgain = true; return; }
         this.outboxFlushing = true;
-        this.flushOutbox()
-          .catch((err: Error) => this.logger.warn({ err: err.message }, 'outbox relay failed; will retry'))
+        this.outboxRound = this.flushOutbox()
+          .catch((err: Error) => {
+            const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take('round');
+            if (log) this.logger.warn({ err: err.message, failuresSinceLastWarning: log.suppressed }, 'outbox relay failed; will retry');
+          })
           .finally(() => {
             this.outboxFlushing = false;
             if (this.outboxAgain) { this.outboxAgain = false; this.scheduleOutboxFlush(); }
@@ -133,8 +144,11 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       this.outboxTimer = setInterval(() => this.scheduleOutboxFlush(), opts.pollMs ?? 1_000);
       this.outboxTimer.unref?.();
     },
-    stopped(this: any) {
+    async stopped(this: any) {
+      this.outboxStopping = true;
       clearInterval(this.outboxTimer);
+      // The round in flight releases its claims before the database pool closes.
+      await this.outboxRound;
     },
   };
 }

@@ -32,7 +32,7 @@ export function anEvent(partnerId: string, type = 'invoice.authorized', at = new
   };
 }
 
-/** Publishes on fiscal.events as the outbox relay does. */
+/** Publishes on the fiscal.events stream, which the dispatcher still consumes (events of an earlier version's relay). */
 export async function publish(stack: Stack, event: OutboxEvent, node = 0): Promise<void> {
   await stack.nodes[node]!.sendToChannel(EVENTS_CHANNEL, event, { key: event.partnerId } as any);
 }

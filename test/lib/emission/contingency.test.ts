@@ -1,6 +1,6 @@
 import test from 'ava';
 import {
-  afterConsult, CONTINGENCY_DEADLINE_MS, contingencyAllowed, contingencyInfo, contingencyOutcome, contingencyTransmissionStart, contingencyView,
+  afterConsult, AUTHORITY_PROCESSING_WINDOW_MS, CONTINGENCY_DEADLINE_MS, heldRekeyDue, contingencyAllowed, contingencyInfo, contingencyOutcome, contingencyTransmissionStart, contingencyView,
   consultsAfterOnlineFailure, entryAtEmission, isContingencyExpired, needsMonitor, nextContingencyTryAt, transmitsNow,
 } from '../../../lib/emission/contingency.js';
 import { TRANSMISSION_LEASE_MS } from '../../../lib/emission/transmission.js';
@@ -47,12 +47,33 @@ test('consultsAfterOnlineFailure: only infrastructure failures, never an answer 
   t.false(consultsAfterOnlineFailure({ kind: 'processing', receipt: '1', cStat: 103, xMotivo: 'Lote recebido' } as any));
 });
 
-test('afterConsult: not found re-keys; authorized is the outcome; a failed or refused consult is indeterminate', (t) => {
-  t.deepEqual(afterConsult('ERROR', { kind: 'not-found', ...msg }), { kind: 'rekey' });
-  t.like(afterConsult('TRANSMITTING', authorized), { kind: 'outcome', transition: { to: 'AUTHORIZED', event: 'invoice.authorized' } });
-  t.like(afterConsult('ERROR', { kind: 'denied', cStat: 302, xMotivo: 'Uso Denegado' }), { kind: 'outcome', transition: { to: 'DENEGADA' } });
-  t.deepEqual(afterConsult('ERROR', { kind: 'failed', reason: 'timeout-before-send', detail: 'x' }), { kind: 'indeterminate' });
-  t.deepEqual(afterConsult('ERROR', { kind: 'rejected', cStat: 226, xMotivo: 'Rejeição: UF diverge' }), { kind: 'indeterminate' });
+const failedSend = { kind: 'failed', reason: 'connect', detail: 'ECONNREFUSED' } as const;
+const lostAnswer = { kind: 'unknown', reason: 'timeout-after-send', detail: 'sem resposta em 30 s' } as const;
+
+test('afterConsult: not found after a send that reached nothing re-keys; authorized is the outcome; a failed or refused consult is indeterminate', (t) => {
+  t.deepEqual(afterConsult('ERROR', failedSend, { kind: 'not-found', ...msg }, now), { kind: 'rekey' });
+  t.like(afterConsult('TRANSMITTING', lostAnswer, authorized, now), { kind: 'outcome', transition: { to: 'AUTHORIZED', event: 'invoice.authorized' } });
+  t.like(afterConsult('ERROR', failedSend, { kind: 'denied', cStat: 302, xMotivo: 'Uso Denegado' }, now), { kind: 'outcome', transition: { to: 'DENEGADA' } });
+  t.deepEqual(afterConsult('ERROR', failedSend, { kind: 'failed', reason: 'timeout-before-send', detail: 'x' }, now), { kind: 'indeterminate' });
+  t.deepEqual(afterConsult('TRANSMITTING', lostAnswer, { kind: 'rejected', cStat: 226, xMotivo: 'Rejeição: UF diverge' }, now), { kind: 'indeterminate' });
+});
+
+test('afterConsult: not found after a send that may have reached the authority holds the re-key for the processing window', (t) => {
+  t.is(AUTHORITY_PROCESSING_WINDOW_MS, 2 * 60_000);
+  t.deepEqual(afterConsult('TRANSMITTING', lostAnswer, { kind: 'not-found', ...msg }, now), { kind: 'hold', until: new Date(now.getTime() + AUTHORITY_PROCESSING_WINDOW_MS) });
+  const lostConnection = { kind: 'unknown', reason: 'connection-lost-after-send', detail: 'socket hang up' } as const;
+  t.is(afterConsult('TRANSMITTING', lostConnection, { kind: 'not-found', ...msg }, now).kind, 'hold');
+});
+
+test('heldRekeyDue: only a consult asked at or after the end of the window, for the held attempt of a still open note', (t) => {
+  const hold = { attempt: 1, rekeyAfter: new Date(now.getTime() + AUTHORITY_PROCESSING_WINDOW_MS) };
+  const open = { status: 'TRANSMITTING', transmissions: 1 } as const;
+  t.false(heldRekeyDue(hold, open, new Date(hold.rekeyAfter.getTime() - 1)));
+  t.true(heldRekeyDue(hold, open, hold.rekeyAfter));
+  t.true(heldRekeyDue(hold, { status: 'ERROR', transmissions: 1 }, new Date(hold.rekeyAfter.getTime() + 60_000)));
+  t.false(heldRekeyDue(hold, { status: 'TRANSMITTING', transmissions: 2 }, hold.rekeyAfter), 'another transmission started since');
+  t.false(heldRekeyDue(hold, { status: 'AUTHORIZED', transmissions: 1 }, hold.rekeyAfter));
+  t.false(heldRekeyDue(hold, { status: 'CONTINGENCIA_PENDENTE', transmissions: 1 }, hold.rekeyAfter));
 });
 
 test('contingencyInfo: the deadline is the entry plus 24 hours; the view writes it as ISO', (t) => {

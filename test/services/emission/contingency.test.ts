@@ -4,6 +4,7 @@ import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissi
 import { fakePipeline } from '../../support/fake-pipeline.js';
 import { bindPipeline } from '../../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../../services/shared/clock.js';
+import { AUTHORITY_PROCESSING_WINDOW_MS } from '../../../lib/emission/contingency.js';
 
 /**
  * The NFC-e offline contingency flow of the emission service (lib/emission/contingency.ts) with
@@ -110,10 +111,10 @@ test.serial('the monitor confirming the issuer UF down → CONTINGENCIA_PENDENTE
   t.like(forbidden.body.data, { status: 'AUTHORIZED' });
 });
 
-test.serial('infrastructure failure and the key not found → the same number re-keyed with tpEmis 9 and CONTINGENCIA_PENDENTE', async (t) => {
+test.serial('a send that reached nothing and the key not found → the same number re-keyed with tpEmis 9 and CONTINGENCIA_PENDENTE', async (t) => {
   const p = partner();
   const issuer = world.addIssuer(p.partnerId);
-  world.authorizeMode = 'timeout-before-processing';
+  world.authorizeMode = 'fail-before-send';
   const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
   t.is(res.status, 201, res.text);
   const d = res.body.data;
@@ -129,6 +130,119 @@ test.serial('infrastructure failure and the key not found → the same number re
   t.like(row, { tp_emis: 9, access_key: d.accessKey, status: 'CONTINGENCIA_PENDENTE', transmitting_until: null });
   t.true(row.transmitted_xml.includes(`Id="NFe${d.accessKey}"`));
   t.deepEqual((await eventsOf(d.id)).map((e: any) => e.type), ['invoice.contingency']);
+  t.deepEqual(await keysOf(d.id), [{ access_key: online, released_by: 'contingency:rekey', tp_emis: 1 }], 'the first key is kept');
+});
+
+async function keysOf(id: string) {
+  return stack.knex('emission.document_keys').where({ document_id: id }).orderBy('released_at').select('access_key', 'released_by', 'tp_emis');
+}
+
+async function reconcile(id: string) {
+  const res: any = await stack.nodes[0]!.call('v1.emission.reconcileDue', {});
+  return res.outcomes.find((o: any) => o.id === id);
+}
+
+/** An NFC-e whose answer was lost after the send while the authority had not registered it yet: 503, re-key held. */
+async function heldNote(t: any, p: { headers: Record<string, string> }) {
+  world.authorizeMode = 'timeout-before-processing';
+  const res = await stack.request('POST', '/v1/nfce', { body: nota(), headers: p.headers });
+  t.is(res.status, 503, res.text);
+  const details = res.body.error.details;
+  const k1 = world.authorizeCalls.at(-1)!.accessKey;
+  t.deepEqual(res.body.error, {
+    type: 'https://errors.test/CONTINGENCIA_SITUACAO_INDETERMINADA', title: 'Service Unavailable', status: 503,
+    detail: 'Situação da nota indeterminada; o resultado chegará por webhook.', details: { invoiceId: details.invoiceId, status: 'TRANSMITTING', accessKey: k1 },
+    instance: '/v1/nfce', requestId: res.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+  });
+  world.authorizeMode = 'authorize';
+  return { id: details.invoiceId as string, k1 };
+}
+
+test.serial('an answer lost after the send and the key not found yet → 503 and no re-key within the processing window; a later consult that still finds nothing re-keys', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const { id, k1 } = await heldNote(t, p);
+  const row = await stored(id);
+  t.like(row, { status: 'TRANSMITTING', tp_emis: 1, access_key: k1, contingency_deadline: null, transmitting_until: null });
+  t.is(new Date(row.next_check_at).getTime(), clock.now().getTime() + AUTHORITY_PROCESSING_WINDOW_MS, 'the next consult is at the end of the window');
+  const hold = await stack.knex('emission.contingency_holds').where({ document_id: id }).first();
+  t.is(hold.access_key.slice(0, 34), k1.slice(0, 34));
+  t.is(hold.access_key[34], '9');
+  t.deepEqual(await eventsOf(id), [], 'the partner was told nothing but the 503');
+  t.is(await nextNumber(issuer.id), 2);
+
+  clock.advance(AUTHORITY_PROCESSING_WINDOW_MS - 1);
+  t.is(await reconcile(id), undefined, 'not due within the window');
+  clock.advance(1);
+  const sent = world.authorizeCalls.length;
+  t.deepEqual(await reconcile(id), { id, status: 'CONTINGENCIA_PENDENTE' });
+  t.is(world.authorizeCalls.length, sent, 'nothing retransmitted: the contingency scheduler sends it');
+  t.is(world.consultCalls.at(-1), k1);
+  const after = await stored(id);
+  t.like(after, { status: 'CONTINGENCIA_PENDENTE', tp_emis: 9, access_key: hold.access_key, transmitted_xml: hold.signed_xml, contingency_reason: 'falha-na-transmissao' });
+  t.deepEqual(await keysOf(id), [{ access_key: k1, released_by: 'contingency:held-rekey', tp_emis: 1 }]);
+  t.is(await stack.knex('emission.contingency_holds').where({ document_id: id }).first(), undefined);
+  t.deepEqual((await eventsOf(id)).map((e: any) => [e.type, e.data.accessKey]), [['invoice.contingency', hold.access_key]]);
+  t.is(await nextNumber(issuer.id), 2, 'the same number');
+});
+
+test.serial('the authority registers the first key within the window → the consult at its end settles AUTHORIZED with that key, never contingency', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const { id, k1 } = await heldNote(t, p);
+  world.authority.set(k1, '135261111111111'); // the late commit
+  clock.advance(AUTHORITY_PROCESSING_WINDOW_MS);
+  t.deepEqual(await reconcile(id), { id, status: 'AUTHORIZED' });
+  t.like(await stored(id), { status: 'AUTHORIZED', access_key: k1, tp_emis: 1, protocol: '135261111111111', contingency_deadline: null });
+  t.deepEqual((await eventsOf(id)).map((e: any) => [e.type, e.data.accessKey]), [['invoice.authorized', k1]]);
+  t.deepEqual(await keysOf(id), []);
+  t.is(await stack.knex('emission.contingency_holds').where({ document_id: id }).first(), undefined, 'the held tpEmis 9 note is dropped');
+});
+
+test.serial('539 naming the key this note held before → that key is consulted and taken back: AUTHORIZED with its protocol and nfeProc, no REJECTED', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const { id, k1 } = await heldNote(t, p);
+  clock.advance(AUTHORITY_PROCESSING_WINDOW_MS);
+  t.deepEqual(await reconcile(id), { id, status: 'CONTINGENCIA_PENDENTE' });
+  const k2 = (await stored(id)).access_key;
+  const k1Xml = (await stack.knex('emission.document_keys').where({ document_id: id, access_key: k1 }).first()).signed_xml;
+
+  // The authority committed K1 after all; K2 for the same number is answered 539 naming K1.
+  world.authority.set(k1, '135262222222222');
+  clock.advance(1_000);
+  world.authorizeMode = { reject: { cStat: 539, xMotivo: `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${k1}][nRec:351000000000077]` } };
+  const [sends, consults] = [world.authorizeCalls.length, world.consultCalls.length];
+  t.deepEqual(await contingencyRound(id), { id, status: 'AUTHORIZED' });
+  // The round may also transmit notes other tests left pending: look for this note's keys only.
+  t.is(world.authorizeCalls.slice(sends).filter((c) => c.accessKey === k2).length, 1);
+  t.deepEqual(world.consultCalls.slice(consults).filter((k) => k === k1 || k === k2), [k1], 'the named key was consulted');
+  const row = await stored(id);
+  t.like(row, { status: 'AUTHORIZED', access_key: k1, tp_emis: 1, protocol: '135262222222222', transmitted_xml: k1Xml, contingency_deadline: null, erros: null });
+  t.true(row.authorized_xml.includes(`Id="NFe${k1}"`), 'nfeProc of the first key');
+  t.true(row.authorized_xml.includes('<nProt>135262222222222</nProt>'));
+  t.deepEqual(await keysOf(id), [{ access_key: k2, released_by: 'adopted-previous-key', tp_emis: 9 }]);
+  const events = await eventsOf(id);
+  t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency', 'invoice.authorized'], 'one authorization, never a rejection');
+  t.deepEqual(events[1].data, { invoiceId: id, model: '65', number: row.number, series: 1, accessKey: k1, status: 'AUTHORIZED', amount: '21.00' });
+  const got = await stack.request('GET', `/v1/nfce/${id}`, { headers: p.headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', accessKey: k1, protocol: '135262222222222' });
+  t.is(got.body.data.contingencia, undefined);
+});
+
+test.serial('539 naming a key this note never held is a rejection', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const d = (await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true }), headers: p.headers })).body.data;
+  const other = `${d.accessKey.slice(0, 34)}1${'7'.repeat(9)}`;
+  const xMotivo = `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${other}][nRec:351000000000078]`;
+  world.authorizeMode = { reject: { cStat: 539, xMotivo } };
+  clock.advance(60_000);
+  const consults = world.consultCalls.length;
+  t.deepEqual(await contingencyRound(d.id), { id: d.id, status: 'REJECTED' });
+  t.is(world.consultCalls.length, consults, 'nothing to consult');
+  t.like(await stored(d.id), { status: 'REJECTED', access_key: d.accessKey });
+  t.deepEqual((await eventsOf(d.id)).map((e: any) => e.type), ['invoice.contingency', 'invoice.rejected']);
 });
 
 test.serial('infrastructure failure and the consult finds it authorized → 201 AUTHORIZED with the real protocol', async (t) => {
@@ -158,7 +272,7 @@ test.serial('infrastructure failure and no answer from the consult → 503 CONTI
     error: {
       type: 'https://errors.test/CONTINGENCIA_SITUACAO_INDETERMINADA', title: 'Service Unavailable', status: 503,
       detail: 'Situação da nota indeterminada; o resultado chegará por webhook.', details: { invoiceId: details.invoiceId, status: 'ERROR', accessKey: details.accessKey },
-      instance: '/v1/nfce', requestId: res.headers.get('x-request-id'), timestamp: '2026-11-22T15:00:00.000Z',
+      instance: '/v1/nfce', requestId: res.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
     },
   });
   const row = await stored(details.invoiceId);

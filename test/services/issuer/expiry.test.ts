@@ -14,7 +14,8 @@ test('certificate.expiring: one event per threshold (30, 15, 7, 3, 1) with two n
   const stack = await startStack({
     redis: true,
     clock,
-    nodes: [{ services: ['api-gateway', 'issuer'], extra: [FakeAuthService] }, { services: ['issuer'] }],
+    // The dispatcher takes the relayed events (the relay marks a row published only once it stored them).
+    nodes: [{ services: ['api-gateway', 'issuer'], extra: [FakeAuthService] }, { services: ['issuer', 'webhook-dispatcher'] }],
   });
   // stack.stop() leaves the process-wide Redis client (gateway rate limiter) open.
   t.teardown(async () => { await stack.stop(); await closeAllRedis(); });

@@ -24,7 +24,7 @@ const Producer: ServiceSchema = {
   },
 };
 
-test('an event committed to a producer outbox reaches the partner receiver through Redis Streams', async (t) => {
+test('an event committed to a producer outbox reaches the partner receiver through the dispatcher on another node', async (t) => {
   const stack = await startStack({
     redis: true,
     nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService] }, { services: ['webhook-dispatcher'], extra: [Producer] }],
@@ -56,17 +56,16 @@ test('without Redis a burst of outbox events all reach the dispatcher, and a fai
   const broker = stack.nodes[0]!;
   const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 1, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
 
-  // The dispatcher's database is "down": its handler throws, so nothing may be marked published.
+  // The dispatcher's database is "down": storing the delivery throws, so nothing may be marked published.
   const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
-  const channel = dispatcher.schema.channels['fiscal.events'];
-  const original = channel.handler;
-  channel.handler = async () => { throw new Error('database unavailable'); };
+  const original = dispatcher.acceptEvent;
+  dispatcher.acceptEvent = async () => { throw new Error('database unavailable'); };
   await broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data });
   const producer: any = broker.getLocalService('webhook-test-producer');
   await producer.flushOutbox();
   t.is(Number((await stack.knex('producer_test.outbox').whereNull('published_at').count('* as n'))[0]!.n), 1);
 
-  channel.handler = original;
+  dispatcher.acceptEvent = original;
   await Promise.all(Array.from({ length: 300 }, () => broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data })));
   await waitFor(async () => {
     await producer.flushOutbox();
@@ -74,4 +73,37 @@ test('without Redis a burst of outbox events all reach the dispatcher, and a fai
     return pending === 0;
   }, 'outbox drained', 30_000);
   t.is(Number((await stack.knex('webhooks.deliveries').count('* as n'))[0]!.n), 301);
+});
+
+test('an event the dispatcher cannot store stays pending and does not hold back the events after it', async (t) => {
+  const stack = await startStack({
+    nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Producer] }],
+    env: { WEBHOOK_POLL_MS: '0' },
+  });
+  t.teardown(() => stack.stop());
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  await subscribe(stack, receiver, 'p-poison', ['invoice.authorized']);
+  const broker = stack.nodes[0]!;
+  const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 1, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
+  const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
+  const producer: any = broker.getLocalService('webhook-test-producer');
+  const original = dispatcher.acceptEvent;
+  let poison = '';
+  dispatcher.acceptEvent = async (event: any, nudge: boolean) => {
+    if (event.id === poison) throw new Error('value too long for type character varying(64)');
+    return original.call(dispatcher, event, nudge);
+  };
+  // Written one by one so they are claimed in this order: the unstorable one first.
+  poison = (await broker.call<any, any>('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-poison', data })).id;
+  const others = [];
+  for (let i = 0; i < 3; i++) others.push((await broker.call<any, any>('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-poison', data })).id);
+  // The relay's own nudges and poll run too; flush until the others are through.
+  await waitFor(async () => {
+    await producer.flushOutbox();
+    return (await stack.knex('producer_test.outbox').whereNull('published_at').pluck('id')).length === 1;
+  }, 'the storable events handed over', 15_000);
+  t.deepEqual(await stack.knex('producer_test.outbox').whereNull('published_at').pluck('id'), [poison]);
+  const stored = await stack.knex('webhooks.deliveries').where({ partner_id: 'p-poison' }).pluck('event_id');
+  t.deepEqual(stored.sort(), [...others].sort());
 });
