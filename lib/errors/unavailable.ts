@@ -19,10 +19,11 @@ const SOCKET_CODES: ReadonlySet<string> = new Set([
 const PG_UNAVAILABLE: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /**
- * node-postgres reports a connection lost mid-query by message only (no code), and Knex a pool
- * that could not hand out a connection by its error's name.
+ * node-postgres reports a connection lost mid-query by message only (no code), which Knex prefixes
+ * with the statement (`BEGIN; - Connection terminated unexpectedly`); a pool that could not hand
+ * out a connection is Knex's own timeout.
  */
-const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection)/;
+const LOST_CONNECTION = /(^|- )(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection)/;
 
 export function isDependencyUnreachable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

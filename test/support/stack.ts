@@ -40,6 +40,8 @@ export interface StackOptions {
   pglite?: boolean;
   env?: Record<string, string>;
   clock?: Clock;
+  /** The connection string the nodes use for the fresh database (say, through test/support/pg-proxy.ts). */
+  databaseUrlVia?: (url: string) => Promise<string>;
 }
 
 export interface HttpResult<T = any> {
@@ -169,7 +171,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   liveStacks++;
   const db = opts.pglite ? null : await createTestDatabase();
   const env = testEnv({
-    ...(db ? { DATABASE_URL: db.url } : {}),
+    ...(db ? { DATABASE_URL: opts.databaseUrlVia ? await opts.databaseUrlVia(db.url) : db.url } : {}),
     ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...(opts.env ?? {}),
   });
