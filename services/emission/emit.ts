@@ -62,15 +62,19 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   // The key names at most one document (issue 20): a retry answers it, before anything is looked at again.
   const key = req.idempotencyKey;
   const fingerprint = key ? bodyFingerprint(req.body) : null;
-  const bound = async () => {
-    const found = await deps.store.findByIdempotencyKey(req.partnerId, req.model, key!);
-    if (!found) throw new Error(`idempotency key ${key} refused as bound, but names no document`);
-    return guarded(deps, () => found.doc, () => continueBound(deps, found, key!, fingerprint!));
+  /** The answer of the document the key is bound to, if it is (services/emission/idempotent-retry.ts). */
+  const answerBound = async () => {
+    const found = key ? await deps.store.findByIdempotencyKey(req.partnerId, req.model, key) : undefined;
+    return found && guarded(deps, () => found.doc, () => continueBound(deps, found, key!, fingerprint!));
   };
-  if (key) {
-    const found = await deps.store.findByIdempotencyKey(req.partnerId, req.model, key);
-    if (found) return guarded(deps, () => found.doc, () => continueBound(deps, found, key, fingerprint!));
-  }
+  /** A numbering refused because another request bound the key first (its transaction released the number). */
+  const boundMeanwhile = async (err: unknown) => {
+    const answer = err instanceof KeyAlreadyBound ? await answerBound() : undefined;
+    if (!answer) throw err;
+    return answer;
+  };
+  const answered = await answerBound();
+  if (answered) return answered;
   const started = stages ? clockMs() : 0;
   let mark = started;
   /** Records the time since the previous lap under `stage`. */
@@ -155,8 +159,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       try {
         doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
       } catch (err) {
-        if (err instanceof KeyAlreadyBound) return bound();
-        throw err;
+        return boundMeanwhile(err);
       }
     }
   } else {
@@ -168,9 +171,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
         return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
       }, enter);
     } catch (err) {
-      // Another request with this key numbered first; this transaction rolled back, its number unused.
-      if (err instanceof KeyAlreadyBound) return bound();
-      throw err;
+      return boundMeanwhile(err);
     }
     if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
   }
