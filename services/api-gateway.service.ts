@@ -15,6 +15,7 @@ import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
+import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 
@@ -78,7 +79,8 @@ function jsonBodyParser(opts: { limit: string; strict: boolean }) {
  * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
  * Idempotency-Key replay: secret reveals), `idempotency: 'document'` (the action binds the key to
  * the document it creates: a retry is never refused as in progress, and an answer the action marks
- * `$idempotencyKeep: false` — a state still changing — is not stored for replay).
+ * `$idempotencyKeep: false` — a state still changing — is not stored for replay; its
+ * `idempotencyLookup` names the bound document in a 5xx the gateway answers itself).
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
@@ -358,12 +360,10 @@ const ApiGateway: ServiceSchema = {
         }
         const { config, clock } = runtimeOf(this.broker);
         const requestId = req.$requestId ?? resolveRequestId(undefined);
-        const { status, body } = renderError(err, {
-          errorsBase: config.errorsBase,
-          instance: (req.originalUrl ?? req.url ?? '').split('?')[0]!,
-          requestId,
-          timestamp: clock.now().toISOString(),
-        });
+        const envelopeCtx = { errorsBase: config.errorsBase, instance: (req.originalUrl ?? req.url ?? '').split('?')[0]!, requestId, timestamp: clock.now().toISOString() };
+        let { status, body } = renderError(err, envelopeCtx);
+        const named = await namingBoundDocument(this.broker, req.$action?.idempotencyLookup, { partnerId: req.$ctx?.meta?.caller?.partnerId, key: req.headers['idempotency-key'] }, status, body);
+        if (named) ({ status, body } = renderError(named, envelopeCtx));
         // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
         // failed) or any 503 (a node or the database unreachable) is an operational condition,
         // logged as a warning without a stack; anything else is a fault to look at.

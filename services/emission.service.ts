@@ -79,6 +79,7 @@ function emitAction(model: Model, path: string): any {
     httpStatus: 201,
     // The key is bound to the document in the numbering transaction (services/emission/idempotent-retry.ts).
     idempotency: 'document',
+    idempotencyLookup: { action: 'v1.emission.boundDocument', params: { model } },
     openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }] },
     async handler(this: any, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
@@ -242,6 +243,15 @@ const EmissionService: ServiceSchema = {
       },
     },
 
+    /** The document an Idempotency-Key is bound to, `{ invoiceId, status }` or null: the gateway names it in a 5xx it answers itself. */
+    boundDocument: {
+      visibility: 'public',
+      params: { partnerId: 'string', model: { type: 'enum', values: ['55', '65'] }, key: 'string' },
+      async handler(this: any, ctx: Ctx<{ partnerId: string; model: Model; key: string }>) {
+        const found = await this.store.findByIdempotencyKey(ctx.params.partnerId, ctx.params.model, ctx.params.key);
+        return found ? { invoiceId: found.doc.id, status: found.doc.status } : null;
+      },
+    },
     /** One reconciliation round on this node (also run on a timer). */
     reconcileDue: {
       visibility: 'public',

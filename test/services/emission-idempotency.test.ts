@@ -1,6 +1,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import type { Stack } from '../support/stack.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { FakeAuthService } from '../support/fake-auth.js';
 import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../support/emission-world.js';
 import { fakePipeline } from '../support/fake-pipeline.js';
 import { bindPipeline } from '../../services/emission/pipeline-binding.js';
@@ -150,4 +151,43 @@ test.serial('a batch POST is bound to its key too: a retry answers the queued ba
       instance: '/v1/nfe/batch', requestId: other.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
     },
   });
+});
+
+test.serial('an emission node lost mid-request: the gateway\'s 503 still names the numbered document, found on another node', async (t) => {
+  const cluster = await startStack({
+    redis: true,
+    clock,
+    nodes: [{ services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] }, { services: ['emission'] }, { services: ['emission'] }],
+  });
+  t.teardown(async () => { world.release(); await cluster.stop(); });
+  const handled = [0, 0];
+  [1, 2].forEach((n, i) => {
+    const svc: any = cluster.nodes[n]!.getLocalService('v1.emission');
+    const deps = svc.deps.bind(svc);
+    svc.deps = (ctx: unknown) => { handled[i]!++; return deps(ctx); };
+  });
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  world.authorizeMode = { hold: 'authorize' };
+  const calls = world.authorizeCalls.length;
+  const pending = cluster.request('POST', '/v1/nfe', { body: nota(), headers });
+  await world.authorizeCallsReach(calls + 1);
+  const doc = await cluster.knex('emission.documents').where({ partner_id: p.partnerId }).first('id', 'number');
+  await cluster.crashNode(handled[0]! ? 1 : 2);
+
+  const lost = await pending;
+  t.is(lost.status, 503, lost.text);
+  t.is(lost.headers.get('retry-after'), '5');
+  t.deepEqual(lost.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      details: { invoiceId: doc.id, status: 'TRANSMITTING' }, instance: '/v1/nfe', requestId: lost.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+  // The same key through the surviving node: the same document, its lost attempt's lease still alive.
+  const retry = await cluster.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(retry.status, 201, retry.text);
+  t.like(retry.body.data, { id: doc.id, number: doc.number, status: 'TRANSMITTING' });
+  t.is((await cluster.knex('emission.documents').where({ partner_id: p.partnerId })).length, 1);
 });
