@@ -5,7 +5,7 @@ import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { getRedis } from './shared/redis.js';
-import { renderError, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
+import { renderError, retryAfterSeconds, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
@@ -15,6 +15,7 @@ import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
+import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 
@@ -76,7 +77,10 @@ function jsonBodyParser(opts: { limit: string; strict: boolean }) {
  * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
  * `refuseTestKey` (catalogued 403 code for ek_test_ keys), `httpStatus` (success status), `raw`
  * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
- * Idempotency-Key replay: secret reveals).
+ * Idempotency-Key replay: secret reveals), `idempotency: 'document'` (the action binds the key to
+ * the document it creates: a retry is never refused as in progress, and an answer the action marks
+ * `$idempotencyKeep: false` — a state still changing — is not stored for replay; its
+ * `idempotencyLookup` names the bound document in a 5xx the gateway answers itself).
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
@@ -292,7 +296,8 @@ const ApiGateway: ServiceSchema = {
       if (key.length > 255) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key aceita no máximo 255 caracteres.' }] });
       const routeKey = `${req.method} ${route.path}${(req.parsedUrl ?? req.url ?? '').slice(route.path.length) || ''}`.split('?')[0]!;
       const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
-      const outcome = await store.begin(caller.partnerId ?? `u:${caller.userId}`, routeKey, key, fingerprint(req.method, routeKey, req.body ?? {}), () => runtimeOf(this.broker).clock.now());
+      const whenBusy = req.$action?.idempotency === 'document' ? 'proceed' : 'refuse';
+      const outcome = await store.begin(caller.partnerId ?? `u:${caller.userId}`, routeKey, key, fingerprint(req.method, routeKey, req.body ?? {}), () => runtimeOf(this.broker).clock.now(), whenBusy);
       if (outcome.kind === 'replay') {
         res.setHeader('Idempotent-Replayed', 'true');
         const err: any = new Error('replay');
@@ -310,7 +315,10 @@ const ApiGateway: ServiceSchema = {
       ctx.meta.$statusCode = status;
       const body = successEnvelope(data, req.$requestId, runtimeOf(this.broker).clock.now().toISOString());
       if (req.$idempotencyId !== undefined) {
-        await new IdempotencyStore(this.knex, this.t('idempotency_keys')).complete(req.$idempotencyId, status, body);
+        // The work is done: failing to record it (the database lost meanwhile) must not turn the
+        // answer into an error. A retry then runs again, which a document route answers from its binding.
+        await new IdempotencyStore(this.knex, this.t('idempotency_keys')).settle(req.$idempotencyId, ctx.meta.$idempotencyKeep !== false, status, body)
+          .catch((err: Error) => this.logger.warn({ err: err.message }, 'idempotency record not updated after success'));
       }
       return body;
     },
@@ -352,31 +360,35 @@ const ApiGateway: ServiceSchema = {
         }
         const { config, clock } = runtimeOf(this.broker);
         const requestId = req.$requestId ?? resolveRequestId(undefined);
-        const { status, body } = renderError(err, {
-          errorsBase: config.errorsBase,
-          instance: (req.originalUrl ?? req.url ?? '').split('?')[0]!,
-          requestId,
-          timestamp: clock.now().toISOString(),
-        });
+        const envelopeCtx = { errorsBase: config.errorsBase, instance: (req.originalUrl ?? req.url ?? '').split('?')[0]!, requestId, timestamp: clock.now().toISOString() };
+        let { status, body } = renderError(err, envelopeCtx);
+        const named = await namingBoundDocument(this.broker, req.$action?.idempotencyLookup, { partnerId: req.$ctx?.meta?.caller?.partnerId, key: req.headers['idempotency-key'] }, status, body);
+        if (named) ({ status, body } = renderError(named, envelopeCtx));
         // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
-        // failed) is an operational condition, logged as a warning without a stack; anything else
-        // is a fault to look at.
-        if (status >= 500 && raw?.name === 'DomainError') this.logger.warn({ status, type: err.type, detail: raw?.message }, 'request refused: dependency unavailable');
+        // failed) or any 503 (a node or the database unreachable) is an operational condition,
+        // logged as a warning without a stack; anything else is a fault to look at.
+        if (status >= 500 && (raw?.name === 'DomainError' || status === 503)) this.logger.warn({ status, type: err.type, detail: raw?.message }, 'request refused: dependency unavailable');
         else if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
         if (req.$idempotencyId !== undefined) {
-          const store = new IdempotencyStore(this.knex, this.t('idempotency_keys'));
-          if (isReplayable(status, typeof err.type === 'string' ? err.type : undefined)) await store.complete(req.$idempotencyId, status, body);
-          else await store.release(req.$idempotencyId);
+          // Bookkeeping must never cost the client its envelope (the database may be what failed).
+          await new IdempotencyStore(this.knex, this.t('idempotency_keys')).settle(req.$idempotencyId, isReplayable(status, typeof err.type === 'string' ? err.type : undefined), status, body)
+            .catch((e: Error) => this.logger.warn({ err: e.message }, 'idempotency record not updated after an error'));
         }
         if (res.headersSent) return;
-        if (status === 429) res.setHeader('Retry-After', '1');
+        const retryAfter = retryAfterSeconds(status);
+        if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
         res.setHeader('X-Request-Id', requestId);
         res.statusCode = status;
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
         res.end(JSON.stringify(body));
       } catch (fatal) {
         this.logger.error({ err: (fatal as Error).message }, 'error rendering failed');
-        if (!res.headersSent) { res.statusCode = 500; res.end(); }
+        // Still an envelope (API.md, Errors), never an empty body: renderError is pure and cannot fail.
+        if (!res.headersSent) {
+          const { status, body } = renderError({}, { errorsBase: '', instance: (req.url ?? '').split('?')[0]!, requestId: req.$requestId ?? '', timestamp: new Date().toISOString() });
+          res.statusCode = status;
+          res.end(JSON.stringify(body));
+        }
       }
     },
   },

@@ -8,9 +8,11 @@ import { DomainError } from '../lib/errors/index.js';
 import type { Model } from '../lib/nfe/types.js';
 import { detailView } from '../lib/emission/document.js';
 import { DOCUMENT_STATUSES } from '../lib/emission/state.js';
-import { DocumentStore } from './emission/store.js';
+import { DocumentStore, KeyAlreadyBound } from './emission/store.js';
 import { documentPipeline } from './emission/pipeline-binding.js';
 import { emitDocument, type EmissionDeps } from './emission/emit.js';
+import { checkSameRequest, isSettledAnswer } from '../lib/emission/idempotent-retry.js';
+import { bodyFingerprint } from '../lib/idempotency/fingerprint.js';
 import { reconcileOne } from './emission/transmit.js';
 import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
 import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
@@ -62,6 +64,11 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
   + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '
   + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa.';
 
+const idempotencyDescription = 'Vinculada ao documento na numeração (única por parceiro e modelo): toda repetição — após 5xx, queda de um nó ou timeout — '
+  + 'responde o mesmo documento no estado atual (nunca um novo número) e, se a primeira tentativa morreu sem resposta, continua o mesmo documento '
+  + '(consulta pela chave antes de qualquer reenvio). Outro corpo com a mesma chave: 422 IDEMPOTENCIA_CORPO_DIVERGENTE. '
+  + 'Um 5xx depois da numeração traz details.invoiceId e details.status.';
+
 function emitDescriptionOf(model: Model): string {
   return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;
 }
@@ -70,10 +77,16 @@ function emitAction(model: Model, path: string): any {
   return {
     rest: `POST /${path}`,
     httpStatus: 201,
-    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: 'Repetição em 24 h devolve o resultado original.' }] },
+    // The key is bound to the document in the numbering transaction (services/emission/idempotent-retry.ts).
+    idempotency: 'document',
+    idempotencyLookup: { action: 'v1.emission.boundDocument', params: { model } },
+    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }] },
     async handler(this: any, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
-      return emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      const view = await emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      // A note still open changes: a retry must see it then, not this answer replayed.
+      if (!isSettledAnswer(view.status)) ctx.meta.$idempotencyKeep = false;
+      return view;
     },
   };
 }
@@ -181,6 +194,7 @@ const EmissionService: ServiceSchema = {
     emitNfeBatch: {
       rest: 'POST /nfe/batch',
       httpStatus: 202,
+      idempotency: 'document',
       params: { $$strict: true, notas: { type: 'array', min: 1, max: 500, items: 'any' } },
       openapi: {
         summary: 'Lote de NF-e: `{ notas: [...] }` (1-500)',
@@ -190,11 +204,22 @@ const EmissionService: ServiceSchema = {
       },
       async handler(this: any, ctx: Ctx<{ notas: unknown[] }>) {
         const { partnerId, keyKind } = partnerOf(ctx);
+        // The key is bound to the batch as to a document: a retry answers the batch it queued.
+        const key = ctx.meta.idempotencyKey ?? null;
+        const fingerprint = key ? bodyFingerprint(ctx.params) : null;
+        const bound = key ? await this.boundBatch(partnerId, key, fingerprint) : undefined;
+        if (bound) return bound;
         const deps = this.deps(ctx);
         await validateBatch(deps, { partnerId, keyKind, model: '55', notas: ctx.params.notas });
-        const { batch, items } = await this.batches.create({ partnerId, keyKind, model: '55', requestId: ctx.requestID ?? batchRequestId(), notas: ctx.params.notas });
-        for (const item of items) await this.enqueueItem(item.id);
-        return batchView(batch, items);
+        let created;
+        try {
+          created = await this.batches.create({ partnerId, keyKind, model: '55', requestId: ctx.requestID ?? batchRequestId(), notas: ctx.params.notas, idempotencyKey: key, fingerprint });
+        } catch (err) {
+          if (err instanceof KeyAlreadyBound) return this.boundBatch(partnerId, key, fingerprint);
+          throw err;
+        }
+        for (const item of created.items) await this.enqueueItem(item.id);
+        return batchView(created.batch, created.items);
       },
     },
     getNfeBatch: {
@@ -218,6 +243,15 @@ const EmissionService: ServiceSchema = {
       },
     },
 
+    /** The document an Idempotency-Key is bound to, `{ invoiceId, status }` or null: the gateway names it in a 5xx it answers itself. */
+    boundDocument: {
+      visibility: 'public',
+      params: { partnerId: 'string', model: { type: 'enum', values: ['55', '65'] }, key: 'string' },
+      async handler(this: any, ctx: Ctx<{ partnerId: string; model: Model; key: string }>) {
+        const found = await this.store.findByIdempotencyKey(ctx.params.partnerId, ctx.params.model, ctx.params.key);
+        return found ? { invoiceId: found.doc.id, status: found.doc.status } : null;
+      },
+    },
     /** One reconciliation round on this node (also run on a timer). */
     reconcileDue: {
       visibility: 'public',
@@ -275,7 +309,10 @@ const EmissionService: ServiceSchema = {
 
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
-      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency };
+      return {
+        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency,
+        reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
+      };
     },
     eventDeps(this: any, ctx: Ctx<any>) {
       return { store: this.store, calls: ctx, events: this.fiscalEvents };
@@ -287,6 +324,13 @@ const EmissionService: ServiceSchema = {
       const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
       if (!batch || batch.partnerId !== partnerOf(ctx).partnerId) throw new DomainError('NOT_FOUND', undefined, 'Lote não encontrado.');
       return batch;
+    },
+    /** The view of the batch a key is bound to (422 for another body under it), or undefined. */
+    async boundBatch(this: any, partnerId: string, key: string, fingerprint: string) {
+      const bound = await this.batches.findByIdempotencyKey(partnerId, key);
+      if (!bound) return undefined;
+      checkSameRequest(bound, fingerprint, key);
+      return batchView(bound.batch, await this.batches.items(bound.batch.id));
     },
     async enqueueItem(this: any, itemId: string) {
       // The queue state is committed already; a lost message is re-sent by the sweeper.

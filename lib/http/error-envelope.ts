@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { CATALOG, isCatalogued } from '../errors/index.js';
+import { isDependencyUnreachable } from '../errors/unavailable.js';
 
 /** What any thrown error looks like after crossing the transporter: plain fields only. */
 export interface ErrorLike {
@@ -114,6 +115,10 @@ export function renderError(err: ErrorLike, ctx: EnvelopeContext): { status: num
     status = f.status;
     slug = f.slug;
     detail = f.detail ?? (CATALOG as Record<string, { detail: string }>)[slug]?.detail ?? detail;
+  } else if (isDependencyUnreachable(err)) {
+    // An outage (the database down or unreachable), not a fault of ours: 503, and the client retries.
+    status = 503;
+    slug = 'SERVICE_UNAVAILABLE';
   } else if (type && status < 500) {
     // Rule 4: a code outside the public catalogue.
     slug = 'RECUSA_NAO_CATALOGADA';
@@ -144,4 +149,15 @@ export function renderError(err: ErrorLike, ctx: EnvelopeContext): { status: num
 
 export function successEnvelope<T>(data: T, requestId: string, timestamp: string): { data: T; meta: { requestId: string; timestamp: string } } {
   return { data, meta: { requestId, timestamp } };
+}
+
+/**
+ * Retry-After (seconds) of an error answer: 429 always 1 (API.md, Limits: "not computed"); a 503
+ * says the service or a dependency is down for a moment (an outage, the authority unreachable),
+ * and a retry — safe under the same Idempotency-Key — is worth it after a few seconds.
+ */
+export function retryAfterSeconds(status: number): number | undefined {
+  if (status === 429) return 1;
+  if (status === 503) return 5;
+  return undefined;
 }

@@ -155,6 +155,14 @@ const RATE_HEADERS = {
   'X-Request-Id': { schema: { type: 'string' }, description: 'Igual a meta.requestId / error.requestId.' },
 };
 
+/** Any route, when the database or another dependency is down (issue 20): SERVICE_UNAVAILABLE, never a 500. */
+const UNAVAILABLE = {
+  description: 'SERVICE_UNAVAILABLE: banco de dados ou outro serviço indisponível; repita após Retry-After (com a mesma Idempotency-Key, sem risco de duplicar). '
+    + 'Numa emissão já numerada, details.invoiceId e details.status.',
+  headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Segundos até tentar de novo.' } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+};
+
 function securityFor(auth: RouteDoc['auth']): Record<string, string[]>[] {
   switch (auth) {
     case 'none': return [];
@@ -180,7 +188,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       parameters.push({ name, in: 'query', required: !optional, schema });
     }
     for (const h of r.openapi?.headers ?? []) parameters.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
-    if (method === 'post' && r.auth !== 'none') {
+    if (method === 'post' && r.auth !== 'none' && !(r.openapi?.headers ?? []).some((h) => h.name === 'Idempotency-Key')) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Mesma chave em 24 h devolve o resultado original sem reprocessar.', schema: { type: 'string', maxLength: 255 } });
     }
     const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
@@ -194,7 +202,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
           content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: r.openapi?.response ?? {}, meta: { $ref: '#/components/schemas/Meta' } } } } },
         };
     const errorRef = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
-    const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, default: errorRef };
+    const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, 503: UNAVAILABLE, default: errorRef };
     if (r.auth !== 'none') { responses[401] = errorRef; responses[403] = errorRef; }
     paths[oaPath] ??= {};
     paths[oaPath]![method] = {

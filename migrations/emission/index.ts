@@ -206,6 +206,39 @@ export const migrations: Migration[] = [
     },
   },
   {
+    // Issue 20: an Idempotency-Key is bound to its document in the numbering transaction, once per
+    // partner and model; a batch to its POST the same way.
+    name: '010_idempotency_key_binding',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('documents', (t) => {
+        t.string('idempotency_fingerprint', 64); // lib/idempotency/fingerprint.ts bodyFingerprint
+      });
+      // Keys that emitted twice before this fix (the defect) stay on their first document; the later
+      // ones are detached with a history line saying so, so the unique index can exist.
+      await knex.raw(`
+        with ranked as (
+          select id, status, idempotency_key,
+                 row_number() over (partition by partner_id, model, idempotency_key order by created_at, id) as n
+          from ??.documents where idempotency_key is not null
+        ), detached as (
+          update ??.documents d set idempotency_key = null from ranked r where d.id = r.id and r.n > 1
+          returning d.id, r.status, r.idempotency_key
+        )
+        insert into ??.document_history (document_id, from_status, to_status, trigger, motivo, detail, at)
+        select id, status, status, 'migration:010', 'Idempotency-Key já vinculada a um documento anterior; desvinculada deste.',
+               jsonb_build_object('idempotencyKey', idempotency_key), now()
+        from detached`, [schema, schema, schema]);
+      await knex.raw('drop index if exists ??', [`${schema}.documents_idempotency_idx`]);
+      await knex.raw(`create unique index documents_idempotency_unique on ??.documents (partner_id, model, idempotency_key) where idempotency_key is not null`, [schema]);
+
+      await knex.schema.withSchema(schema).alterTable('batches', (t) => {
+        t.string('idempotency_key', 255);
+        t.string('idempotency_fingerprint', 64);
+      });
+      await knex.raw(`create unique index batches_idempotency_unique on ??.batches (partner_id, idempotency_key) where idempotency_key is not null`, [schema]);
+      },
+    },
+    {
     // Issue 20, defect 4: a late authority answer for a key the document no longer carries.
     name: '012_document_keys_and_contingency_holds',
     async up(knex, schema) {

@@ -1,7 +1,7 @@
 import { DomainError } from '../../lib/errors/index.js';
 import { renderError } from '../../lib/http/error-envelope.js';
 import type { Model } from '../../lib/nfe/types.js';
-import { emitDocument, respond, type EmissionDeps } from './emit.js';
+import { emitDocument, type EmissionDeps } from './emit.js';
 import { issuerForEmission } from './ports.js';
 import type { BatchItemRow, BatchRow, BatchStore } from './batch.js';
 import { MAX_ITEM_ATTEMPTS } from './batch.js';
@@ -41,11 +41,11 @@ export interface ItemEnv {
 
 /** Runs one claimed item to COMPLETED or FAILED (or back to the queue after a transient failure). */
 export async function processItem(deps: EmissionDeps, batches: BatchStore, batch: BatchRow, item: BatchItemRow, env: ItemEnv): Promise<void> {
+  // The item's own key binds its document as a request's Idempotency-Key does: an item taken over
+  // from a node that died answers (and carries on) the document that node numbered, never a second.
   const idempotencyKey = `batch-item:${item.id}`;
-  // A node that died after storing the document left it here: finish from it, never emit twice.
-  const existing = await deps.store.findByIdempotencyKey(batch.partnerId, idempotencyKey);
   try {
-    const view = existing ? respond(existing) : await emitDocument(deps, { partnerId: batch.partnerId, keyKind: batch.keyKind, model: batch.model, body: item.body, idempotencyKey });
+    const view = await emitDocument(deps, { partnerId: batch.partnerId, keyKind: batch.keyKind, model: batch.model, body: item.body, idempotencyKey });
     await batches.finish(item.id, 'COMPLETED', view as unknown as Record<string, unknown>, view.id);
   } catch (raw: any) {
     let err = raw;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model } from '../../lib/nfe/types.js';
+import { KeyAlreadyBound } from './store.js';
 
 /**
  * The batch queue's state, in Postgres (API.md: "items run through a queue"). The channel
@@ -62,11 +63,33 @@ export class BatchStore {
     return `${this.schema}.${name}`;
   }
 
-  async create(b: { partnerId: string; keyKind: 'live' | 'test' | null; model: Model; requestId: string; notas: unknown[] }): Promise<{ batch: BatchRow; items: BatchItemRow[] }> {
+  /**
+   * Queues a batch. Its Idempotency-Key, if any, is bound to it in the same transaction (unique per
+   * partner): a second batch under the key is refused with KeyAlreadyBound and nothing is queued.
+   */
+  async create(b: { partnerId: string; keyKind: 'live' | 'test' | null; model: Model; requestId: string; notas: unknown[]; idempotencyKey: string | null; fingerprint: string | null }): Promise<{ batch: BatchRow; items: BatchItemRow[] }> {
+    try {
+      return await this.insert(b);
+    } catch (err: any) {
+      if (err?.code === '23505' && String(err.constraint ?? err.message).includes('batches_idempotency_unique')) throw new KeyAlreadyBound(b.idempotencyKey!);
+      throw err;
+    }
+  }
+
+  /** The batch an Idempotency-Key is bound to, with the fingerprint of the request that queued it. */
+  async findByIdempotencyKey(partnerId: string, key: string): Promise<{ batch: BatchRow; fingerprint: string | null } | undefined> {
+    const r = await this.knex(this.t('batches')).where({ partner_id: partnerId, idempotency_key: key }).first();
+    return r ? { batch: toBatch(r), fingerprint: r.idempotency_fingerprint ?? null } : undefined;
+  }
+
+  private insert(b: Parameters<BatchStore['create']>[0]): Promise<{ batch: BatchRow; items: BatchItemRow[] }> {
     const now = this.now();
     const id = randomUUID();
     return this.knex.transaction(async (trx) => {
-      await trx(this.t('batches')).insert({ id, partner_id: b.partnerId, model: b.model, key_kind: b.keyKind ?? 'jwt', total: b.notas.length, request_id: b.requestId, created_at: now });
+      await trx(this.t('batches')).insert({
+        id, partner_id: b.partnerId, model: b.model, key_kind: b.keyKind ?? 'jwt', total: b.notas.length, request_id: b.requestId, created_at: now,
+        idempotency_key: b.idempotencyKey, idempotency_fingerprint: b.fingerprint,
+      });
       const rows = b.notas.map((nota, index) => ({
         id: randomUUID(), batch_id: id, index, status: 'QUEUED', body: JSON.stringify(nota),
         issuer_id: nota && typeof (nota as any).issuerId === 'string' ? (nota as any).issuerId : null,

@@ -7,8 +7,8 @@ import type { BuildContext, DocumentPipeline } from '../../lib/emission/pipeline
 import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
-import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
-import type { AfterInsert, DocumentStore, NewDocument, ResendContent } from './store.js';
+import type { DocumentRecord } from '../../lib/emission/document.js';
+import { KeyAlreadyBound, type AfterInsert, type DocumentStore, type NewDocument, type ResendContent } from './store.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmitAttempt } from './transmit.js';
 import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmission, needsMonitor } from '../../lib/emission/contingency.js';
@@ -18,6 +18,10 @@ import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
+import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
+import { numberedFailure } from '../../lib/emission/numbered-failure.js';
+import { respond } from './answer.js';
+import { continueBound } from './idempotent-retry.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -36,6 +40,8 @@ export interface EmissionDeps {
   stages?: StageTimer;
   /** NFC-e offline contingency; absent: never entered (the batch, NF-e only, has no use for it). */
   contingency?: ContingencyStore;
+  /** Told of an unexpected failure after a document was numbered (the answer carries only its id). */
+  reportFault?(err: unknown, invoiceId: string): void;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
@@ -51,8 +57,24 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
  * strict validation (400) and the business rules (422) passed, and before numbering. So a body
  * that breaks a rule answers that rule even when the issuer also lacks its certificate.
  */
-export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof emissionView>> {
+export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof respond>> {
   const { pipeline, stages } = deps;
+  // The key names at most one document (issue 20): a retry answers it, before anything is looked at again.
+  const key = req.idempotencyKey;
+  const fingerprint = key ? bodyFingerprint(req.body) : null;
+  /** The answer of the document the key is bound to, if it is (services/emission/idempotent-retry.ts). */
+  const answerBound = async () => {
+    const found = key ? await deps.store.findByIdempotencyKey(req.partnerId, req.model, key) : undefined;
+    return found && guarded(deps, () => found.doc, () => continueBound(deps, found, key!, fingerprint!));
+  };
+  /** A numbering refused because another request bound the key first (its transaction released the number). */
+  const boundMeanwhile = async (err: unknown) => {
+    const answer = err instanceof KeyAlreadyBound ? await answerBound() : undefined;
+    if (!answer) throw err;
+    return answer;
+  };
+  const answered = await answerBound();
+  if (answered) return answered;
   const started = stages ? clockMs() : 0;
   let mark = started;
   /** Records the time since the previous lap under `stage`. */
@@ -102,7 +124,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
   const base: Omit<NewDocument, 'cnf'> = {
     ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
-    idempotencyKey: req.idempotencyKey, tpEmis: entry ? CONTINGENCY_TP_EMIS : 1, emittedAt,
+    idempotencyKey: key, idempotencyFingerprint: fingerprint, tpEmis: entry ? CONTINGENCY_TP_EMIS : 1, emittedAt,
   };
   // dhCont is dhEmi: the note is issued in contingency from its emission on.
   const ctxFor = (number: number, cnf: string, at: Date, tpEmis: number): BuildContext => ({
@@ -134,55 +156,70 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const cnf = chooseCnf(body.numero, random);
       mark = clockMs();
       const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
-      doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
+      try {
+        doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
+      } catch (err) {
+        return boundMeanwhile(err);
+      }
     }
   } else {
     const txStart = mark;
-    doc = await deps.store.createNumbered(base, async (number) => {
-      if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
-      const cnf = chooseCnf(number, random);
-      return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
-    }, enter);
+    try {
+      doc = await deps.store.createNumbered(base, async (number) => {
+        if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
+        const cnf = chooseCnf(number, random);
+        return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
+      }, enter);
+    } catch (err) {
+      return boundMeanwhile(err);
+    }
     if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
   }
 
-  // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
-  if (doc.status === 'CONTINGENCIA_PENDENTE') {
-    stages?.record('total', clockMs() - started);
-    return respond(doc);
-  }
+  let known = doc;
+  return guarded(deps, () => known, async () => {
+    // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
+    if (doc.status === 'CONTINGENCIA_PENDENTE') {
+      stages?.record('total', clockMs() - started);
+      return respond(doc);
+    }
 
-  // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
-  // 409 and sends nothing (lib/emission/transmission.ts).
-  const claim = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
-  if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
-  if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
-  const transmitting = claim.doc;
-  const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
-  lap('persist');
-  const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
-  let final = sentDoc;
-  // A new NFC-e whose transmission failed by infrastructure: settled by key, maybe re-keyed in contingency.
-  if (allowed && !resend) {
-    const sent = final;
-    final = await settleOnlineFailure(deps, final, result, justificativa, async () => {
-      const cnf = chooseCnf(sent.number, random);
-      return { cnf, built: await pipeline.build(note, totals, ctxFor(sent.number, cnf, sent.emittedAt, CONTINGENCY_TP_EMIS), material) };
-    });
+    // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
+    // 409 and sends nothing (lib/emission/transmission.ts).
+    const claim = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
+    if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
+    if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
+    const transmitting = known = claim.doc;
+    const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
+    lap('persist');
+    const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
+    let final = known = sentDoc;
+    // A new NFC-e whose transmission failed by infrastructure: settled by key, maybe re-keyed in contingency.
+    if (allowed && !resend) {
+      const sent = final;
+      final = await settleOnlineFailure(deps, final, result, justificativa, async () => {
+        const cnf = chooseCnf(sent.number, random);
+        return { cnf, built: await pipeline.build(note, totals, ctxFor(sent.number, cnf, sent.emittedAt, CONTINGENCY_TP_EMIS), material) };
+      });
+    }
+    stages?.record('total', clockMs() - started);
+    return respond(final);
+  });
+}
+
+/** Runs what follows the numbering of `last()`'s document; a failure answers naming it (lib/emission/numbered-failure.ts). */
+async function guarded<T>(deps: Pick<EmissionDeps, 'reportFault'>, last: () => DocumentRecord, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const doc = last();
+    const { error, fault } = numberedFailure(err, doc);
+    if (fault) deps.reportFault?.(err, doc.id);
+    throw error;
   }
-  stages?.record('total', clockMs() - started);
-  return respond(final);
 }
 
 function lacksRegime(err: DomainError): boolean {
   const missing = err.data?.camposFaltando;
   return err.type === 'CADASTRO_EMISSOR_INCOMPLETO' && Array.isArray(missing) && missing.includes('crt');
-}
-
-/** 201 for anything that is not an authority refusal; a refusal is the 400 of API.md with erros[] verbatim. */
-export function respond(doc: DocumentRecord): ReturnType<typeof emissionView> {
-  if (doc.status === 'REJECTED' || doc.status === 'DENEGADA') {
-    throw new DomainError('BAD_REQUEST', { erros: doc.erros ?? [], invoiceId: doc.id, status: doc.status }, doc.motivo ?? 'Documento rejeitado pela autoridade fiscal.');
-  }
-  return emissionView(doc);
 }

@@ -35,6 +35,8 @@ export interface NewDocument extends NumberSpace {
   amountCents: bigint;
   requestBody: unknown;
   idempotencyKey: string | null;
+  /** lib/idempotency/fingerprint.ts bodyFingerprint of the request; null without a key. */
+  idempotencyFingerprint: string | null;
   cnf: string;
   tpEmis: number;
   emittedAt: Date;
@@ -68,6 +70,23 @@ export const COLUMNS = `id, partner_id, issuer_id, model, series, number, enviro
   contingency_reason, contingency_justification, contingency_deadline`;
 
 const PG_UNIQUE_VIOLATION = '23505';
+/** migrations/emission 010: one document per partner, model and Idempotency-Key. */
+const IDEMPOTENCY_INDEX = 'documents_idempotency_unique';
+
+/**
+ * The request's Idempotency-Key was bound to a document by another request first (the unique
+ * index refused this insert, and its transaction released the number): answer that document.
+ */
+export class KeyAlreadyBound extends Error {
+  constructor(readonly key: string) {
+    super(`idempotency key already bound: ${key}`);
+    this.name = 'KeyAlreadyBound';
+  }
+}
+
+function bindingRefused(err: any): boolean {
+  return err?.code === PG_UNIQUE_VIOLATION && (err.constraint === IDEMPOTENCY_INDEX || String(err.message ?? '').includes(IDEMPOTENCY_INDEX));
+}
 const MAX_NUMBER = 999_999_999;
 
 /** A hook run in the creating transaction after the insert (contingency entry: services/emission/contingency-store.ts). */
@@ -108,9 +127,10 @@ export class DocumentStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async findByIdempotencyKey(partnerId: string, key: string): Promise<DocumentRecord | undefined> {
-    const row = await this.select(this.d.knex).where({ partner_id: partnerId, idempotency_key: key }).first();
-    return row ? toRecord(row) : undefined;
+  /** The document an Idempotency-Key is bound to, with the fingerprint of the request that bound it. */
+  async findByIdempotencyKey(partnerId: string, model: Model, key: string): Promise<{ doc: DocumentRecord; fingerprint: string | null } | undefined> {
+    const row = await this.select(this.d.knex).select('idempotency_fingerprint').where({ partner_id: partnerId, model, idempotency_key: key }).first();
+    return row ? { doc: toRecord(row), fingerprint: row.idempotency_fingerprint ?? null } : undefined;
   }
 
   async xmlOf(id: string): Promise<{ transmitted: string | null; authorized: string | null } | undefined> {
@@ -132,6 +152,15 @@ export class DocumentStore {
    */
   async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    try {
+      return await this.numbered(doc, key, build, then);
+    } catch (err) {
+      if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
+      throw err;
+    }
+  }
+
+  private numbered(doc: Omit<NewDocument, 'cnf'>, key: Record<string, unknown>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
       let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       if (!seq) {
@@ -176,6 +205,7 @@ export class DocumentStore {
         return this.insertCreated(trx, doc, number, built, then);
       });
     } catch (err: any) {
+      if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
       if (err?.code === PG_UNIQUE_VIOLATION) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: number, serie: doc.series });
       throw err;
     }
@@ -188,7 +218,7 @@ export class DocumentStore {
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
       request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
-      idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
+      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
     };
     await trx(this.t('documents')).insert(row);
     await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
@@ -204,7 +234,7 @@ export class DocumentStore {
    * starts; the others get the reason and the current record. A resend replaces the stored body and
    * XML (same key). `expectedAttempt`: the attempt the caller's decision was based on.
    */
-  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit', opts: { replace?: ResendContent; expectedAttempt?: number } = {}): Promise<TransmissionClaim> {
+  async markTransmitting(id: string, trigger: 'emission' | 'resend' | 'retransmit' | 'retry', opts: { replace?: ResendContent; expectedAttempt?: number } = {}): Promise<TransmissionClaim> {
     return this.d.knex.transaction(async (trx) => {
       const locked = await this.select(trx).where({ id }).forUpdate().first();
       if (!locked) throw new Error(`document ${id} vanished`);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { DomainError } from '../../lib/errors/index.js';
 
@@ -12,30 +11,29 @@ export type IdempotencyOutcome =
   | { kind: 'proceed'; id: number }
   | { kind: 'replay'; status: number; body: unknown };
 
-export function fingerprint(method: string, route: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(body)}`).digest('hex');
-}
+export { requestFingerprint as fingerprint } from '../../lib/idempotency/fingerprint.js';
 
-/** JSON with sorted keys, so the same body in another key order has the same fingerprint. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as any)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
+/**
+ * What a request finds still "processing" under its key once it waited for it: `refuse` answers
+ * 409 IDEMPOTENCIA_EM_ANDAMENTO; `proceed` lets it run, for routes whose action binds the key to
+ * what it creates (`idempotency: 'document'`: the emission's unique index), so the action — never
+ * this record — decides, and answers what the first request made.
+ */
+export type WhenBusy = 'refuse' | 'proceed';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Claims (partner, route, key) in Postgres. Exactly one request executes: a concurrent duplicate
  * waits briefly for the first to finish and replays it, or answers 409 while it is still running;
- * a different body under the same key answers 422.
+ * a different body under the same key answers 422. This record alone cannot make an emission
+ * exactly-once (a 5xx releases it, a dead node's is taken over): emission routes bind the key
+ * themselves and pass `proceed`.
  */
 export class IdempotencyStore {
   constructor(private readonly knex: Knex, private readonly table: string) {}
 
-  async begin(partnerId: string, route: string, key: string, print: string, now: () => Date): Promise<IdempotencyOutcome> {
+  async begin(partnerId: string, route: string, key: string, print: string, now: () => Date, whenBusy: WhenBusy = 'refuse'): Promise<IdempotencyOutcome> {
     const deadline = Date.now() + WAIT_FOR_PEER_MS;
     for (;;) {
       const at = now();
@@ -67,7 +65,10 @@ export class IdempotencyStore {
         if (taken) return { kind: 'proceed', id: Number(row.id) };
         continue;
       }
-      if (Date.now() >= deadline) throw new DomainError('IDEMPOTENCIA_EM_ANDAMENTO', { idempotencyKey: key });
+      if (Date.now() >= deadline) {
+        if (whenBusy === 'proceed') return { kind: 'proceed', id: Number(row.id) };
+        throw new DomainError('IDEMPOTENCIA_EM_ANDAMENTO', { idempotencyKey: key });
+      }
       await sleep(100);
     }
   }
@@ -77,9 +78,15 @@ export class IdempotencyStore {
     await this.knex(this.table).where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
   }
 
-  /** Frees the key after a non-deterministic outcome (5xx, 429, 401) so a retry executes. */
+  /** Frees the key after a non-deterministic outcome (5xx, 429, 401, a state still changing) so a retry executes. */
   async release(id: number): Promise<void> {
     await this.knex(this.table).where({ id, state: 'processing' }).del();
+  }
+
+  /** How a request ended: its answer kept for replay, or the key freed so a retry runs again. */
+  async settle(id: number, replay: boolean, status: number, body: unknown): Promise<void> {
+    if (replay) await this.complete(id, status, body);
+    else await this.release(id);
   }
 
   async purgeExpired(now: Date): Promise<number> {

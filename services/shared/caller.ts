@@ -27,6 +27,11 @@ export interface Caller {
 export interface CallerMeta {
   caller?: Caller;
   idempotencyKey?: string;
+  /**
+   * Set false by an action whose answer describes a passing state (a note still open): the gateway
+   * then keeps no replay copy for the Idempotency-Key, and a retry asks the action again.
+   */
+  $idempotencyKeep?: boolean;
   ip?: string;
   $statusCode?: number;
 }

@@ -40,6 +40,8 @@ export interface StackOptions {
   pglite?: boolean;
   env?: Record<string, string>;
   clock?: Clock;
+  /** The connection string the nodes use for the fresh database (say, through test/support/pg-proxy.ts). */
+  databaseUrlVia?: (url: string) => Promise<string>;
 }
 
 export interface HttpResult<T = any> {
@@ -66,6 +68,12 @@ export interface Stack {
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>;
   /** Stops one node (as a crash would: no graceful hand-off beyond the broker's own). */
   stopNode(index: number): Promise<void>;
+  /**
+   * Kills one node as kill -9 would, once its peers noticed: its HTTP connections drop, it never
+   * answers or sends again, its requests in flight wait forever for answers that never come, and
+   * every peer sees it disconnected unexpectedly (what their heartbeat timeout concludes).
+   */
+  crashNode(index: number): Promise<void>;
   /** Starts a new node with the same configuration and returns its index. */
   addNode(spec: NodeSpec): Promise<number>;
   stop(): Promise<void>;
@@ -128,6 +136,7 @@ function gatewayUrl(broker: ServiceBroker): string | null {
   const api: any = broker.getLocalService('api');
   if (!api?.server) return null;
   const addr = api.server.address();
+  if (!addr || typeof addr === 'string') return null; // its server closed (a crashed node)
   return `http://127.0.0.1:${addr.port}`;
 }
 
@@ -162,13 +171,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   liveStacks++;
   const db = opts.pglite ? null : await createTestDatabase();
   const env = testEnv({
-    ...(db ? { DATABASE_URL: db.url } : {}),
+    ...(db ? { DATABASE_URL: opts.databaseUrlVia ? await opts.databaseUrlVia(db.url) : db.url } : {}),
     ...(opts.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...(opts.env ?? {}),
   });
   const config = loadConfig(env);
   const specs = opts.nodes ?? [{ services: [...ALL_SERVICES] }];
   const nodes: ServiceBroker[] = [];
+  const crashed = new Set<ServiceBroker>();
   let counter = 0;
 
   async function launch(spec: NodeSpec): Promise<ServiceBroker> {
@@ -207,15 +217,30 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     async stopNode(index) {
       await nodes[index]!.stop();
     },
+    async crashNode(index) {
+      const b: any = nodes[index]!;
+      const api = b.getLocalService('api');
+      if (api?.server) { api.server.close(); api.server.closeAllConnections(); }
+      b.registry.discoverer.stopHeartbeatTimers();
+      b.transit.connected = false;
+      b.transit.isReady = false;
+      await b.transit.tx.disconnect();
+      b.transit.tx.connected = false;
+      crashed.add(b);
+      for (const peer of nodes) if (!crashed.has(peer)) (peer as any).registry.nodes.disconnected(b.nodeID, true);
+    },
     async addNode(spec) {
       const b = await launch(spec);
       nodes.push(b);
       await b.waitForServices(allServices, 20_000).catch(() => undefined);
-      await waitForMesh(nodes.filter((n) => n.started));
+      await waitForMesh(nodes.filter((n) => n.started && !crashed.has(n)));
       await refreshAliases(nodes);
       return nodes.length - 1;
     },
     async stop() {
+      // A crashed node's calls never end by themselves (their timers would hold the process): end
+      // them, then stop what is left of it (its services' own timers and loops).
+      for (const b of crashed) for (const req of (b as any).transit.pendingRequests.values()) req.reject(new Error('node crashed'));
       for (const b of nodes) await b.stop().catch(() => undefined);
       await closeKnex(config);
       if (db) await db.drop().catch(() => undefined);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { renderError } from '../../../lib/http/error-envelope.js';
+import { renderError, retryAfterSeconds } from '../../../lib/http/error-envelope.js';
 import { DomainError } from '../../../lib/errors/index.js';
 
 const ctx = { errorsBase: 'https://errors.test', instance: '/v1/nfe', requestId: 'req-12345678', timestamp: '2026-11-22T12:00:00.000Z' };
@@ -75,4 +75,24 @@ test('renderError puts a domain 400 with field errors and unknown fields in erro
 test('renderError uses the status map for a 429 and a 401 without a catalogued type', (t) => {
   t.is(renderError({ code: 429, message: 'x' }, ctx).body.error.type, 'https://errors.test/RATE_LIMIT_EXCEEDED');
   t.is(renderError({ code: 401, message: 'x' }, ctx).body.error.type, 'https://errors.test/UNAUTHORIZED');
+});
+
+test('renderError answers a database outage 503 SERVICE_UNAVAILABLE, never 500, without its text', (t) => {
+  for (const err of [Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), new Error('Connection terminated unexpectedly'), { name: 'error', code: '57P01', message: 'terminating connection due to administrator command' }]) {
+    const { status, body } = renderError(err, ctx);
+    t.is(status, 503);
+    t.deepEqual(body, {
+      error: {
+        type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+        instance: '/v1/nfe', requestId: 'req-12345678', timestamp: '2026-11-22T12:00:00.000Z',
+      },
+    });
+  }
+});
+
+test('retryAfterSeconds: 1 for 429 (API.md), 5 for a 503, none otherwise', (t) => {
+  t.is(retryAfterSeconds(429), 1);
+  t.is(retryAfterSeconds(503), 5);
+  t.is(retryAfterSeconds(500), undefined);
+  t.is(retryAfterSeconds(504), undefined);
 });

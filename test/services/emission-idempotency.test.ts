@@ -1,0 +1,193 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { startStack, type Stack } from '../support/stack.js';
+import { FakeAuthService } from '../support/fake-auth.js';
+import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../support/emission-world.js';
+import { fakePipeline } from '../support/fake-pipeline.js';
+import { bindPipeline } from '../../services/emission/pipeline-binding.js';
+import { ManualClock } from '../../services/shared/clock.js';
+
+/**
+ * Issue 20, defect 1: the Idempotency-Key is bound to the document in the emission's numbering
+ * transaction, so whatever happens to the gateway's own record (released after a 5xx, taken over
+ * after 2 minutes, purged), a retry answers — and when needed carries on — the same document.
+ */
+bindPipeline(fakePipeline);
+const world = new EmissionWorld();
+const clock = new ManualClock('2026-11-22T15:00:00.000Z');
+let stack: Stack;
+
+test.before(async () => { stack = await startEmissionStack(world, clock); });
+test.after.always(async () => { await stack?.stop(); });
+test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = 'lookup'; });
+
+const keyed = (headers: Record<string, string>, key = `pedido-${randomUUID()}`) => ({ ...headers, 'idempotency-key': key });
+/** What a 5xx release, a stale takeover or the 24-hour purge leaves of the gateway's record: nothing. */
+const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').del();
+const documentsOf = (partnerId: string) => stack.knex('emission.documents').where({ partner_id: partnerId }).select('id', 'number', 'status', 'idempotency_key');
+const authorizedEvents = async (id: string) => (await stack.knex('emission.outbox')).filter((r: any) => r.payload.type === 'invoice.authorized' && r.payload.data.invoiceId === id);
+
+test.serial('requests racing past the gateway with one key number one document; every one answers it', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const key = `pedido-${randomUUID()}`;
+  const caller = { scheme: 'key', partnerId: p.partnerId, keyKind: 'live' };
+  const answers = await Promise.all(Array.from({ length: 6 }, () => stack.nodes[0]!.call('v1.emission.emitNfe', nota(), { meta: { caller, idempotencyKey: key } })));
+  const docs = await documentsOf(p.partnerId);
+  t.is(docs.length, 1);
+  t.deepEqual([...new Set(answers.map((a: any) => `${a.id}:${a.number}`))], [`${docs[0].id}:1`]);
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: issuer.id }).first()).next_number), 2);
+  t.is((await authorizedEvents(docs[0].id)).length, 1);
+});
+
+test.serial('a retry after the gateway forgot the key answers the same document; another body under the key is 422 and numbers nothing', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  const first = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(first.status, 201, first.text);
+  await forgetGatewayRecords();
+  const calls = world.authorizeCalls.length;
+
+  const again = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(again.status, 201, again.text);
+  t.is(again.headers.get('idempotent-replayed'), null); // answered by the emission from its binding
+  t.deepEqual(again.body.data, first.body.data);
+  t.is(world.authorizeCalls.length, calls);
+
+  await forgetGatewayRecords();
+  const other = await stack.request('POST', '/v1/nfe', { body: nota({ informacoesComplementares: 'Outro pedido' }), headers });
+  t.is(other.status, 422, other.text);
+  t.deepEqual(other.body, {
+    error: {
+      type: 'https://errors.test/IDEMPOTENCIA_CORPO_DIVERGENTE', title: 'Unprocessable Entity', status: 422,
+      detail: 'Idempotency-Key já usada com outro corpo de requisição.', details: { idempotencyKey: headers['idempotency-key'] },
+      instance: '/v1/nfe', requestId: other.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+  t.deepEqual((await documentsOf(p.partnerId)).map((d: any) => d.id), [first.body.data.id]);
+});
+
+test.serial('an answer lost after the authority processed the note: the retry consults by key and answers AUTHORIZED without sending again', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  world.authorizeMode = 'timeout-after-processing';
+  const first = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(first.status, 201, first.text);
+  t.is(first.body.data.status, 'TRANSMITTING');
+  const calls = world.authorizeCalls.length;
+  const consults = world.consultCalls.length;
+
+  world.authorizeMode = 'authorize';
+  // Not replayed: the open state changes, so the retry reaches the emission and consults first.
+  const retry = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(retry.status, 201, retry.text);
+  t.like(retry.body.data, { id: first.body.data.id, number: first.body.data.number, status: 'AUTHORIZED', protocol: world.authority.get(first.body.data.accessKey) });
+  t.is(world.authorizeCalls.length, calls);
+  t.is(world.consultCalls.length, consults + 1);
+  t.is((await authorizedEvents(first.body.data.id)).length, 1);
+  const replay = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(replay.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(replay.body.data, retry.body.data);
+});
+
+test.serial('the database failing after numbering answers 503 naming the document; the retry carries that same document on', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
+  const markTransmitting = emission.store.markTransmitting;
+  emission.store.markTransmitting = async () => { throw Object.assign(new Error('Connection terminated unexpectedly'), {}); };
+  t.teardown(() => { emission.store.markTransmitting = markTransmitting; });
+
+  const failed = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  emission.store.markTransmitting = markTransmitting;
+  const [doc] = await documentsOf(p.partnerId);
+  t.is(failed.status, 503, failed.text);
+  t.is(failed.headers.get('retry-after'), '5');
+  t.deepEqual(failed.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      details: { invoiceId: doc.id, status: 'CREATED' }, instance: '/v1/nfe', requestId: failed.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+
+  // Its creating request may still be about to send it: answered as it is, and not kept for replay.
+  const early = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(early.status, 201, early.text);
+  t.like(early.body.data, { id: doc.id, number: 1, status: 'CREATED' });
+  t.is(world.authorizeCalls.filter((c) => c.accessKey === early.body.data.accessKey).length, 0);
+
+  clock.advance(121_000); // that request is taken to have died: the retry sends the stored note (same key)
+  const carried = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(carried.status, 201, carried.text);
+  t.like(carried.body.data, { id: doc.id, number: 1, status: 'AUTHORIZED', accessKey: early.body.data.accessKey });
+  t.is(world.authorizeCalls.filter((c) => c.accessKey === early.body.data.accessKey).length, 1);
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: issuer.id }).first()).next_number), 2);
+  t.is((await authorizedEvents(doc.id)).length, 1);
+});
+
+test.serial('a batch POST is bound to its key too: a retry answers the queued batch, another body is 422', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  const body = { notas: [nota(), nota()] };
+  const first = await stack.request('POST', '/v1/nfe/batch', { body, headers });
+  t.is(first.status, 202, first.text);
+  await forgetGatewayRecords();
+  const again = await stack.request('POST', '/v1/nfe/batch', { body, headers });
+  t.is(again.status, 202, again.text);
+  t.is(again.body.data.id, first.body.data.id);
+  t.is((await stack.knex('emission.batches').where({ partner_id: p.partnerId })).length, 1);
+
+  await forgetGatewayRecords();
+  const other = await stack.request('POST', '/v1/nfe/batch', { body: { notas: [nota()] }, headers });
+  t.is(other.status, 422, other.text);
+  t.deepEqual(other.body, {
+    error: {
+      type: 'https://errors.test/IDEMPOTENCIA_CORPO_DIVERGENTE', title: 'Unprocessable Entity', status: 422,
+      detail: 'Idempotency-Key já usada com outro corpo de requisição.', details: { idempotencyKey: headers['idempotency-key'] },
+      instance: '/v1/nfe/batch', requestId: other.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+});
+
+test.serial('an emission node lost mid-request: the gateway\'s 503 still names the numbered document, found on another node', async (t) => {
+  const cluster = await startStack({
+    redis: true,
+    clock,
+    nodes: [{ services: ['api-gateway'], extra: [FakeAuthService, world.issuerService(), world.sefazService()] }, { services: ['emission'] }, { services: ['emission'] }],
+  });
+  t.teardown(async () => { world.release(); await cluster.stop(); });
+  const handled = [0, 0];
+  [1, 2].forEach((n, i) => {
+    const svc: any = cluster.nodes[n]!.getLocalService('v1.emission');
+    const deps = svc.deps.bind(svc);
+    svc.deps = (ctx: unknown) => { handled[i]!++; return deps(ctx); };
+  });
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  world.authorizeMode = { hold: 'authorize' };
+  const calls = world.authorizeCalls.length;
+  const pending = cluster.request('POST', '/v1/nfe', { body: nota(), headers });
+  await world.authorizeCallsReach(calls + 1);
+  const doc = await cluster.knex('emission.documents').where({ partner_id: p.partnerId }).first('id', 'number');
+  await cluster.crashNode(handled[0]! ? 1 : 2);
+
+  const lost = await pending;
+  t.is(lost.status, 503, lost.text);
+  t.is(lost.headers.get('retry-after'), '5');
+  t.deepEqual(lost.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      details: { invoiceId: doc.id, status: 'TRANSMITTING' }, instance: '/v1/nfe', requestId: lost.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+  // The same key through the surviving node: the same document, its lost attempt's lease still alive.
+  const retry = await cluster.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(retry.status, 201, retry.text);
+  t.like(retry.body.data, { id: doc.id, number: doc.number, status: 'TRANSMITTING' });
+  t.is((await cluster.knex('emission.documents').where({ partner_id: p.partnerId })).length, 1);
+});
