@@ -8,7 +8,7 @@ import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import { emissionView, type DocumentRecord } from '../../lib/emission/document.js';
-import type { AfterInsert, DocumentStore, NewDocument, ResendContent } from './store.js';
+import type { DocumentStore, NewDocument, ResendContent } from './store.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmitAttempt } from './transmit.js';
 import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmission, needsMonitor } from '../../lib/emission/contingency.js';
@@ -18,6 +18,7 @@ import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
+import { assistedTaxation, chainAfterInsert, type AssistedTaxation } from './assisted-taxation.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -51,7 +52,7 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
  * strict validation (400) and the business rules (422) passed, and before numbering. So a body
  * that breaks a rule answers that rule even when the issuer also lacks its certificate.
  */
-export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof emissionView>> {
+export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<EmissionAnswer> {
   const { pipeline, stages } = deps;
   const started = stages ? clockMs() : 0;
   let mark = started;
@@ -66,7 +67,9 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   lap('validate');
   // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
   if (preflight && lacksRegime(preflight)) throw preflight;
-  const checked = await pipeline.check(req.model, body, issuer);
+  // resolverTributacao: classes and CSOSN filled in before the rules (services/emission/assisted-taxation.ts).
+  const taxation = await assistedTaxation(deps.calls, { partnerId: req.partnerId, model: req.model, rawBody: req.body }, issuer, body, deps.now());
+  const checked = await pipeline.check(req.model, taxation?.body ?? body, issuer);
   const series = resolveSeries(body.serie, issuer, req.model);
   if (preflight) throw preflight;
   const emittedAt = deps.now();
@@ -77,7 +80,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const monitor = allowed && needsMonitor(req.model, requested) ? await monitorView(deps.calls, issuer.endereco.uf, issuer.ambienteFiscal) : null;
   const entryReason = allowed ? entryAtEmission(req.model, requested, monitor) : null;
   const entry = entryReason ? contingencyInfo(entryReason, justificativa, emittedAt) : null;
-  const enter: AfterInsert | undefined = entry ? (trx, created) => deps.contingency!.enter(trx, created, entry, 'emission:contingency') : undefined;
+  const enter = chainAfterInsert(entry ? (trx, created) => deps.contingency!.enter(trx, created, entry, 'emission:contingency') : undefined, taxation?.afterInsert);
   /** The Lei 12.741 approximate tax for dhEmi's day, when the issuer enables it (a 422 here is still before numbering). */
   const withApproximateTax = async (at: Date) => {
     if (!issuer.valorAproximadoTributosEnabled) return checked;
@@ -149,7 +152,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
   if (doc.status === 'CONTINGENCIA_PENDENTE') {
     stages?.record('total', clockMs() - started);
-    return respond(doc);
+    return withResolution(respond(doc), taxation);
   }
 
   // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
@@ -171,7 +174,13 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     });
   }
   stages?.record('total', clockMs() - started);
-  return respond(final);
+  return withResolution(respond(final), taxation);
+}
+
+export type EmissionAnswer = ReturnType<typeof emissionView> & Partial<Pick<AssistedTaxation, 'tributacaoResolvida'>>;
+
+function withResolution(view: ReturnType<typeof emissionView>, taxation: AssistedTaxation | null): EmissionAnswer {
+  return taxation ? { ...view, tributacaoResolvida: taxation.tributacaoResolvida } : view;
 }
 
 function lacksRegime(err: DomainError): boolean {
