@@ -33,8 +33,11 @@ export function sentIbsCbs(item: Item, rawItem: unknown): SentIbsCbs | null {
   const present = RATE_KEYS.filter((k) => group[k] !== undefined);
   if (present.length === 0) return { kind: 'hint', cClassTrib: group.cClassTrib, ...(cst !== undefined ? { cst } : {}) };
   if (present.length < RATE_KEYS.length) return null;
-  const pRedAliq = Object.fromEntries(RATE_KEYS.map((k) => [k, toPct4((group[k] as IbsCbsRate).pRedAliq)])) as Record<(typeof RATE_KEYS)[number], Pct4>;
-  return { kind: 'complete', ...(cClassTrib !== undefined ? { cClassTrib } : {}), ...(cst !== undefined ? { cst } : {}), pRedAliq };
+  const pick = (f: (r: IbsCbsRate) => number | undefined) => Object.fromEntries(RATE_KEYS.map((k) => [k, toPct4(f(group[k] as IbsCbsRate))])) as Record<(typeof RATE_KEYS)[number], Pct4>;
+  return {
+    kind: 'complete', ...(cClassTrib !== undefined ? { cClassTrib } : {}), ...(cst !== undefined ? { cst } : {}),
+    pRedAliq: pick((r) => r.pRedAliq), nominal: pick((r) => r.pNominal ?? r.p),
+  };
 }
 
 /** The items of a validated body to resolve, paired with the raw request's items. */

@@ -24,7 +24,10 @@ import type { Candidate, ClassTrib, GoodsModel, Pct4, ProductClass } from './typ
 export type SentIbsCbs =
   | { kind: 'none' }
   | { kind: 'hint'; cClassTrib: string; cst?: string }
-  | { kind: 'complete'; cClassTrib?: string; cst?: string; pRedAliq: { ibsUf: Pct4; ibsMun: Pct4; cbs: Pct4 } };
+  | { kind: 'complete'; cClassTrib?: string; cst?: string; pRedAliq: SentRates; nominal: SentRates };
+
+/** Per rate object of the sent group (absent pRedAliq = 0). */
+export interface SentRates { ibsUf: Pct4; ibsMun: Pct4; cbs: Pct4 }
 
 export interface ItemToResolve {
   index: number;
@@ -140,7 +143,9 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
       continue;
     }
     if (sent.kind === 'complete') {
-      const wrong = ([['ibsUf', klass.pRedIBS], ['ibsMun', klass.pRedIBS], ['cbs', klass.pRedCBS]] as const).filter(([k, expected]) => sent.pRedAliq[k] !== expected);
+      // A rate whose full rate is 0 (the municipal IBS of 2026) reduces nothing: its pRedAliq is not compared.
+      const wrong = ([['ibsUf', klass.pRedIBS], ['ibsMun', klass.pRedIBS], ['cbs', klass.pRedCBS]] as const)
+        .filter(([k, expected]) => sent.nominal[k] > 0 && sent.pRedAliq[k] !== expected);
       if (wrong.length) {
         refuse('espelho_fiscal_divergente', `redução informada (${wrong.map(([k]) => `${k}.pRedAliq ${pct(sent.pRedAliq[k])}`).join(', ')}) diverge da classe ${klass.cClassTrib} (pRedIBS ${pct(klass.pRedIBS)}, pRedCBS ${pct(klass.pRedCBS)})`);
         continue;
