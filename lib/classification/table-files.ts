@@ -44,9 +44,9 @@ const fraction = (text: string): Pct4 | null => scaledDecimal(text, 6);
 
 interface CsvRow { line: number; cells: Record<string, string> }
 
-function readCsv(text: string, arquivo: FileError['arquivo'], erros: FileError[], opts: { skipTitle?: boolean } = {}): CsvRow[] {
+function readCsv(text: string, arquivo: FileError['arquivo'], erros: FileError[]): CsvRow[] {
   try {
-    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, relax_column_count: true, info: true, from_line: opts.skipTitle ? 2 : 1 }) as { record: Record<string, string>; info: { lines: number } }[];
+    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, relax_column_count: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
     return records.map((r) => ({ line: r.info.lines, cells: r.record }));
   } catch (err) {
     erros.push({ arquivo, motivo: `CSV ilegível: ${(err as Error).message.slice(0, 200)}` });
