@@ -1,5 +1,6 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { startStack, type Stack } from '../../support/stack.js';
 import { createPartnerWithKey, loginAs, type LoggedIn } from '../../support/identity.js';
 import { companyWithA1, SANDBOX_CSC } from '../../support/e2e.js';
@@ -147,4 +148,22 @@ test.serial('loading a table version where rice leaves Anexo I turns its stored 
   }, '/v1/admin/classificacao/tabelas');
   const byPartner = await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers, body: tables('x', '[]') });
   t.is(byPartner.status, 403, byPartner.text);
+});
+
+test.serial('/api-docs-json documents the classification routes with request and response schemas, and tributacaoResolvida in the emission answer', async (t) => {
+  const doc = (await stack.request('GET', '/api-docs-json')).body;
+  const result = await new Validator().validate(doc);
+  t.true(result.valid, JSON.stringify(result.errors)?.slice(0, 2000));
+  const pendentesOp = doc.paths['/v1/fiscal/classification/pendentes'].get;
+  t.deepEqual(pendentesOp.parameters.map((p: any) => [p.name, p.in]), [['issuerId', 'query'], ['page', 'query'], ['limit', 'query']]);
+  t.truthy(pendentesOp.responses['200'].content['application/json'].schema);
+  const classe = doc.paths['/v1/fiscal/classification/classe'].post;
+  t.deepEqual(Object.keys(classe.requestBody.content['application/json'].schema.properties), ['issuerId', 'codigo', 'cClassTrib', 'ncm']);
+  t.truthy(classe.responses['200'].content['application/json'].schema);
+  const load = doc.paths['/v1/admin/classificacao/tabelas'].post;
+  t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas']);
+  t.truthy(load.responses['201']);
+  t.truthy(doc.paths['/v1/admin/classificacao/tabelas'].get.responses['200']);
+  const nfe = JSON.stringify(doc.paths['/v1/nfe'].post.responses['201']);
+  t.regex(nfe, /tributacaoResolvida/);
 });
