@@ -163,3 +163,23 @@ test.serial('the gate: a plan without fiscalBrain or an issuer without fiscalBra
   const blank = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { fiscalBrainEnabled: '' } });
   t.is(blank.status, 400, blank.text);
 });
+
+test.serial('the batch resolves with the same rules: a resolved nota completes, a multi-class one fails with the refusal', async (t) => {
+  const on = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { fiscalBrainEnabled: true } });
+  t.is(on.status, 200, on.text);
+  const nota = (items: ReturnType<typeof goodsItem>[]) => ({ issuerId, ...noteOf(items) });
+  const res = await stack.request('POST', '/v1/nfe/batch', { headers, body: { notas: [nota([goodsItem(SHIRT)]), nota([goodsItem({ ...RICE, codigo: 'ARROZ-LOTE' })])] } });
+  t.is(res.status, 202, res.text);
+  let view: any;
+  for (let i = 0; i < 200 && view?.status !== 'CONCLUIDO'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    view = (await stack.request('GET', `/v1/nfe/batch/${res.body.data.id}`, { headers })).body.data;
+  }
+  t.deepEqual(view.items.map((i: any) => i.status), ['COMPLETED', 'FAILED']);
+  t.like(view.items[0].resultData, { status: 'AUTHORIZED', number: lastNumber + 1 });
+  t.like(view.items[0].resultData.tributacaoResolvida[0].ibsCbs, { cClassTrib: '000001', origem: 'ncm_unica' });
+  lastNumber += 1;
+  t.like(view.items[1].resultData.error, { type: 'https://errors.test/NCM_MULTICLASSE', status: 422 });
+  t.is(view.items[1].resultData.error.details.itensNaoResolvidos[0].codigo, 'ARROZ-LOTE');
+  await nextNumberIsFree(t);
+});
