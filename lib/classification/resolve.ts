@@ -92,8 +92,12 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
   const { index, model, day, memory } = input;
   const year = ratesOfYear(index.table.aliquotas, Number(day.slice(0, 4)));
   const out: ResolutionResult = { resolved: [], unresolved: [], sentClasses: [] };
+  // A note repeats NCMs (990 items of a few products): each NCM's candidates are computed once.
+  const byNcm = new Map<string, ReturnType<typeof candidatesOf>>();
   for (const item of input.items) {
-    const { classes, annexItems } = candidatesOf(index, item.ncm, day);
+    let found = byNcm.get(item.ncm);
+    if (!found) { found = candidatesOf(index, item.ncm, day); byNcm.set(item.ncm, found); }
+    const { classes, annexItems } = found;
     const views = (list: ClassTrib[]) => list.map((c) => candidateView(c, annexItems));
     const refuse = (motivo: UnresolvedReason, mensagem: string, candidatas?: ClassTrib[]) =>
       out.unresolved.push({ index: item.index, codigo: item.codigo, ncm: item.ncm, motivo, mensagem, ...(candidatas ? { candidatas: views(candidatas) } : {}) });
