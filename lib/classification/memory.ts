@@ -37,12 +37,15 @@ export function confirmClass(codigo: string, ncm: string, cClassTrib: string, by
 }
 
 /**
- * A note refused with NCM_MULTICLASSE for an item with no usable stored class: the item enters the
- * pending list with its NCM (its candidates are computed when listed). A record that holds a class
- * is not touched here: the refusal happened because that class does not fit the item's NCM now,
- * and it stays visible as `cClassTribAnterior`.
+ * A note refused with NCM_MULTICLASSE for an item the memory could not answer: the item enters the
+ * pending list with its NCM (its candidates are computed when listed). A class stored for this
+ * same NCM is kept untouched: it was refused only because this model does not admit it (an
+ * NF-e-only class in an NFC-e), and it still answers the other model (a class that stopped being a
+ * candidate was already made `pendente` by the table load). A class stored for another NCM (the
+ * product was reclassified) stays visible as `cClassTribAnterior`.
  */
 export function recordMulticlassRefusal(stored: ProductClass | undefined, codigo: string, ncm: string): ProductClass {
+  if (stored && stored.origem !== 'pendente' && stored.ncm === ncm) return stored;
   if (stored?.origem === 'pendente' && stored.motivo === 'multiclasse' && stored.ncm === ncm) return stored;
   return { codigo, ncm, cClassTrib: null, origem: 'pendente', motivo: 'multiclasse', cClassTribAnterior: stored?.cClassTrib ?? stored?.cClassTribAnterior ?? null, deslocouEm: null };
 }

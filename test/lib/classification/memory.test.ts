@@ -50,6 +50,12 @@ test('a multi-class refusal makes the item pendente; a sent class then settles i
   t.deepEqual(pending, { codigo: 'SKU-1', ncm: '10063021', cClassTrib: null, origem: 'pendente', motivo: 'multiclasse', cClassTribAnterior: null, deslocouEm: null });
   t.is(recordMulticlassRefusal(pending, 'SKU-1', '10063021'), pending);
   t.like(recordSentClass(pending, sent('200003'), AT), { origem: 'informado', motivo: null, cClassTrib: '200003' });
+  // A class stored for this NCM (refused only because the model does not admit it) is kept.
+  t.is(recordMulticlassRefusal(confirmed, 'SKU-1', '10063021'), confirmed);
+  const informado = recordSentClass(undefined, sent('000001'), AT);
+  t.is(recordMulticlassRefusal(informado, 'SKU-1', '10063021'), informado);
+  // Stored for another NCM (the product was reclassified): pending, with the old class shown.
+  t.like(recordMulticlassRefusal(confirmed, 'SKU-1', '02071100'), { origem: 'pendente', motivo: 'multiclasse', ncm: '02071100', cClassTribAnterior: '200003' });
 });
 
 test('a new table version turns a stored class that left the NCM\'s candidates pendente (candidatas_alteradas)', (t) => {

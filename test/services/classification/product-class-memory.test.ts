@@ -87,6 +87,19 @@ test.serial('sending the confirmed class again leaves it confirmed (rule 3), and
   t.like(bean.body.data, { codigo: 'FEIJAO-1KG', ncm: '07133319', cClassTrib: '200003', origem: 'contador' });
 });
 
+test.serial('a confirmed class the NFC-e does not admit refuses the NFC-e as multi-class but stays confirmed for the NF-e', async (t) => {
+  const device = { codigo: 'BISTURI-9', descricao: 'Instrumento cirurgico', ncm: '90189099' };
+  t.is((await confirm({ codigo: device.codigo, ncm: device.ncm, cClassTrib: '200005' })).status, 200);
+  const nfce = await stack.request('POST', '/v1/nfce', { headers, body: { issuerId, ...noteOf([goodsItem(device)], {}, '65') } });
+  t.is(nfce.status, 422, nfce.text);
+  t.like(nfce.body.error, { type: 'https://errors.test/NCM_MULTICLASSE' });
+  t.deepEqual(nfce.body.error.details.itensNaoResolvidos[0].candidatas.map((c: any) => c.cClassTrib), ['000001', '200004', '200030']);
+  t.deepEqual(await pending(), [], 'a product with a confirmed class is not pending');
+  const nfe = await emit(noteOf([goodsItem(device)]));
+  t.is(nfe.status, 201, nfe.text);
+  t.like(nfe.body.data.tributacaoResolvida[0].ibsCbs, { cClassTrib: '200005', origem: 'memoria' });
+});
+
 test.serial('classe refuses a class that is not a candidate, a product with no known NCM, and another partner\'s issuer', async (t) => {
   const wrong = await confirm({ codigo: SHIRT.codigo, ncm: SHIRT.ncm, cClassTrib: '200003' });
   assertEnvelope(t, wrong, 422, 'CCLASSTRIB_INVALIDO_PARA_NCM', 'cClassTrib inválido para o NCM.', {
