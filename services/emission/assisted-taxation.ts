@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { applyResolution, defaultCsosn, itemsToResolve, type ResolvedItemView } from '../../lib/classification/note-groups.js';
+import type { ResolvedClass } from '../../lib/classification/resolve.js';
 import type { GoodsModel } from '../../lib/classification/types.js';
 import type { DocumentBody } from '../../lib/emission/pipeline.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
@@ -37,8 +38,9 @@ export interface AssistedTaxation {
   afterInsert?: AfterInsert;
 }
 
+/** What v1.classification.resolveGoods answers (services/classification/goods-taxation.ts). */
 interface ResolveGoodsAnswer {
-  resolved: import('../../lib/classification/resolve.js').ResolvedClass[];
+  resolved: ResolvedClass[];
   sentClasses: { codigo: string; ncm: string; cClassTrib: string }[];
   versao: string;
   fonte: string;
