@@ -163,6 +163,22 @@ test.serial('loading a table version where rice leaves Anexo I turns its stored 
   t.is(byPartner.status, 403, byPartner.text);
 });
 
+test.serial('a table version without the year\'s rates refuses with 422 TRIBUTACAO_NAO_RESOLVIDA before numbering', async (t) => {
+  const before = await emit(noteOf([goodsItem(SHIRT)], { resolverTributacao: false }));
+  t.is(before.status, 201, before.text);
+  const only2025 = { ...tables('so-2025', file('lc214_anexos_ncm.json')), aliquotas: b64('ano,cbs,ibsUf,ibsMun,fonte\n2025,0.009,0.001,0,teste\n') };
+  t.is((await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: only2025 })).status, 201);
+  const year = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 4);
+  const res = await emit(noteOf([goodsItem(SHIRT)]));
+  assertEnvelope(t, res, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {
+    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'aliquotas_indisponiveis', mensagem: `alíquotas do IBS/CBS de ${year} não carregadas (tabela so-2025)` }],
+    versaoTabela: 'so-2025', fonte: FONTE,
+  }, '/v1/nfe');
+  const after = await emit(noteOf([goodsItem(SHIRT)], { resolverTributacao: false }));
+  t.is(after.body.data.number, before.body.data.number + 1);
+  t.is((await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: tables('2026-06-01', file('lc214_anexos_ncm.json')) })).status, 201);
+});
+
 test.serial('/api-docs-json documents the classification routes with request and response schemas, and tributacaoResolvida in the emission answer', async (t) => {
   const doc = (await stack.request('GET', '/api-docs-json')).body;
   const result = await new Validator().validate(doc);
