@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 
 /**
  * Operator commands: `npm run admin -- <command> [--flags]`. Starts a node with only the service that
- * owns the command's action (auth; classification for import-ibpt), on embedded PGlite by default or
+ * owns the command's action (auth; classification for import-ibpt and import-classificacao), on embedded PGlite by default or
  * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. A key
  * is printed only by the command that creates it. The same actions are callable from the REPL:
  * `call v1.auth.createPartner --name …`. The commands and flags are in USAGE below.
@@ -25,6 +25,10 @@ const USAGE = `usage: npm run admin -- <command> [--flags]
   test-certificate   --cnpj C --password P [--razao-social R] [--days D]
   import-ibpt        --file TabelaIBPTax<UF><versão>.csv [--uf UF]
                      (a UF's approximate-tax table of Lei 12.741; same as POST /v1/admin/tributos-aproximados)
+  import-classificacao [--versao V --cclasstrib F --cst F --anexos F --aliquotas F]
+                     (a version of the assisted-taxation tables, same as POST /v1/admin/classificacao/tabelas;
+                     without flags, the version shipped in data/classification; with any file, --versao is required
+                     and each missing file is the shipped one)
 `;
 
 /** A mistake on the command line: reported in one line with the usage, exit 2. */
@@ -108,6 +112,25 @@ const COMMANDS: Record<string, (a: Args) => Promise<[string, Record<string, unkn
       throw new UsageError(`cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     return ['v1.classification.importApproximateTaxTable', { conteudo: bytes.toString('base64'), uf, nomeArquivo: basename(file) }];
+  },
+  'import-classificacao': async (a) => {
+    const { defaultTableFiles, DEFAULT_VERSION } = await import('../services/classification/default-tables.js');
+    const shipped = defaultTableFiles();
+    const files: Record<'cclasstrib' | 'cst' | 'anexos' | 'aliquotas', string> = { cclasstrib: shipped.cclasstrib, cst: shipped.cst, anexos: shipped.anexos, aliquotas: shipped.aliquotas };
+    let given = false;
+    for (const name of Object.keys(files) as (keyof typeof files)[]) {
+      const file = await a.str(name, false);
+      if (file === undefined) continue;
+      given = true;
+      try {
+        files[name] = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot read --${name} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+    const versao = await a.str('versao', given);
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    return ['v1.classification.loadClassTables', { versao: versao ?? DEFAULT_VERSION, cclasstrib: b64(files.cclasstrib), cst: b64(files.cst), anexos: b64(files.anexos), aliquotas: b64(files.aliquotas) }];
   },
 };
 

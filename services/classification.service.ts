@@ -9,6 +9,11 @@ import { federalRateFor, formatPercent, toRateRecord, type RateRecord } from '..
 import { importResultJson, importTableSchema, listTablesSchema, rateJson, rateQuerySchema, tableJson } from '../lib/approximate-tax/schemas.js';
 import { brasiliaDay } from '../lib/emission/build-context.js';
 import { ApproximateTaxStore } from './classification/approximate-tax-store.js';
+import { ClassTableStore } from './classification/class-table-store.js';
+import { ProductClassStore } from './classification/product-class-store.js';
+import { acceptProductClassEvents, goodsTaxationActions } from './classification/goods-taxation.js';
+import { defaultTable } from './classification/default-tables.js';
+import type { CorrelationIndex } from '../lib/classification/correlation.js';
 
 const SCHEMA = 'classification';
 const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
@@ -17,10 +22,14 @@ const tags = ['tributos aproximados'];
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
 
 /**
- * classification: reference tax tables and their lookups. Today it owns the approximate-tax tables
+ * classification: reference tax tables and their lookups. It owns the approximate-tax tables
  * of Lei 12.741 (per UF, in the IBPT layout) that the emission service reads through `ratesFor`
  * when an issuer enables `valorAproximadoTributosEnabled`. The platform operator loads them
  * (POST /v1/admin/tributos-aproximados or `npm run admin -- import-ibpt`); nothing ships with made-up rates.
+ *
+ * It also owns assisted taxation of goods (classification/goods-taxation.ts): the versioned
+ * cClassTrib/CST/LC 214 annex/rate tables (the default version ships in data/classification and is
+ * loaded when none exists), the resolution the emission service calls, and the product class memory.
  */
 const ClassificationService: ServiceSchema = {
   name: 'classification',
@@ -28,7 +37,11 @@ const ClassificationService: ServiceSchema = {
   settings: { rest: '/' },
   mixins: [DbMixin({ schema: SCHEMA, migrations })],
 
+
   actions: {
+    ...goodsTaxationActions,
+    acceptProductClassEvents: acceptProductClassEvents as any,
+
     importApproximateTaxTable: {
       rest: 'POST /admin/tributos-aproximados', ...admin, httpStatus: 201, params: importTableSchema,
       openapi: {
@@ -92,6 +105,29 @@ const ClassificationService: ServiceSchema = {
       this.approximateTaxStore ??= new ApproximateTaxStore(this.knex, SCHEMA);
       return this.approximateTaxStore;
     },
+    classTables(this: any): ClassTableStore {
+      this.classTableStore ??= new ClassTableStore(this.knex, SCHEMA);
+      return this.classTableStore;
+    },
+    productClasses(this: any): ProductClassStore {
+      this.productClassStore ??= new ProductClassStore(this.knex, SCHEMA);
+      return this.productClassStore;
+    },
+    async tableInUse(this: any): Promise<CorrelationIndex> {
+      const index = await this.classTables().current();
+      // started() loads the shipped version when none exists, so this is a broken database.
+      if (!index) throw new Error('no classification table version loaded');
+      return index;
+    },
+    /** 404 for an issuer of another partner (API.md, emission rule 2), answered by the issuer service. */
+    async ownIssuer(this: any, ctx: Ctx, issuerId: string): Promise<void> {
+      await ctx.call('v1.issuer.get', { partnerId: ctx.meta.caller!.partnerId, issuerId });
+    },
+  },
+
+  async started(this: any) {
+    const loaded = await this.classTables().loadIfEmpty(defaultTable, runtimeOf(this.broker).clock.now());
+    if (loaded) this.logger.info('classification: default table version loaded from data/classification');
   },
 };
 

@@ -1,5 +1,6 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { DbMixin } from './mixins/db.mixin.js';
+import { resolvedItemsJson } from '../lib/classification/schemas.js';
 import { OutboxMixin } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/emission/index.js';
 import { runtimeOf } from './shared/runtime.js';
@@ -54,6 +55,7 @@ const invoiceResponse = {
     createdAt: { type: 'string', format: 'date-time' },
     links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' }, eventos: { type: 'string', description: 'Eventos do documento (cancelamento, carta de correção).' }, danfe: { type: 'string', description: 'DANFE (NF-e) ou DANFCE (NFC-e) em PDF.' }, danfeHtml: { type: 'string', description: 'O mesmo documento em HTML.' } } },
     ...contingencyResponseProperties,
+    tributacaoResolvida: resolvedItemsJson,
   },
 };
 

@@ -106,11 +106,16 @@ export const CATALOG = {
   // Approximate tax of Lei 12.741/2012 (Issuer.valorAproximadoTributosEnabled; code defined here, the spec names none)
   TRIBUTOS_APROXIMADOS_INDISPONIVEIS: { status: 422, detail: 'Valor aproximado dos tributos indisponível para itens da nota: carregue a tabela vigente da UF do emissor ou desative valorAproximadoTributosEnabled.' },
   TABELA_TRIBUTOS_INVALIDA: { status: 422, detail: 'Tabela de tributos aproximados recusada: corrija as linhas indicadas e envie o arquivo inteiro de novo.' },
-  NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib.' },
-  NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'NCM sem classe tributária automática.' },
+  NCM_MULTICLASSE: { status: 422, detail: 'NCM com mais de uma classe possível; informe ibsCbs.cClassTrib ou confirme a classe do produto em POST /v1/fiscal/classification/classe.' },
+  NCM_SEM_CLASSE_AUTOMATICA: { status: 422, detail: 'Sem classe tributária automática para o item; informe ibsCbs.cClassTrib.' },
   CCLASSTRIB_INVALIDO_PARA_NCM: { status: 422, detail: 'cClassTrib inválido para o NCM.' },
   CCLASSTRIB_INADMISSIVEL_NO_MODELO: { status: 422, detail: 'cClassTrib não admitido neste modelo de documento.' },
   TRIBUTACAO_NAO_RESOLVIDA: { status: 422, detail: 'Tributação assistida não resolveu todos os campos.' },
+  // Assisted taxation of goods (issue 17): codes defined here where API.md says "not shown"
+  ESPELHO_FISCAL_DIVERGENTE: { status: 422, detail: 'Espelho fiscal divergente: o CST ou a redução do IBS/CBS informados não correspondem à classe tributária. Corrija o grupo ibsCbs (ou envie só cClassTrib para o serviço calcular), ou emita sem resolverTributacao com o grupo ibsCbs explícito.' },
+  TRIBUTACAO_ASSISTIDA_INDISPONIVEL: { status: 403, detail: 'Tributação assistida (resolverTributacao) exige plano com fiscalBrain e o emissor com fiscalBrainEnabled.' },
+  TABELA_CLASSIFICACAO_INVALIDA: { status: 422, detail: 'Tabelas de classificação IBS/CBS recusadas: corrija os arquivos indicados e envie a versão inteira de novo.' },
+  PRODUTO_SEM_NCM: { status: 422, detail: 'Produto ainda sem NCM conhecido: informe ncm para confirmar a classe.' },
 
   // NFS-e
   RPS_SEM_CAMPO_NO_PADRAO_NACIONAL: { status: 422, detail: 'rps não existe no padrão nacional.' },

@@ -51,7 +51,7 @@ export const issuerFieldRules = {
   cTribNacPadrao: { type: 'string', pattern: /^\d{6}$/, description: 'Código de tributação nacional (6 dígitos)' },
   pTotTribSNPadrao: { type: 'decimal', intDigits: 3, fracDigits: 2, min: 0, max: 100, description: 'Percentual aproximado de tributos do Simples' },
   pTotTribSNCompetencia: { type: 'string', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, description: 'AAAA-MM' },
-  fiscalBrainEnabled: { type: 'boolean' },
+  fiscalBrainEnabled: { type: 'boolean', description: 'Tributação assistida (resolverTributacao: true) nas NF-e/NFC-e deste emissor; exige também plano com fiscalBrain (Growth, Scale, Enterprise), senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL' },
   valorAproximadoTributosEnabled: { type: 'boolean', description: 'NF-e/NFC-e com o valor aproximado dos tributos (Lei 12.741): calculado pelo serviço por NCM, UF do emissor e origem, com a tabela da UF carregada pelo operador; item sem alíquota vigente recusa 422 TRIBUTOS_APROXIMADOS_INDISPONIVEIS' },
   sefazUrl: { type: 'url', description: 'Endpoint da autoridade (ex. simulador); null = tabela oficial' },
 } as const;

@@ -281,7 +281,7 @@ const commonProps = {
   informacoesComplementares: optStr(1, 5000),
   informacoesFisco: optStr(1, 2000),
   processosReferenciados: { type: 'array', optional: true, max: 100, items: processoReferenciadoSchema },
-  resolverTributacao: { type: 'boolean', optional: true },
+  resolverTributacao: { type: 'boolean', optional: true, description: 'Tributação assistida (plano com fiscalBrain e emissor com fiscalBrainEnabled, senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL): item sem ibsCbs ou só com cClassTrib recebe o grupo IBS/CBS da classe (única candidata do NCM, classe guardada do produto ou a enviada) e, no Simples, CSOSN 102 em venda simples; recusas 422 NCM_MULTICLASSE, NCM_SEM_CLASSE_AUTOMATICA, CCLASSTRIB_INVALIDO_PARA_NCM, CCLASSTRIB_INADMISSIVEL_NO_MODELO, ESPELHO_FISCAL_DIVERGENTE com details.itensNaoResolvidos[], antes da numeração. A resposta traz tributacaoResolvida[].' },
 };
 
 /** Top-level properties of the NF-e body (without `$$strict`, so the batch can nest them). */

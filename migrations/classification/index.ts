@@ -44,4 +44,39 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '040_product_classes',
+    async up(knex, schema) {
+      // One row per loaded version of the assisted-taxation tables (cClassTrib, CST, LC 214 annex
+      // NCM lists, IBS/CBS rates per year), kept whole as loaded; the newest load is the one in use.
+      await knex.schema.withSchema(schema).createTable('class_table_versions', (t) => {
+        t.string('versao', 40).primary();
+        t.jsonb('content').notNullable();
+        t.integer('classes').notNullable();
+        t.integer('anexos').notNullable();
+        t.string('loaded_by', 64);
+        t.timestamp('loaded_at', { useTz: true }).notNullable();
+        t.index(['loaded_at'], 'class_table_versions_loaded_at');
+      });
+      // The product class memory (API.md, Rules on the product class memory), per issuer and item code.
+      await knex.schema.withSchema(schema).createTable('product_classes', (t) => {
+        t.string('issuer_id', 64).notNullable();
+        t.string('codigo', 60).notNullable();
+        t.string('ncm', 8).notNullable();
+        t.string('c_class_trib', 6);
+        t.string('origem', 12).notNullable();
+        t.string('motivo', 24);
+        t.string('c_class_trib_anterior', 6);
+        t.timestamp('deslocou_em', { useTz: true });
+        t.timestamp('updated_at', { useTz: true }).notNullable();
+        t.primary(['issuer_id', 'codigo']);
+      });
+      await knex.raw(`create index product_classes_pending on ??.product_classes (issuer_id, codigo) where origem = 'pendente' or motivo = 'deslocou_confirmada'`, [schema]);
+      // Accepted-note events already applied to the memory: the outbox delivers at least once.
+      await knex.schema.withSchema(schema).createTable('product_class_events', (t) => {
+        t.uuid('event_id').primary();
+        t.timestamp('applied_at', { useTz: true }).notNullable();
+      });
+    },
+  },
 ];

@@ -8,7 +8,7 @@ import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { KeyAlreadyBound, type AfterInsert, type DocumentStore, type NewDocument, type ResendContent } from './store.js';
+import { KeyAlreadyBound, type DocumentStore, type NewDocument, type ResendContent } from './store.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmitAttempt } from './transmit.js';
 import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmission, needsMonitor } from '../../lib/emission/contingency.js';
@@ -22,6 +22,7 @@ import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
 import { numberedFailure } from '../../lib/emission/numbered-failure.js';
 import { respond } from './answer.js';
 import { continueBound } from './idempotent-retry.js';
+import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -57,7 +58,7 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
  * strict validation (400) and the business rules (422) passed, and before numbering. So a body
  * that breaks a rule answers that rule even when the issuer also lacks its certificate.
  */
-export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<ReturnType<typeof respond>> {
+export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Promise<EmissionAnswer> {
   const { pipeline, stages } = deps;
   // The key names at most one document (issue 20): a retry answers it, before anything is looked at again.
   const key = req.idempotencyKey;
@@ -88,7 +89,9 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   lap('validate');
   // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
   if (preflight && lacksRegime(preflight)) throw preflight;
-  const checked = await pipeline.check(req.model, body, issuer);
+  // resolverTributacao: classes and CSOSN filled in before the rules (services/emission/assisted-taxation.ts).
+  const taxation = await assistedTaxation(deps.calls, { partnerId: req.partnerId, model: req.model, rawBody: req.body }, issuer, body, deps.now());
+  const checked = await pipeline.check(req.model, taxation?.body ?? body, issuer);
   const series = resolveSeries(body.serie, issuer, req.model);
   if (preflight) throw preflight;
   const emittedAt = deps.now();
@@ -99,7 +102,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const monitor = allowed && needsMonitor(req.model, requested) ? await monitorView(deps.calls, issuer.endereco.uf, issuer.ambienteFiscal) : null;
   const entryReason = allowed ? entryAtEmission(req.model, requested, monitor) : null;
   const entry = entryReason ? contingencyInfo(entryReason, justificativa, emittedAt) : null;
-  const enter: AfterInsert | undefined = entry ? (trx, created) => deps.contingency!.enter(trx, created, entry, 'emission:contingency') : undefined;
+  const enter = chainAfterInsert(entry ? (trx, created) => deps.contingency!.enter(trx, created, entry, 'emission:contingency') : undefined, taxation?.afterInsert);
   /** The Lei 12.741 approximate tax for dhEmi's day, when the issuer enables it (a 422 here is still before numbering). */
   const withApproximateTax = async (at: Date) => {
     if (!issuer.valorAproximadoTributosEnabled) return checked;
@@ -181,7 +184,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
     if (doc.status === 'CONTINGENCIA_PENDENTE') {
       stages?.record('total', clockMs() - started);
-      return respond(doc);
+      return withResolution(respond(doc), taxation);
     }
 
     // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
@@ -203,7 +206,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       });
     }
     stages?.record('total', clockMs() - started);
-    return respond(final);
+    return withResolution(respond(final), taxation);
   });
 }
 

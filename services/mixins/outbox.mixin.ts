@@ -4,6 +4,7 @@ import type { ServiceSchema } from 'moleculer';
 import type { Migration } from '../shared/migrations.js';
 import { runtimeOf } from '../shared/runtime.js';
 import { LogThrottle } from '../shared/log-throttle.js';
+import { PRODUCT_CLASS_CHANNEL } from '../shared/product-class-event.js';
 
 /**
  * The Streams channel public events travelled on before the relay called the dispatcher directly;
@@ -22,6 +23,15 @@ export const ALL_SUBSCRIBERS = '*';
 const CLAIM_MS = 60_000;
 /** The dispatcher action that stores the deliveries of a list of events (webhook-dispatcher.service.ts). */
 export const ACCEPT_EVENTS_ACTION = 'v1.webhook-dispatcher.acceptEvents';
+/**
+ * The action that stores each channel's events in its consumer's own database and answers the ids
+ * it took. A row of a channel missing here is a programming error: it stays pending and is logged.
+ */
+const CHANNEL_CONSUMERS: Readonly<Record<string, string>> = {
+  [EVENTS_CHANNEL]: ACCEPT_EVENTS_ACTION,
+  // Product classes sent in an accepted note (services/shared/product-class-event.ts).
+  [PRODUCT_CLASS_CHANNEL]: 'v1.classification.acceptProductClassEvents',
+};
 /** Shorter than a claim, so a relay never waits on a call past its ownership of the rows. */
 const RELAY_TIMEOUT_MS = 30_000;
 const RELAY_LOG_EVERY_MS = 60_000;
@@ -92,16 +102,19 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
             if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
             return due;
           });
-          let published: string[] = [];
-          if (rows.length) {
+          const published: string[] = [];
+          const byChannel = new Map<string, any[]>();
+          for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
+          // Each channel on its own: one consumer down never holds another's events back.
+          for (const [channel, group] of byChannel) {
             try {
-              const accepted = new Set(await this.deliverOutboxEvents(rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
-              published = rows.map((r) => r.id).filter((id) => accepted.has(id));
+              const accepted = new Set(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+              published.push(...group.map((r) => r.id).filter((id) => accepted.has(id)));
             } catch (err) {
-              // The dispatcher not running, restarting or its database down: the rows stay pending and
+              // The consumer not running, restarting or its database down: the rows stay pending and
               // are offered again on the next poll. Logged once a minute, not on every poll.
-              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take('relay');
-              if (log) this.logger.warn({ err: (err as Error).message, events: rows.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the webhook dispatcher did not take the events; they stay pending');
+              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
+              if (log) this.logger.warn({ err: (err as Error).message, channel, events: group.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
             }
           }
           const done = runtimeOf(this.broker).clock.now();
@@ -113,16 +126,18 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         }
       },
       /**
-       * Hands events to the webhook dispatcher and returns the ids whose deliveries it has stored in
-       * its own database (a request/response call, not a fire-and-forget message): only those
+       * Hands a channel's events to its consumer (the webhook dispatcher for public events) and returns
+       * the ids it has stored in its own database (a request/response call, not a fire-and-forget message): only those
        * outbox rows are marked published. Redis Streams used to carry these events, and the row counted
        * as published on XADD, so a Redis that restarted empty lost them (issue 20, defect 5). The
        * call is the same with or without a transporter. At-least-once: a timeout after the
        * dispatcher stored them makes the next poll offer them again, and deliveries are unique per
        * (partner, event id).
        */
-      async deliverOutboxEvents(this: any, events: OutboxEvent[]): Promise<string[]> {
-        const res: { accepted: string[] } = await this.broker.call(ACCEPT_EVENTS_ACTION, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
+      async deliverOutboxEvents(this: any, channel: string, events: OutboxEvent[]): Promise<string[]> {
+        const action = CHANNEL_CONSUMERS[channel];
+        if (!action) throw new Error(`outbox: no consumer for channel ${channel}`);
+        const res: { accepted: string[] } = await this.broker.call(action, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
         return res.accepted;
       },
       scheduleOutboxFlush(this: any) {

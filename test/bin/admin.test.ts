@@ -206,3 +206,19 @@ test('import-ibpt: loads a UF table from a file, and refuses an unreadable file 
   t.is(refused.code, 1, refused.stderr);
   t.deepEqual(refused.json.error.data, { linhas: [{ linha: 4, motivo: 'NCM inválido: "6109100"' }] });
 });
+
+test('import-classificacao: loads the shipped version of the assisted-taxation tables, and a file needs --versao', async (t) => {
+  const run = await admin(['import-classificacao']);
+  t.is(run.code, 0, run.stderr);
+  // The classification node had already loaded the shipped version at start (none existed): it is replaced.
+  t.like(run.json, { versao: '2026-06-01', classes: 164, anexos: 351, emUso: true, substituida: true, pendentesMarcados: 0 });
+
+  const anexos = join(varDir, 'anexos.json');
+  writeFileSync(anexos, '[{"anexo":"I","item":"1","ncm_incluidos":["100630"],"ncm_excecoes":[]}]');
+  const noVersion = await admin(['import-classificacao', '--anexos', anexos]);
+  t.is(noVersion.code, 2);
+  t.regex(noVersion.stderr, /^admin: --versao is required\n/);
+  const small = await admin(['import-classificacao', '--anexos', anexos, '--versao', 'so-arroz']);
+  t.is(small.code, 0, small.stderr);
+  t.like(small.json, { versao: 'so-arroz', anexos: 1, substituida: false });
+});

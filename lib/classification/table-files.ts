@@ -1,0 +1,176 @@
+import { parse } from 'csv-parse/sync';
+import type { AnnexItem, ClassTable, ClassTrib, CstInfo, Pct4, YearRates } from './types.js';
+
+/**
+ * Reads one version of the assisted-taxation tables from the files the operator loads (the same
+ * layout as data/classification/, see its README): the cClassTrib table and the CST table as
+ * published by the Portal Nacional da NF-e (converted to CSV), the LC 214 annexes' NCM lists
+ * (JSON) and the IBS/CBS rates per year (CSV). A version is taken whole or refused: every bad line
+ * of every file is reported at once, and nothing is returned unless all of them are good.
+ */
+export interface TableFiles {
+  versao: string;
+  cclasstrib: string;
+  cst: string;
+  anexos: string;
+  aliquotas: string;
+}
+
+export interface FileError {
+  arquivo: keyof Omit<TableFiles, 'versao'>;
+  linha?: number;
+  motivo: string;
+}
+
+export type ParsedTables = { ok: true; table: ClassTable } | { ok: false; erros: FileError[] };
+
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX'];
+const ISO_DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const NCM_PREFIX = /^\d{2,8}$/;
+
+/** A non-negative decimal string ("60", "0.009") times 10^scale, exactly; null when it is not one. */
+export function scaledDecimal(text: string, scale: number): number | null {
+  const m = /^(\d{1,7})(?:[.,](\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  if (frac.length > scale) return null;
+  return Number(m[1]) * 10 ** scale + (frac ? Number(frac.padEnd(scale, '0')) : 0);
+}
+
+/** Percent column ("60" = 60 %) as Pct4. */
+const percent = (text: string): Pct4 | null => scaledDecimal(text, 4);
+/** Fraction column ("0.009" = 0.9 %) as Pct4: the fraction × 100 × 10^4. */
+const fraction = (text: string): Pct4 | null => scaledDecimal(text, 6);
+
+interface CsvRow { line: number; cells: Record<string, string> }
+
+function readCsv(text: string, arquivo: FileError['arquivo'], erros: FileError[]): CsvRow[] {
+  try {
+    const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, relax_column_count: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
+    return records.map((r) => ({ line: r.info.lines, cells: r.record }));
+  } catch (err) {
+    erros.push({ arquivo, motivo: `CSV ilegível: ${(err as Error).message.slice(0, 200)}` });
+    return [];
+  }
+}
+
+function required(row: CsvRow, columns: string[], arquivo: FileError['arquivo'], erros: FileError[]): boolean {
+  const missing = columns.filter((c) => row.cells[c] === undefined);
+  if (missing.length) erros.push({ arquivo, linha: row.line, motivo: `colunas ausentes: ${missing.join(', ')}` });
+  return !missing.length;
+}
+
+const CLASS_COLUMNS = ['CST-IBS/CBS', 'cClassTrib', 'Nome cClassTrib', 'LC 214/25', 'pRedIBS', 'pRedCBS', 'dIniVig', 'dFimVig', 'indNFe', 'indNFCe', 'ANEXO'];
+
+function readClasses(text: string, erros: FileError[]): ClassTrib[] {
+  const out: ClassTrib[] = [];
+  const seen = new Set<string>();
+  for (const row of readCsv(text, 'cclasstrib', erros)) {
+    if (!required(row, CLASS_COLUMNS, 'cclasstrib', erros)) continue;
+    const c = row.cells;
+    const bad = (motivo: string) => erros.push({ arquivo: 'cclasstrib', linha: row.line, motivo });
+    const cClassTrib = c.cClassTrib!.trim();
+    const cst = c['CST-IBS/CBS']!.trim();
+    const pRedIBS = percent(c.pRedIBS!);
+    const pRedCBS = percent(c.pRedCBS!);
+    const anexoNum = c.ANEXO!.trim();
+    if (!/^\d{6}$/.test(cClassTrib)) { bad(`cClassTrib inválido: "${cClassTrib}"`); continue; }
+    if (seen.has(cClassTrib)) { bad(`cClassTrib ${cClassTrib} repetido`); continue; }
+    seen.add(cClassTrib);
+    if (!/^\d{3}$/.test(cst)) bad(`CST inválido: "${cst}"`);
+    else if (cClassTrib.slice(0, 3) !== cst) bad(`cClassTrib ${cClassTrib} não pertence ao CST ${cst}`);
+    if (pRedIBS === null || pRedIBS > 1_000_000) bad(`pRedIBS inválido: "${c.pRedIBS}"`);
+    if (pRedCBS === null || pRedCBS > 1_000_000) bad(`pRedCBS inválido: "${c.pRedCBS}"`);
+    for (const f of ['indNFe', 'indNFCe']) if (!/^[01]$/.test(c[f]!.trim())) bad(`${f} deve ser 0 ou 1`);
+    if (!ISO_DAY.test(c.dIniVig!.trim())) bad(`dIniVig inválida: "${c.dIniVig}"`);
+    if (c.dFimVig!.trim() && !ISO_DAY.test(c.dFimVig!.trim())) bad(`dFimVig inválida: "${c.dFimVig}"`);
+    if (anexoNum && !/^\d{1,6}$/.test(anexoNum)) bad(`ANEXO inválido: "${anexoNum}"`);
+    // ANEXO holds the LC 214 annex number (1-17) for goods and service lists; larger values are
+    // article references of the NFS-e tables and tie the class to no NCM list.
+    const n = Number(anexoNum);
+    out.push({
+      cClassTrib, cst, nome: c['Nome cClassTrib']!.trim(), artigo: c['LC 214/25']!.trim(),
+      anexo: anexoNum && n >= 1 && n <= ROMAN.length ? ROMAN[n - 1]! : null,
+      pRedIBS: pRedIBS ?? 0, pRedCBS: pRedCBS ?? 0, indNFe: c.indNFe!.trim() === '1', indNFCe: c.indNFCe!.trim() === '1',
+      vigenciaInicio: c.dIniVig!.trim(), vigenciaFim: c.dFimVig!.trim() || null,
+    });
+  }
+  if (!out.length && !erros.some((e) => e.arquivo === 'cclasstrib')) erros.push({ arquivo: 'cclasstrib', motivo: 'tabela sem classes' });
+  return out;
+}
+
+/** The CST table ends with a legend ("Legenda:", "0 = Não é permitido"): rows without a CST code are not data. */
+function readCsts(text: string, erros: FileError[]): CstInfo[] {
+  const out: CstInfo[] = [];
+  for (const row of readCsv(text, 'cst', erros)) {
+    const cst = (row.cells['CST-IBS/CBS'] ?? '').trim();
+    if (!cst) continue;
+    if (!/^\d{3}$/.test(cst)) { erros.push({ arquivo: 'cst', linha: row.line, motivo: `CST inválido: "${cst}"` }); continue; }
+    const grupos: string[] = [];
+    for (const [column, value] of Object.entries(row.cells)) {
+      const name = column.replace(/^ind_\s*/, '').trim();
+      if (!column.startsWith('ind_')) continue;
+      if (!/^[01]$/.test(value.trim())) { erros.push({ arquivo: 'cst', linha: row.line, motivo: `${column} deve ser 0 ou 1` }); continue; }
+      if (value.trim() === '1') grupos.push(name);
+    }
+    out.push({ cst, descricao: (row.cells['Descrição CST-IBS/CBS'] ?? '').trim(), grupos });
+  }
+  if (!out.length && !erros.some((e) => e.arquivo === 'cst')) erros.push({ arquivo: 'cst', motivo: 'tabela sem CST' });
+  return out;
+}
+
+function readAnnexes(text: string, erros: FileError[]): AnnexItem[] {
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch (err) {
+    erros.push({ arquivo: 'anexos', motivo: `JSON ilegível: ${(err as Error).message.slice(0, 200)}` });
+    return [];
+  }
+  if (!Array.isArray(raw) || !raw.length) { erros.push({ arquivo: 'anexos', motivo: 'esperada uma lista de itens de anexo' }); return []; }
+  const out: AnnexItem[] = [];
+  raw.forEach((e: any, i) => {
+    // "linha" here is the entry's position (1-based) in the list.
+    const bad = (motivo: string) => erros.push({ arquivo: 'anexos', linha: i + 1, motivo });
+    if (!e || typeof e !== 'object') return bad('item não é um objeto');
+    const prefixes = (v: unknown, name: string): string[] | null => {
+      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || !NCM_PREFIX.test(p))) { bad(`${name} deve ser uma lista de prefixos de NCM (2-8 dígitos)`); return null; }
+      return v as string[];
+    };
+    const incluidos = prefixes(e.ncm_incluidos, 'ncm_incluidos');
+    const excecoes = prefixes(e.ncm_excecoes ?? [], 'ncm_excecoes');
+    if (typeof e.anexo !== 'string' || !ROMAN.includes(e.anexo)) return bad(`anexo inválido: ${JSON.stringify(e.anexo)}`);
+    if (!incluidos || !excecoes) return undefined;
+    out.push({ anexo: e.anexo, item: String(e.item ?? ''), descricao: String(e.descricao ?? ''), incluidos, excecoes });
+    return undefined;
+  });
+  return out;
+}
+
+function readRates(text: string, erros: FileError[]): YearRates[] {
+  const out: YearRates[] = [];
+  for (const row of readCsv(text, 'aliquotas', erros)) {
+    if (!required(row, ['ano', 'cbs', 'ibsUf', 'ibsMun'], 'aliquotas', erros)) continue;
+    const c = row.cells;
+    const values = { cbs: fraction(c.cbs!), ibsUf: fraction(c.ibsUf!), ibsMun: fraction(c.ibsMun!) };
+    const wrong = Object.entries(values).filter(([, v]) => v === null || v > 1_000_000).map(([k]) => k);
+    if (!/^\d{4}$/.test(c.ano!.trim())) { erros.push({ arquivo: 'aliquotas', linha: row.line, motivo: `ano inválido: "${c.ano}"` }); continue; }
+    if (wrong.length) { erros.push({ arquivo: 'aliquotas', linha: row.line, motivo: `alíquota inválida em ${wrong.join(', ')} (fração: 0.009 = 0,9 %)` }); continue; }
+    out.push({ ano: Number(c.ano), cbs: values.cbs!, ibsUf: values.ibsUf!, ibsMun: values.ibsMun!, fonte: (c.fonte ?? '').trim() });
+  }
+  if (!out.length && !erros.some((e) => e.arquivo === 'aliquotas')) erros.push({ arquivo: 'aliquotas', motivo: 'nenhum ano com alíquotas' });
+  return out;
+}
+
+export function parseTableFiles(files: TableFiles): ParsedTables {
+  const erros: FileError[] = [];
+  const classes = readClasses(files.cclasstrib, erros);
+  const csts = readCsts(files.cst, erros);
+  const anexos = readAnnexes(files.anexos, erros);
+  const aliquotas = readRates(files.aliquotas, erros);
+  const known = new Set(csts.map((c) => c.cst));
+  if (csts.length) {
+    const orphan = [...new Set(classes.filter((c) => !known.has(c.cst)).map((c) => c.cst))];
+    if (orphan.length) erros.push({ arquivo: 'cst', motivo: `CST usados na tabela cClassTrib e ausentes da tabela de CST: ${orphan.join(', ')}` });
+  }
+  if (erros.length) return { ok: false, erros };
+  return { ok: true, table: { versao: files.versao, classes, csts, anexos, aliquotas } };
+}

@@ -1,0 +1,36 @@
+import test from 'ava';
+import { parseTableFiles, scaledDecimal } from '../../../lib/classification/table-files.js';
+import { defaultTableFiles } from '../../../services/classification/default-tables.js';
+
+test('parseTableFiles reads the shipped version: 164 classes, 18 CSTs, 351 annex items, 2026 rates', (t) => {
+  const parsed = parseTableFiles(defaultTableFiles());
+  if (!parsed.ok) return t.fail(JSON.stringify(parsed.erros));
+  const { classes, csts, anexos, aliquotas } = parsed.table;
+  t.deepEqual([classes.length, csts.length, anexos.length], [164, 18, 351]);
+  t.deepEqual(aliquotas.map((a) => [a.ano, a.cbs, a.ibsUf, a.ibsMun]), [[2026, 9000, 1000, 0]]);
+  t.like(classes.find((c) => c.cClassTrib === '200034'), { cst: '200', anexo: 'VII', pRedIBS: 600_000, pRedCBS: 600_000, indNFe: true, indNFCe: true, artigo: 'Art. 135', vigenciaInicio: '2026-01-01', vigenciaFim: null });
+  t.is(classes.find((c) => c.cClassTrib === '000002')!.anexo, null, 'ANEXO 90111 is an article reference of the service tables');
+  t.deepEqual(csts.find((c) => c.cst === '515')!.grupos, ['gIBSCBS', 'gRed', 'gDif']);
+});
+
+test('parseTableFiles refuses a version whole, naming every bad line of every file', (t) => {
+  const files = defaultTableFiles();
+  const cclasstrib = files.cclasstrib.replace('\n000,Tributação integral,000001,', '\n000,Tributação integral,00001,');
+  const parsed = parseTableFiles({ ...files, cclasstrib, anexos: '{"x":1}', aliquotas: 'ano,cbs,ibsUf,ibsMun\n2026,0.9%,0.001,0\n' });
+  t.false(parsed.ok);
+  if (parsed.ok) return;
+  t.deepEqual(parsed.erros, [
+    { arquivo: 'cclasstrib', linha: 2, motivo: 'cClassTrib inválido: "00001"' },
+    { arquivo: 'anexos', motivo: 'esperada uma lista de itens de anexo' },
+    { arquivo: 'aliquotas', linha: 2, motivo: 'alíquota inválida em cbs (fração: 0.009 = 0,9 %)' },
+  ]);
+});
+
+test('scaledDecimal is exact and refuses what it cannot represent', (t) => {
+  t.is(scaledDecimal('0.009', 6), 9000);
+  t.is(scaledDecimal('60', 4), 600_000);
+  t.is(scaledDecimal('12.5', 4), 125_000);
+  t.is(scaledDecimal('0.0000001', 6), null);
+  t.is(scaledDecimal('-1', 4), null);
+  t.is(scaledDecimal('1e3', 4), null);
+});
