@@ -82,6 +82,12 @@ export interface AppConfig {
     readonly breakerCooldownMs: number;
     /** Send `Expect: 100-continue` so failures before the body left are told apart exactly. */
     readonly expectContinue: boolean;
+    /** Connections (and calls in flight) per issuer certificate on one sefaz node; the rest wait in its queue. */
+    readonly maxSockets: number;
+    /** Calls of one issuer certificate waiting for a connection before the next is refused at once (`queue-full`). */
+    readonly maxQueued: number;
+    /** Longest wait for a connection (`queue-timeout` after it); with the timeouts it stays under the broker's 90 s. */
+    readonly queueTimeoutMs: number;
   };
   /** Authority availability monitor (services/contingency-monitor.service.ts). */
   readonly monitor: {
@@ -276,6 +282,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       breakerThreshold: int(env, 'SEFAZ_BREAKER_THRESHOLD', 5),
       breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
       expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
+      maxSockets: Math.max(1, int(env, 'SEFAZ_MAX_SOCKETS', 8)),
+      maxQueued: int(env, 'SEFAZ_MAX_QUEUED', 2_000),
+      queueTimeoutMs: Math.max(1, int(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 45_000)),
     }),
     monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,

@@ -18,6 +18,8 @@ import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
+import { retransmitFailed, type AuthorityRef } from './emission/recovery.js';
+import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
 import { FiscalEventStore } from './emission/event-store.js';
 import { InutilizacaoStore } from './emission/inutilizacao-store.js';
@@ -264,6 +266,16 @@ const EmissionService: ServiceSchema = {
     },
   },
 
+  events: {
+    // The authority answers again: its notes that failed before sending go now (services/emission/recovery.ts).
+    [AUTHORITY_EVENTS.recovered]: {
+      handler(this: any, ctx: Context<AuthorityRef>) {
+        return this.recoverFailed(ctx.params)
+          .catch((err: Error) => this.logger.warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
+      },
+    },
+  },
+
   channels: {
     [BATCH_CHANNEL]: {
       group: 'emission',
@@ -314,6 +326,14 @@ const EmissionService: ServiceSchema = {
     },
     async contingencyRound(this: any, limit: number) {
       return contingencyRound({ ...this.deps(), contingency: this.contingency }, limit, (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'contingency transmission failed; next try is scheduled'));
+    },
+    async recoverFailed(this: any, authority: AuthorityRef) {
+      const { clock } = runtimeOf(this.broker);
+      const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };
+      const outcomes = await retransmitFailed(this.deps(), storeDeps, { uf: authority.uf, ambiente: authority.ambiente, ...(authority.model ? { model: authority.model } : {}) },
+        (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'retransmission after recovery failed; next slot is scheduled'));
+      if (outcomes.length) this.logger.info({ ...authority, notes: outcomes.length }, 'notes that failed before sending retransmitted after recovery');
+      return outcomes;
     },
     async sweepRound(this: any) {
       const ids: string[] = await this.batches.stale(200);

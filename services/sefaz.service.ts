@@ -10,6 +10,7 @@ import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox
 import { readPkcs12 } from '../lib/issuer/certificate.js';
 import { SefazSimulator } from './sefaz/simulator/server.js';
 import { parseFaultSpec } from './sefaz/simulator/faults.js';
+import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 
 /**
  * sefaz: the NF-e authority client (SOAP 1.2 over mutual TLS with the issuer's A1). Every action
@@ -182,6 +183,13 @@ const SefazService: ServiceSchema = {
       material: (id: string) => this.materialFor(id),
       monitorMaterial: () => this.monitorMaterial(),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+      // Broadcast, so every monitor and emission node hears it; each reaction is idempotent and its
+      // state is in Postgres (a lost event only leaves the regular schedules to do the work).
+      events: {
+        circuitOpened: (ref) => { this.logger.warn(ref, 'authority circuit opened'); void this.broker.broadcast(AUTHORITY_EVENTS.circuitOpened, ref); },
+        recovered: (ref) => { this.logger.info(ref, 'authority answering again'); void this.broker.broadcast(AUTHORITY_EVENTS.recovered, ref); },
+        observed: (o) => { void this.broker.broadcast(AUTHORITY_EVENTS.observed, o); },
+      },
     });
   },
 

@@ -1,0 +1,109 @@
+import type { SigningMaterial } from '../../lib/issuer/types.js';
+import { breakerVerdict, KeyedBreaker, type BreakerChange, type BreakerOptions, type CallEvidence } from '../../lib/sefaz/breaker.js';
+import type { InfrastructureReason } from '../../lib/sefaz/results.js';
+import { AgentPool, type Trust } from './agents.js';
+import { Bulkhead } from './bulkhead.js';
+import { postSoap, type PostOutcome } from './http-client.js';
+
+/**
+ * The way to an authority over mutual TLS, shared by every authority client of the sefaz node (NF-e
+ * SOAP today, the NFS-e REST client next): keep-alive agents per client certificate, a bulkhead per
+ * certificate (its connections, its FIFO queue), connect/read timeouts measured on the socket, and
+ * the breaker per authority key fed only by what happened on the wire (issue 20, defect 2).
+ *
+ * A client calls `exchange` with its message and an `interpret` that turns the raw outcome into its
+ * typed result plus the evidence the breaker needs. Local refusals (queue, circuit open) never reach
+ * `interpret`: `refused` builds their result, and they never count toward any breaker.
+ */
+export interface TransportOptions {
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  expectContinue: boolean;
+  /** Connections per client certificate, and calls of one certificate in flight at once. */
+  maxSockets: number;
+  /** Calls of one certificate waiting for a connection; beyond that the call is refused at once. */
+  maxQueued: number;
+  /** Longest wait for a connection of the certificate. */
+  queueTimeoutMs: number;
+  breaker: BreakerOptions;
+  now(): number;
+  /** A circuit opened or recovered (see lib/sefaz/breaker.ts BreakerChange). */
+  onChange?(key: string, change: Exclude<BreakerChange, null>): void;
+}
+
+export interface Exchange<R> {
+  /** Breaker key: the authority this call goes to (e.g. `SP|55|2`). */
+  key: string;
+  identity: SigningMaterial;
+  trust: Trust;
+  url: string;
+  body: string;
+  contentType: string;
+  /**
+   * A probe (the availability monitor's status call, the recovery probe) goes out whatever the
+   * circuit says: it is how an open circuit learns the authority is back.
+   */
+  probe?: boolean;
+  interpret(out: PostOutcome): { result: R; evidence: CallEvidence };
+  /** The result of a call refused here, before anything was sent. */
+  refused(reason: Extract<InfrastructureReason, 'circuit-open' | 'queue-full' | 'queue-timeout'>, detail: string): R;
+}
+
+export class AuthorityTransport {
+  readonly breaker: KeyedBreaker;
+  private readonly agents: AgentPool;
+  private readonly bulkhead: Bulkhead;
+
+  constructor(private readonly opts: TransportOptions) {
+    this.breaker = new KeyedBreaker(opts.breaker);
+    this.agents = new AgentPool(opts.maxSockets);
+    this.bulkhead = new Bulkhead({ concurrency: opts.maxSockets, maxQueued: opts.maxQueued, queueTimeoutMs: opts.queueTimeoutMs });
+  }
+
+  /** Whether a pooled connection exists for this trust store (calls without a certificate of their own reuse it). */
+  pooledIdentity(trustId: string): boolean {
+    return this.agents.any(trustId) !== null;
+  }
+
+  async exchange<R>(x: Exchange<R>): Promise<R> {
+    const agent = this.agents.get(x.identity, x.trust);
+    return this.send(AgentPool.keyOf(x.identity, x.trust), agent, x);
+  }
+
+  /** `exchange` over any pooled connection of the trust store (status checks without an issuer); null when there is none. */
+  async exchangePooled<R>(trustId: string, x: Omit<Exchange<R>, 'identity'>): Promise<R | null> {
+    const pooled = this.agents.any(trustId);
+    return pooled ? this.send(pooled.key, pooled.agent, x) : null;
+  }
+
+  /** Calls of one certificate running and waiting (diagnostics, tests). */
+  load(identity: SigningMaterial, trust: Trust): { active: number; waiting: number } {
+    return this.bulkhead.load(AgentPool.keyOf(identity, trust));
+  }
+
+  close(): void {
+    this.agents.destroyAll();
+  }
+
+  private send<R>(lane: string, agent: import('node:https').Agent, x: Omit<Exchange<R>, 'identity'>): Promise<R> {
+    return this.bulkhead.run(lane, async () => {
+      // Asked once a connection is ours: a call that waited in its issuer's queue holds no trial slot meanwhile.
+      const trial = !x.probe;
+      if (trial && !this.breaker.allow(x.key, this.opts.now())) return x.refused('circuit-open', `circuit open for ${x.key}`);
+      let verdict: ReturnType<typeof breakerVerdict> = 'neutral';
+      try {
+        const out = await postSoap({
+          url: x.url, agent, body: x.body, contentType: x.contentType, connectTimeoutMs: this.opts.connectTimeoutMs,
+          readTimeoutMs: this.opts.readTimeoutMs, expectContinue: this.opts.expectContinue, socketWaitMs: this.opts.queueTimeoutMs,
+        });
+        const { result, evidence } = x.interpret(out);
+        verdict = breakerVerdict(evidence);
+        return result;
+      } finally {
+        // Also when interpret throws (our bug): the half-open trial slot must never stay taken.
+        const change = this.breaker.record(x.key, verdict, this.opts.now(), { trial });
+        if (change) this.opts.onChange?.(x.key, change);
+      }
+    }, (r) => x.refused(r.reason, r.detail));
+  }
+}
