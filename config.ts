@@ -131,6 +131,18 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * Queue wait + connect + read of one authority call must end before the broker's 90 s request
+ * timeout (moleculer.config.ts): a call still waiting when its caller gave up could otherwise be
+ * sent afterwards, and the caller would have stored the wrong outcome.
+ */
+function authorityQueueTimeout(env: Env): number {
+  const queue = positive(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 45_000);
+  const total = queue + int(env, 'SEFAZ_CONNECT_TIMEOUT_MS', 5_000) + int(env, 'SEFAZ_READ_TIMEOUT_MS', 30_000);
+  if (total >= 90_000) throw new Error(`SEFAZ_QUEUE_TIMEOUT_MS + SEFAZ_CONNECT_TIMEOUT_MS + SEFAZ_READ_TIMEOUT_MS must stay under 90000 (the broker's request timeout), got ${total}`);
+  return queue;
+}
+
 function powerOfTwo(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n < 2 || (n & (n - 1)) !== 0) throw new Error(`${name} must be a power of two >= 2, got ${n}`);
@@ -282,9 +294,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       breakerThreshold: int(env, 'SEFAZ_BREAKER_THRESHOLD', 5),
       breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
       expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
-      maxSockets: Math.max(1, int(env, 'SEFAZ_MAX_SOCKETS', 8)),
+      maxSockets: positive(env, 'SEFAZ_MAX_SOCKETS', 8),
       maxQueued: int(env, 'SEFAZ_MAX_QUEUED', 2_000),
-      queueTimeoutMs: Math.max(1, int(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 45_000)),
+      queueTimeoutMs: authorityQueueTimeout(env),
     }),
     monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,
