@@ -7,7 +7,8 @@ import type { SefazSimulator } from '../../services/sefaz/simulator/server.js';
 import { ManualClock } from '../../services/shared/clock.js';
 
 /**
- * Issue 20, defects 3 and 6, with every service real and the authority simulator. SP goes down
+ * Issue 20, defects 3 and 6, with every service real and the authority simulator. A 109 that an
+ * issuer's own call reads is recorded by the monitor at once. SP goes down
  * (NfeStatusServico4 answers 108, every other service HTTP 503); two NF-e fail before sending and
  * open SP's circuit (threshold 2). The monitor's status call is the probe and bypasses that circuit,
  * so the monitor sees SP down and the next NFC-e is issued in offline contingency instead of a 503.
@@ -38,6 +39,19 @@ const spView = () => call('v1.contingency-monitor.statusOf', { uf: 'SP', ambient
 const statusEvents = async () => (await stack.knex('monitor.outbox').orderBy('created_at')).map((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))
   .filter((e: any) => e.type === 'sefaz.status.changed').map((e: any) => `${e.data.uf} ${e.data.status} ${e.data.cStat}`);
 
+test.serial("a 109 read by an issuer's own call is evidence: the monitor records RJ down without a round of its own", async (t) => {
+  t.like(await call('v1.contingency-monitor.checkNow', { uf: 'RJ', ambiente: 'homologacao' }), { checked: [{ uf: 'RJ', outcome: 'first' }] });
+  const fault = simulator.faults.add({ mode: 'down', uf: 'RJ', cStat: 109 });
+  t.teardown(() => simulator.faults.clear({ id: fault.id }));
+  t.like(await call('v1.sefaz.status', { uf: 'RJ', model: '55', ambiente: 2, issuerId }), { kind: 'down', cStat: 109 });
+  const rj = await waitFor(async () => {
+    const view = await call('v1.contingency-monitor.statusOf', { uf: 'RJ', ambiente: 'homologacao' });
+    return view.confirmedDown ? view : null;
+  }, 'the monitor to take the evidence');
+  t.like(rj, { status: 'down', cStat: 109, xMotivo: 'Serviço Paralisado sem Previsão', lastFailure: null });
+  t.deepEqual(await statusEvents(), ['RJ down 109']);
+});
+
 test.serial('with SP down and its circuit open, the monitor still sees 108 and an NFC-e enters offline contingency', async (t) => {
   t.like(await checkSp(), { checked: [{ uf: 'SP', outcome: 'first' }] });
   simulator.faults.add({ mode: 'down', uf: 'SP' });
@@ -55,7 +69,7 @@ test.serial('with SP down and its circuit open, the monitor still sees 108 and a
   await waitFor(async () => (await spView()).confirmedDown === true, 'the monitor to see SP down');
   t.like(await checkSp(), { checked: [{ uf: 'SP', outcome: 'unchanged' }] });
   t.like(await spView(), { status: 'down', cStat: 108, xMotivo: 'Serviço Paralisado Momentaneamente (curto prazo)', confirmedDown: true });
-  t.deepEqual(await statusEvents(), ['SP down 108']);
+  t.deepEqual(await statusEvents(), ['RJ down 109', 'SP down 108']);
 
   const nfce = await stack.request('POST', '/v1/nfce', { headers, body: aValidNfceBody() });
   t.is(nfce.status, 201, nfce.text);
@@ -89,5 +103,5 @@ test.serial('SP back: the recovery probe closes the circuit and the notes that f
   t.like(await call('v1.sefaz.status', { uf: 'SP', model: '55', ambiente: 2, issuerId }), { kind: 'up', cStat: 107 });
   // The probe's 107 is evidence for the monitor too: SP is up again without waiting for its round.
   await waitFor(async () => (await spView()).status === 'up', 'the monitor to see SP up');
-  t.deepEqual(await statusEvents(), ['SP down 108', 'SP up 107']);
+  t.deepEqual(await statusEvents(), ['RJ down 109', 'SP down 108', 'SP up 107']);
 });

@@ -12,7 +12,7 @@ import type { SefazClient } from '../../services/sefaz/client.js';
  */
 const ISSUER_A = { id: 'iss-burst', cnpj: '12345678000195' };
 const ISSUER_B = { id: 'iss-steady', cnpj: '98765432000198' };
-const BURST = 200;
+const BURST = 100;
 let s: SefazStack;
 let a1A: ReturnType<typeof createA1>;
 let a1B: ReturnType<typeof createA1>;
