@@ -5,6 +5,7 @@ import type { SigningMaterial } from '../lib/issuer/types.js';
 import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
 import { SefazClient, type Target } from './sefaz/client.js';
+import { AuthorityTransport, transportOptions } from './sefaz/transport.js';
 import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
 import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
 import { readPkcs12 } from '../lib/issuer/certificate.js';
@@ -177,8 +178,12 @@ const SefazService: ServiceSchema = {
       await this.simulator.start();
       this.logger.info({ url: this.simulator.url, admin: this.simulator.adminUrl }, 'authority simulator started');
     }
+    // One way to the authorities per node (agents, per-certificate bulkhead, breaker per UF),
+    // shared by every authority client this node runs (services/sefaz/transport.ts).
+    this.transport = new AuthorityTransport(transportOptions(config, () => clock.now().getTime()));
     this.client = new SefazClient({
       config,
+      transport: this.transport,
       now: () => clock.now(),
       material: (id: string) => this.materialFor(id),
       monitorMaterial: () => this.monitorMaterial(),
@@ -195,6 +200,7 @@ const SefazService: ServiceSchema = {
 
   async stopped(this: any) {
     this.client?.close();
+    this.transport?.close();
     await this.simulator?.stop();
   },
 };

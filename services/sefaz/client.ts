@@ -14,7 +14,7 @@ import { assertValid, type OutgoingSchema } from '../../lib/sefaz/validate.js';
 import { brasiliaDateTime } from '../../lib/sefaz/xml.js';
 import { RecoveryProbes, type AuthorityEvents, type AuthorityKey, type Caller } from './recovery-probes.js';
 import type { Target } from './target.js';
-import { AuthorityTransport } from './transport.js';
+import { AuthorityTransport, transportOptions } from './transport.js';
 import type { PostOutcome } from './http-client.js';
 import { signerFor } from './xmldsig.js';
 
@@ -38,6 +38,8 @@ export interface ClientDeps {
   /** The in-process simulator, when this node runs it. */
   simulator(): { url: string; caPem: string } | null;
   events?: AuthorityEvents;
+  /** The node's shared transport (other authority clients use it too); one of its own otherwise. */
+  transport?: AuthorityTransport;
 }
 
 type Failure = { kind: 'failed' | 'unknown'; reason: InfrastructureReason; detail: string };
@@ -57,13 +59,8 @@ export class SefazClient {
       events: deps.events,
       now: () => this.deps.now(),
     });
-    this.transport = new AuthorityTransport({
-      connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
-      maxSockets: s.maxSockets, maxQueued: s.maxQueued, queueTimeoutMs: s.queueTimeoutMs,
-      breaker: { threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs },
-      now: () => this.deps.now().getTime(),
-      onChange: (key, change) => this.probes.changed(key, change),
-    });
+    this.transport = deps.transport ?? new AuthorityTransport(transportOptions(deps.config, () => this.deps.now().getTime()));
+    this.transport.onCircuitChange((key, change) => this.probes.changed(key, change));
   }
 
   get breaker() {

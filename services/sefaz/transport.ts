@@ -1,3 +1,5 @@
+import type { Agent } from 'node:https';
+import type { AppConfig } from '../../config.js';
 import type { SigningMaterial } from '../../lib/issuer/types.js';
 import { breakerVerdict, KeyedBreaker, type BreakerChange, type BreakerOptions, type CallEvidence } from '../../lib/sefaz/breaker.js';
 import type { InfrastructureReason } from '../../lib/sefaz/results.js';
@@ -27,8 +29,20 @@ export interface TransportOptions {
   queueTimeoutMs: number;
   breaker: BreakerOptions;
   now(): number;
-  /** A circuit opened or recovered (see lib/sefaz/breaker.ts BreakerChange). */
-  onChange?(key: string, change: Exclude<BreakerChange, null>): void;
+}
+
+/** A circuit opened or recovered (see lib/sefaz/breaker.ts BreakerChange). */
+export type CircuitListener = (key: string, change: Exclude<BreakerChange, null>) => void;
+
+/** The node's transport settings from its configuration (SEFAZ_*). */
+export function transportOptions(config: AppConfig, now: () => number): TransportOptions {
+  const s = config.sefaz;
+  return {
+    connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
+    maxSockets: s.maxSockets, maxQueued: s.maxQueued, queueTimeoutMs: s.queueTimeoutMs,
+    breaker: { threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs },
+    now,
+  };
 }
 
 export interface Exchange<R> {
@@ -53,6 +67,7 @@ export class AuthorityTransport {
   readonly breaker: KeyedBreaker;
   private readonly agents: AgentPool;
   private readonly bulkhead: Bulkhead;
+  private readonly listeners: CircuitListener[] = [];
 
   constructor(private readonly opts: TransportOptions) {
     this.breaker = new KeyedBreaker(opts.breaker);
@@ -60,9 +75,9 @@ export class AuthorityTransport {
     this.bulkhead = new Bulkhead({ concurrency: opts.maxSockets, maxQueued: opts.maxQueued, queueTimeoutMs: opts.queueTimeoutMs });
   }
 
-  /** Whether a pooled connection exists for this trust store (calls without a certificate of their own reuse it). */
-  pooledIdentity(trustId: string): boolean {
-    return this.agents.any(trustId) !== null;
+  /** Every client of the transport hears about its circuits (the NF-e client's recovery probes, for one). */
+  onCircuitChange(listener: CircuitListener): void {
+    this.listeners.push(listener);
   }
 
   async exchange<R>(x: Exchange<R>): Promise<R> {
@@ -85,7 +100,7 @@ export class AuthorityTransport {
     this.agents.destroyAll();
   }
 
-  private send<R>(lane: string, agent: import('node:https').Agent, x: Omit<Exchange<R>, 'identity'>): Promise<R> {
+  private send<R>(lane: string, agent: Agent, x: Omit<Exchange<R>, 'identity'>): Promise<R> {
     return this.bulkhead.run(lane, async () => {
       // Asked once a connection is ours: a call that waited in its issuer's queue holds no trial slot meanwhile.
       const trial = !x.probe;
@@ -102,7 +117,7 @@ export class AuthorityTransport {
       } finally {
         // Also when interpret throws (our bug): the half-open trial slot must never stay taken.
         const change = this.breaker.record(x.key, verdict, this.opts.now(), { trial });
-        if (change) this.opts.onChange?.(x.key, change);
+        if (change) for (const listener of this.listeners) listener(x.key, change);
       }
     }, (r) => x.refused(r.reason, r.detail));
   }
