@@ -1,6 +1,7 @@
 import test from 'ava';
 import { startSefazStack, createA1, type SefazStack } from '../support/sefaz-stack.js';
 import { sampleNfe } from '../support/sample-nfe.js';
+import { createCa } from '../support/certificates.js';
 import type { SefazClient } from '../../services/sefaz/client.js';
 
 /**
@@ -57,4 +58,16 @@ test.serial(`a burst of ${BURST} notes of one issuer is all authorized, and anot
   t.deepEqual(tally(steady), { authorized: steady.length });
   t.true(maxWaiting > 0, 'the burst did queue for its connections');
   t.is(client.breaker.state('SP|55|2', Date.now()), 'closed');
+});
+
+test.serial("one issuer's certificate refused by the authority, again and again, never opens the UF's circuit for the others", async (t) => {
+  const rogue = createA1(createCa('AC Desconhecida'), { cnpj: ISSUER_A.cnpj });
+  s.addIssuer('iss-rogue', rogue);
+  const client = (s.stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).client as SefazClient;
+  for (let numero = 1_000; numero < 1_006; numero++) {
+    const r = await authorize('iss-rogue', sampleNfe({ cnpj: ISSUER_A.cnpj, keyPem: rogue.keyPem, certPem: rogue.certPem, numero }));
+    t.like(r, { kind: 'failed', reason: 'tls' });
+  }
+  t.is(client.breaker.state('SP|55|2', Date.now()), 'closed', 'six refusals, threshold 3: still closed');
+  t.like(await authorize(ISSUER_B.id, sampleNfe({ cnpj: ISSUER_B.cnpj, keyPem: a1B.keyPem, certPem: a1B.certPem, numero: 1_000 })), { kind: 'authorized', cStat: 100 });
 });
