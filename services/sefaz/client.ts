@@ -44,6 +44,7 @@ export interface ClientDeps {
 
 type Failure = { kind: 'failed' | 'unknown'; reason: InfrastructureReason; detail: string };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LOCAL_REFUSALS: ReadonlySet<InfrastructureReason> = new Set(['circuit-open', 'queue-full', 'queue-timeout']);
 
 export class SefazClient {
   readonly transport: AuthorityTransport;
@@ -168,12 +169,13 @@ export class SefazClient {
     }
   }
 
-  /** Reads: repeat on infrastructure failure (not when the breaker is open). */
+  /** Reads: repeat on infrastructure failure (not when refused here). */
   private async read<R extends { kind: string }>(attempt: () => Promise<R>): Promise<R> {
     let result = await attempt();
     for (let i = 0; i < this.deps.config.sefaz.consultRetries; i++) {
       const r = result as unknown as Failure;
-      if (r.kind !== 'failed' || r.reason === 'circuit-open') break;
+      // Refused here (circuit open, issuer's queue full or too slow): repeating would only wait again.
+      if (r.kind !== 'failed' || LOCAL_REFUSALS.has(r.reason)) break;
       await sleep(this.deps.config.sefaz.retryDelayMs * 2 ** i);
       result = await attempt();
     }
