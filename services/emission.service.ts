@@ -327,7 +327,16 @@ const EmissionService: ServiceSchema = {
     async contingencyRound(this: any, limit: number) {
       return contingencyRound({ ...this.deps(), contingency: this.contingency }, limit, (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'contingency transmission failed; next try is scheduled'));
     },
-    async recoverFailed(this: any, authority: AuthorityRef) {
+    /**
+     * One recovery at a time on this node: the sefaz node and the monitor may both announce the same
+     * authority, and a second pass over notes the first is still sending would only consult them twice.
+     */
+    recoverFailed(this: any, authority: AuthorityRef) {
+      const run = (this.recovering ?? Promise.resolve()).catch(() => undefined).then(() => this.recoverFailedNow(authority));
+      this.recovering = run;
+      return run;
+    },
+    async recoverFailedNow(this: any, authority: AuthorityRef) {
       const outcomes = await retransmitFailed(this.deps(), this.storeDeps, { uf: authority.uf, ambiente: authority.ambiente, ...(authority.model ? { model: authority.model } : {}) },
         (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'retransmission after recovery failed; next slot is scheduled'));
       if (outcomes.length) this.logger.info({ ...authority, notes: outcomes.length }, 'notes that failed before sending retransmitted after recovery');
