@@ -89,6 +89,16 @@ export interface AppConfig {
     /** Longest wait for a connection (`queue-timeout` after it); with the timeouts it stays under the broker's 90 s. */
     readonly queueTimeoutMs: number;
   };
+  /**
+   * Per issuer and emission node (issue 20, defect 2): numbering transactions in flight, how many
+   * more may wait (in memory, holding no database connection) and for how long; beyond either the
+   * request is refused before numbering with 503 EMISSOR_SOBRECARREGADO.
+   */
+  readonly numbering: {
+    readonly perIssuer: number;
+    readonly maxQueued: number;
+    readonly queueTimeoutMs: number;
+  };
   /** Authority availability monitor (services/contingency-monitor.service.ts). */
   readonly monitor: {
     /** Each node looks for due (UF, ambiente) rows every `tickMs` (MONITOR_ENABLED=0: never; actions still answer). */
@@ -137,7 +147,7 @@ function int(env: Env, name: string, fallback: number): number {
  * sent afterwards, and the caller would have stored the wrong outcome.
  */
 function authorityQueueTimeout(env: Env): number {
-  const queue = positive(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 45_000);
+  const queue = positive(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 20_000);
   const total = queue + int(env, 'SEFAZ_CONNECT_TIMEOUT_MS', 5_000) + int(env, 'SEFAZ_READ_TIMEOUT_MS', 30_000);
   if (total >= 90_000) throw new Error(`SEFAZ_QUEUE_TIMEOUT_MS + SEFAZ_CONNECT_TIMEOUT_MS + SEFAZ_READ_TIMEOUT_MS must stay under 90000 (the broker's request timeout), got ${total}`);
   return queue;
@@ -297,6 +307,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxSockets: positive(env, 'SEFAZ_MAX_SOCKETS', 8),
       maxQueued: int(env, 'SEFAZ_MAX_QUEUED', 2_000),
       queueTimeoutMs: authorityQueueTimeout(env),
+    }),
+    numbering: Object.freeze({
+      perIssuer: positive(env, 'EMISSION_NUMBERING_PER_ISSUER', 2),
+      maxQueued: int(env, 'EMISSION_NUMBERING_MAX_QUEUED', 5_000),
+      queueTimeoutMs: positive(env, 'EMISSION_NUMBERING_TIMEOUT_MS', 20_000),
     }),
     monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,

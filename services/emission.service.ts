@@ -19,6 +19,7 @@ import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
 import { retransmitFailed, type AuthorityRef } from './emission/recovery.js';
+import { Bulkhead } from './shared/bulkhead.js';
 import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
 import { FiscalEventStore } from './emission/event-store.js';
@@ -287,7 +288,7 @@ const EmissionService: ServiceSchema = {
 
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
-      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency };
+      return { store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering };
     },
     eventDeps(this: any, ctx: Ctx<any>) {
       return { store: this.store, calls: ctx, events: this.fiscalEvents };
@@ -359,6 +360,8 @@ const EmissionService: ServiceSchema = {
     this.fiscalEvents = new FiscalEventStore(storeDeps);
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
     this.stages = new StageTimer();
+    // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
+    this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {

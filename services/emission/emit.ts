@@ -18,6 +18,7 @@ import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
+import type { Bulkhead } from '../shared/bulkhead.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -36,6 +37,12 @@ export interface EmissionDeps {
   stages?: StageTimer;
   /** NFC-e offline contingency; absent: never entered (the batch, NF-e only, has no use for it). */
   contingency?: ContingencyStore;
+  /**
+   * Numbering transactions of one issuer in flight on this node (issue 20, defect 2): the rest of a
+   * burst waits here, in memory, instead of holding database connections while it queues on the
+   * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
+   */
+  numbering?: Bulkhead;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
@@ -110,6 +117,10 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     ...(tpEmis === CONTINGENCY_TP_EMIS ? { contingency: { startedAt: at, justificativa } } : {}),
   });
 
+  // Waits for one of the issuer's numbering slots; refused (503, before any number) only when truly overloaded.
+  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering
+    ? deps.numbering.run(issuer.id, work, (r) => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId: issuer.id, motivo: r.reason }); })
+    : work());
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
   if (body.numero !== undefined) {
@@ -134,15 +145,15 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const cnf = chooseCnf(body.numero, random);
       mark = clockMs();
       const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
-      doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
+      doc = await numbered(() => deps.store.createWithNumber({ ...base, cnf }, body.numero!, built, enter));
     }
   } else {
     const txStart = mark;
-    doc = await deps.store.createNumbered(base, async (number) => {
+    doc = await numbered(() => deps.store.createNumbered(base, async (number) => {
       if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
       const cnf = chooseCnf(number, random);
       return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
-    }, enter);
+    }, enter));
     if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
   }
 

@@ -4,7 +4,7 @@ import type { SigningMaterial } from '../../lib/issuer/types.js';
 import { breakerVerdict, KeyedBreaker, type BreakerChange, type BreakerOptions, type CallEvidence } from '../../lib/sefaz/breaker.js';
 import type { InfrastructureReason } from '../../lib/sefaz/results.js';
 import { AgentPool, type Trust } from './agents.js';
-import { Bulkhead } from './bulkhead.js';
+import { Bulkhead, type QueueRefusal } from '../shared/bulkhead.js';
 import { postSoap, type PostOutcome } from './http-client.js';
 
 /**
@@ -119,6 +119,12 @@ export class AuthorityTransport {
         const change = this.breaker.record(x.key, verdict, this.opts.now(), { trial });
         if (change) for (const listener of this.listeners) listener(x.key, change);
       }
-    }, (r) => x.refused(r.reason, r.detail));
+    }, (r) => x.refused(r.reason, refusalDetail(r)));
   }
+}
+
+function refusalDetail(r: QueueRefusal): string {
+  return r.reason === 'queue-full'
+    ? `${r.waiting} calls of this client certificate already waiting for a connection`
+    : `no connection of this client certificate free within ${r.timeoutMs} ms`;
 }

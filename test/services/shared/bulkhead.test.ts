@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Bulkhead } from '../../../services/sefaz/bulkhead.js';
+import { Bulkhead } from '../../../services/shared/bulkhead.js';
 
 /** A piece of work that runs until released, recording when it started. */
 function gate() {
@@ -40,12 +40,12 @@ test('Bulkhead refuses beyond maxQueued at once and after queueTimeoutMs, before
   const b = new Bulkhead({ concurrency: 1, maxQueued: 1, queueTimeoutMs: 50 });
   const busy = gate();
   let ran = 0;
-  const refused = (r: { reason: string; detail: string }) => `${r.reason}: ${r.detail}`;
+  const refused = (r: { reason: string; waiting: number; timeoutMs: number }) => `${r.reason}: ${r.waiting} waiting, ${r.timeoutMs} ms`;
   const first = b.run('a', () => busy.done.then(() => String(++ran)), refused);
   const waiting = b.run('a', async () => String(++ran), refused);
   const full = await b.run('a', async () => String(++ran), refused);
-  t.is(full, 'queue-full: 1 calls of this client certificate already waiting for a connection');
-  t.is(await waiting, 'queue-timeout: no connection of this client certificate free within 50 ms');
+  t.is(full, 'queue-full: 1 waiting, 50 ms');
+  t.is(await waiting, 'queue-timeout: 0 waiting, 50 ms');
   t.is(ran, 0);
   busy.release();
   t.is(await first, '1');

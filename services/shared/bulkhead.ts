@@ -1,10 +1,10 @@
 /**
- * One lane per client certificate (issuer): at most `concurrency` calls of a lane talk to the
- * authority at once (its connections), the rest wait in FIFO order (issue 20, defect 2). A burst of
- * one issuer waits for its own connections instead of failing, and never takes another issuer's:
- * lanes share nothing. The wait is bounded twice so a caller always gets an answer before its own
- * timeout: at most `maxQueued` waiting (`queue-full`) and at most `queueTimeoutMs` each
- * (`queue-timeout`). Both refusals happen before anything is sent.
+ * One lane per tenant resource (an issuer's certificate in the authority transport, an issuer's
+ * numbering in emission): at most `concurrency` calls of a lane run at once, the rest wait in FIFO
+ * order (issue 20, defect 2). A burst of one issuer waits for its own slots instead of failing, and
+ * never takes another issuer's: lanes share nothing. The wait is bounded twice so a caller always
+ * gets an answer before its own timeout: at most `maxQueued` waiting (`queue-full`) and at most
+ * `queueTimeoutMs` each (`queue-timeout`). Both refusals happen before the work starts.
  */
 export interface BulkheadOptions {
   concurrency: number;
@@ -12,7 +12,7 @@ export interface BulkheadOptions {
   queueTimeoutMs: number;
 }
 
-export type QueueRefusal = { reason: 'queue-full' | 'queue-timeout'; detail: string };
+export type QueueRefusal = { reason: 'queue-full' | 'queue-timeout'; waiting: number; timeoutMs: number };
 
 interface Waiter {
   start(): void;
@@ -34,7 +34,7 @@ export class Bulkhead {
     const l = this.lane(lane);
     if (l.active >= this.opts.concurrency) {
       if (l.waiting.length >= this.opts.maxQueued) {
-        return refused({ reason: 'queue-full', detail: `${l.waiting.length} calls of this client certificate already waiting for a connection` });
+        return refused({ reason: 'queue-full', waiting: l.waiting.length, timeoutMs: this.opts.queueTimeoutMs });
       }
       const got = await new Promise<boolean>((resolve) => {
         const waiter: Waiter = {
@@ -48,7 +48,7 @@ export class Bulkhead {
       });
       if (!got) {
         this.forget(lane, l);
-        return refused({ reason: 'queue-timeout', detail: `no connection of this client certificate free within ${this.opts.queueTimeoutMs} ms` });
+        return refused({ reason: 'queue-timeout', waiting: l.waiting.length, timeoutMs: this.opts.queueTimeoutMs });
       }
     } else {
       l.active++;
