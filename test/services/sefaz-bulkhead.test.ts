@@ -7,9 +7,10 @@ import type { SefazClient } from '../../services/sefaz/client.js';
 /**
  * Issue 20, defect 2: a burst of one issuer waits for its own connections instead of failing, and
  * another issuer of the same UF keeps getting the authority's answers meanwhile. Four connections
- * per certificate and a slow authority (60 ms per authorization) make the burst queue for seconds,
- * far beyond the connect timeout (800 ms): waiting for a connection is not a connect failure, and
- * nothing of the burst reaches the UF's breaker (threshold 3).
+ * per certificate and a slow authority (150 ms per authorization, plus the simulator's own checks)
+ * make the burst queue for many seconds, beyond the connect timeout (3 s, generous because the
+ * simulator shares this process's event loop): waiting for a connection is not a connect failure,
+ * and nothing of the burst reaches the UF's breaker (threshold 3).
  */
 const ISSUER_A = { id: 'iss-burst', cnpj: '12345678000195' };
 const ISSUER_B = { id: 'iss-steady', cnpj: '98765432000198' };
@@ -19,7 +20,8 @@ let a1A: ReturnType<typeof createA1>;
 let a1B: ReturnType<typeof createA1>;
 
 test.before(async () => {
-  s = await startSefazStack({ SEFAZ_MAX_SOCKETS: '4', SEFAZ_CONNECT_TIMEOUT_MS: '800', SEFAZ_BREAKER_THRESHOLD: '3' });
+  // The queue bound is generous: on a loaded machine the simulator's checks make the burst last long.
+  s = await startSefazStack({ SEFAZ_MAX_SOCKETS: '4', SEFAZ_CONNECT_TIMEOUT_MS: '3000', SEFAZ_QUEUE_TIMEOUT_MS: '50000', SEFAZ_BREAKER_THRESHOLD: '3' });
   a1A = createA1(s.ca, { cnpj: ISSUER_A.cnpj });
   a1B = createA1(s.ca, { cnpj: ISSUER_B.cnpj });
   s.addIssuer(ISSUER_A.id, a1A);
@@ -36,7 +38,7 @@ const tally = (results: any[]) => results.reduce<Record<string, number>>((acc, r
 }, {});
 
 test.serial(`a burst of ${BURST} notes of one issuer is all authorized, and another issuer of the UF gets only authorizations meanwhile`, async (t) => {
-  await s.fault({ mode: 'slow', uf: 'SP', service: 'NFeAutorizacao4', delayMs: 60 });
+  await s.fault({ mode: 'slow', uf: 'SP', service: 'NFeAutorizacao4', delayMs: 150 });
   const client = (s.stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).client as SefazClient;
   // The stand-in issuer service's material for A, to read its lane of the bulkhead.
   const identityA = { issuerId: ISSUER_A.id, fingerprint: a1A.certPem.slice(-60, -30), keyPem: a1A.keyPem, certPem: a1A.certPem, chainPem: [], notAfter: '2099-01-01' };
