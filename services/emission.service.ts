@@ -63,7 +63,8 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
   + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
   + 'Rejeição: 400 com erros[] verbatim e details.invoiceId (XML transmitido em /{id}/xml). Uso denegado: 400, status DENEGADA. '
   + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '
-  + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa.';
+  + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa. '
+  + 'Rajadas de um mesmo emissor esperam a vez na numeração e na conexão com a autoridade, sem afetar outros emissores; só em sobrecarga real: 503 EMISSOR_SOBRECARREGADO (details.issuerId), antes da numeração (repita depois).';
 
 function emitDescriptionOf(model: Model): string {
   return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;
