@@ -82,6 +82,22 @@ export interface AppConfig {
     readonly breakerCooldownMs: number;
     /** Send `Expect: 100-continue` so failures before the body left are told apart exactly. */
     readonly expectContinue: boolean;
+    /** Connections (and calls in flight) per issuer certificate on one sefaz node; the rest wait in its queue. */
+    readonly maxSockets: number;
+    /** Calls of one issuer certificate waiting for a connection before the next is refused at once (`queue-full`). */
+    readonly maxQueued: number;
+    /** Longest wait for a connection (`queue-timeout` after it); with the timeouts it stays under the broker's 90 s. */
+    readonly queueTimeoutMs: number;
+  };
+  /**
+   * Per issuer and emission node (issue 20, defect 2): numbering transactions in flight, how many
+   * more may wait (in memory, holding no database connection) and for how long; beyond either the
+   * request is refused before numbering with 503 EMISSOR_SOBRECARREGADO.
+   */
+  readonly numbering: {
+    readonly perIssuer: number;
+    readonly maxQueued: number;
+    readonly queueTimeoutMs: number;
   };
   /** Authority availability monitor (services/contingency-monitor.service.ts). */
   readonly monitor: {
@@ -123,6 +139,18 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
   return n;
+}
+
+/**
+ * Queue wait + connect + read of one authority call must end before the broker's 90 s request
+ * timeout (moleculer.config.ts): a call still waiting when its caller gave up could otherwise be
+ * sent afterwards, and the caller would have stored the wrong outcome.
+ */
+function authorityQueueTimeout(env: Env): number {
+  const queue = positive(env, 'SEFAZ_QUEUE_TIMEOUT_MS', 20_000);
+  const total = queue + int(env, 'SEFAZ_CONNECT_TIMEOUT_MS', 5_000) + int(env, 'SEFAZ_READ_TIMEOUT_MS', 30_000);
+  if (total >= 90_000) throw new Error(`SEFAZ_QUEUE_TIMEOUT_MS + SEFAZ_CONNECT_TIMEOUT_MS + SEFAZ_READ_TIMEOUT_MS must stay under 90000 (the broker's request timeout), got ${total}`);
+  return queue;
 }
 
 function powerOfTwo(env: Env, name: string, fallback: number): number {
@@ -276,6 +304,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       breakerThreshold: int(env, 'SEFAZ_BREAKER_THRESHOLD', 5),
       breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
       expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
+      maxSockets: positive(env, 'SEFAZ_MAX_SOCKETS', 8),
+      maxQueued: int(env, 'SEFAZ_MAX_QUEUED', 2_000),
+      queueTimeoutMs: authorityQueueTimeout(env),
+    }),
+    numbering: Object.freeze({
+      perIssuer: positive(env, 'EMISSION_NUMBERING_PER_ISSUER', 2),
+      maxQueued: int(env, 'EMISSION_NUMBERING_MAX_QUEUED', 5_000),
+      queueTimeoutMs: positive(env, 'EMISSION_NUMBERING_TIMEOUT_MS', 20_000),
     }),
     monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,

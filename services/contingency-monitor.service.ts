@@ -9,7 +9,9 @@ import { AMBIENTE_CODES, AMBIENTE_NAMES, decideAvailability, isConfirmedDown, ty
 import { authorityStatusJson, statusQuerySchema } from '../lib/contingency/schemas.js';
 import type { StatusResult } from '../lib/sefaz/results.js';
 import { StatusStore, type AuthorityStatusView, type Claim, type RecordOutcome } from './contingency-monitor/status-store.js';
-import { mapLimit } from './contingency-monitor/map-limit.js';
+import { mapLimit } from './shared/map-limit.js';
+import { AUTHORITY_EVENTS, type AuthorityRecoveredPayload } from './shared/authority-events.js';
+import { SERVICE_UP } from '../lib/sefaz/cstat.js';
 
 const SCHEMA = 'monitor';
 /** Rows one claim takes: every UF of one ambiente, so a tick needs one or two claims. */
@@ -32,7 +34,12 @@ interface Checked {
  * certificate, and records the answer through lib/contingency/availability.ts: a confirmed up ↔
  * down transition is committed with its `sefaz.status.changed` outbox event (platform-wide, fanned
  * out by the webhook dispatcher to opted-in partners); our own failures are recorded and never flip
- * the state. `statusOf` is the input of the future automatic NFC-e contingency decision.
+ * the state. `statusOf` is the input of the automatic NFC-e contingency decision.
+ *
+ * Besides its schedule (issue 20, defect 3): a sefaz node whose circuit for a UF opens makes it
+ * check that UF at once (its status call is the probe and bypasses the breaker), and a 107/108/109
+ * any other call read is recorded as the authority's word. A confirmed return to `up` is broadcast
+ * so notes that failed before sending are retransmitted now.
  */
 const ContingencyMonitor: ServiceSchema = {
   name: 'contingency-monitor',
@@ -88,6 +95,23 @@ const ContingencyMonitor: ServiceSchema = {
     },
   },
 
+  events: {
+    [AUTHORITY_EVENTS.circuitOpened]: {
+      handler(this: any, ctx: Context<{ uf: string; ambiente: 1 | 2 }>) {
+        const ambiente = AMBIENTE_NAMES[ctx.params.ambiente];
+        if (!ambiente || !this.ambientes().includes(ambiente) || !(UFS as readonly string[]).includes(ctx.params.uf)) return;
+        return this.runChecks({ uf: ctx.params.uf, ambiente })
+          .catch((err: Error) => this.logger.warn({ err: err.message, uf: ctx.params.uf, ambiente }, 'check after an opened circuit failed; the schedule goes on'));
+      },
+    },
+    [AUTHORITY_EVENTS.observed]: {
+      handler(this: any, ctx: Context<{ uf: string; ambiente: 1 | 2; cStat: number; xMotivo: string; observedAt: string }>) {
+        return this.observe(ctx.params)
+          .catch((err: Error) => this.logger.warn({ err: err.message, uf: ctx.params.uf }, 'authority evidence not recorded'));
+      },
+    },
+  },
+
   methods: {
     store(this: any): StatusStore {
       return (this._store ??= new StatusStore(this.knex, SCHEMA));
@@ -131,9 +155,35 @@ const ContingencyMonitor: ServiceSchema = {
         (previous: ConfirmedState | null) => decideAvailability({ uf: claim.uf, ambiente: claim.ambiente, previous, result, now }),
         (trx: Knex.Transaction, data: StatusChangedData) => this.enqueueEvent(trx, { type: 'sefaz.status.changed', partnerId: ALL_SUBSCRIBERS, data }),
       );
-      if (outcome === 'transition') this.logger.warn({ uf: claim.uf, ambiente: claim.ambiente, kind: result.kind, cStat: (result as any).cStat }, 'authority status changed');
+      if (outcome === 'transition') {
+        this.logger.warn({ uf: claim.uf, ambiente: claim.ambiente, kind: result.kind, cStat: (result as any).cStat }, 'authority status changed');
+        if (result.kind === 'up') this.announceRecovered(claim.uf, claim.ambiente);
+      }
       else if (outcome === 'own-failure') this.logger.info({ uf: claim.uf, ambiente: claim.ambiente, reason: (result as any).reason ?? 'authority-refused-monitor' }, 'authority status check failed on our side; state kept');
       return { uf: claim.uf, ambiente: claim.ambiente, outcome };
+    },
+
+    /** A 107/108/109 another call read (AUTHORITY_EVENTS.observed): recorded like the monitor's own answer. */
+    async observe(this: any, o: { uf: string; ambiente: 1 | 2; cStat: number; xMotivo: string; observedAt: string }): Promise<string> {
+      const ambiente = AMBIENTE_NAMES[o.ambiente];
+      if (!ambiente || !this.ambientes().includes(ambiente)) return 'unmonitored';
+      const now = runtimeOf(this.broker).clock.now();
+      const result: StatusResult = { kind: o.cStat === SERVICE_UP ? 'up' : 'down', cStat: o.cStat, xMotivo: o.xMotivo, checkedAt: o.observedAt };
+      const outcome = await this.store().observe(
+        o.uf, ambiente, now,
+        (previous: ConfirmedState | null) => decideAvailability({ uf: o.uf, ambiente, previous, result, now }),
+        (trx: Knex.Transaction, data: StatusChangedData) => this.enqueueEvent(trx, { type: 'sefaz.status.changed', partnerId: ALL_SUBSCRIBERS, data }),
+      );
+      if (outcome === 'transition') {
+        this.logger.warn({ uf: o.uf, ambiente, cStat: o.cStat }, 'authority status changed (seen by another call)');
+        if (result.kind === 'up') this.announceRecovered(o.uf, ambiente);
+      }
+      return outcome;
+    },
+
+    announceRecovered(this: any, uf: string, ambiente: AmbienteName) {
+      const payload: AuthorityRecoveredPayload = { uf, ambiente: AMBIENTE_CODES[ambiente] };
+      void this.broker.broadcast(AUTHORITY_EVENTS.recovered, payload);
     },
 
     tick(this: any) {

@@ -21,6 +21,9 @@ import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
+import { retransmitFailed, type AuthorityRef } from './emission/recovery.js';
+import { Bulkhead } from './shared/bulkhead.js';
+import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
 import { FiscalEventStore } from './emission/event-store.js';
 import { InutilizacaoStore } from './emission/inutilizacao-store.js';
@@ -64,7 +67,8 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
   + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
   + 'Rejeição: 400 com erros[] verbatim e details.invoiceId (XML transmitido em /{id}/xml). Uso denegado: 400, status DENEGADA. '
   + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '
-  + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa.';
+  + 'Enquanto a transmissão anterior do documento ainda aguarda a autoridade, o reenvio é 409 DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status): uma só transmissão por vez. Essa recusa não fica gravada para a Idempotency-Key: repetir depois reprocessa. '
+  + 'Rajadas de um mesmo emissor esperam a vez na numeração e na conexão com a autoridade, sem afetar outros emissores; só em sobrecarga real: 503 EMISSOR_SOBRECARREGADO (details.issuerId), antes da numeração (repita depois).';
 
 const idempotencyDescription = 'Vinculada ao documento na numeração (única por parceiro e modelo): toda repetição — após 5xx, queda de um nó ou timeout — '
   + 'responde o mesmo documento no estado atual (nunca um novo número) e, se a primeira tentativa morreu sem resposta, continua o mesmo documento '
@@ -300,6 +304,16 @@ const EmissionService: ServiceSchema = {
     },
   },
 
+  events: {
+    // The authority answers again: its notes that failed before sending go now (services/emission/recovery.ts).
+    [AUTHORITY_EVENTS.recovered]: {
+      handler(this: any, ctx: Context<AuthorityRef>) {
+        return this.recoverFailed(ctx.params)
+          .catch((err: Error) => this.logger.warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
+      },
+    },
+  },
+
   channels: {
     [BATCH_CHANNEL]: {
       group: 'emission',
@@ -312,7 +326,7 @@ const EmissionService: ServiceSchema = {
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
       return {
-        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency,
+        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering,
         reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
@@ -361,6 +375,21 @@ const EmissionService: ServiceSchema = {
     async contingencyRound(this: any, limit: number) {
       return contingencyRound({ ...this.deps(), contingency: this.contingency }, limit, (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'contingency transmission failed; next try is scheduled'));
     },
+    /**
+     * One recovery at a time on this node: the sefaz node and the monitor may both announce the same
+     * authority, and a second pass over notes the first is still sending would only consult them twice.
+     */
+    recoverFailed(this: any, authority: AuthorityRef) {
+      const run = (this.recovering ?? Promise.resolve()).catch(() => undefined).then(() => this.recoverFailedNow(authority));
+      this.recovering = run;
+      return run;
+    },
+    async recoverFailedNow(this: any, authority: AuthorityRef) {
+      const outcomes = await retransmitFailed(this.deps(), this.storeDeps, { uf: authority.uf, ambiente: authority.ambiente, ...(authority.model ? { model: authority.model } : {}) },
+        (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'retransmission after recovery failed; next slot is scheduled'));
+      if (outcomes.length) this.logger.info({ ...authority, notes: outcomes.length }, 'notes that failed before sending retransmitted after recovery');
+      return outcomes;
+    },
     async sweepRound(this: any) {
       const ids: string[] = await this.batches.stale(200);
       for (const id of ids) await this.enqueueItem(id);
@@ -374,9 +403,12 @@ const EmissionService: ServiceSchema = {
     this.contingency = new ContingencyStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
     const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };
+    this.storeDeps = storeDeps;
     this.fiscalEvents = new FiscalEventStore(storeDeps);
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
     this.stages = new StageTimer();
+    // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
+    this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {

@@ -5,11 +5,13 @@ import type { SigningMaterial } from '../lib/issuer/types.js';
 import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
 import { SefazClient, type Target } from './sefaz/client.js';
+import { AuthorityTransport, transportOptions } from './sefaz/transport.js';
 import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
 import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
 import { readPkcs12 } from '../lib/issuer/certificate.js';
 import { SefazSimulator } from './sefaz/simulator/server.js';
 import { parseFaultSpec } from './sefaz/simulator/faults.js';
+import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 
 /**
  * sefaz: the NF-e authority client (SOAP 1.2 over mutual TLS with the issuer's A1). Every action
@@ -176,17 +178,29 @@ const SefazService: ServiceSchema = {
       await this.simulator.start();
       this.logger.info({ url: this.simulator.url, admin: this.simulator.adminUrl }, 'authority simulator started');
     }
+    // One way to the authorities per node (agents, per-certificate bulkhead, breaker per UF),
+    // shared by every authority client this node runs (services/sefaz/transport.ts).
+    this.transport = new AuthorityTransport(transportOptions(config, () => clock.now().getTime()));
     this.client = new SefazClient({
       config,
+      transport: this.transport,
       now: () => clock.now(),
       material: (id: string) => this.materialFor(id),
       monitorMaterial: () => this.monitorMaterial(),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+      // Broadcast, so every monitor and emission node hears it; each reaction is idempotent and its
+      // state is in Postgres (a lost event only leaves the regular schedules to do the work).
+      events: {
+        circuitOpened: (ref) => { this.logger.warn(ref, 'authority circuit opened'); void this.broker.broadcast(AUTHORITY_EVENTS.circuitOpened, ref); },
+        recovered: (ref) => { this.logger.info(ref, 'authority answering again'); void this.broker.broadcast(AUTHORITY_EVENTS.recovered, ref); },
+        observed: (o) => { void this.broker.broadcast(AUTHORITY_EVENTS.observed, o); },
+      },
     });
   },
 
   async stopped(this: any) {
     this.client?.close();
+    this.transport?.close();
     await this.simulator?.stop();
   },
 };

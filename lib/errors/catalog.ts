@@ -62,6 +62,8 @@ export const CATALOG = {
   NUMERO_JA_UTILIZADO: { status: 409, detail: 'Número já utilizado nesta série e modelo.' },
   RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL: { status: 409, detail: 'Chave emitida em contingência que não pode ser restaurada.' },
   CONTINGENCIA_SITUACAO_INDETERMINADA: { status: 503, detail: 'Situação da nota indeterminada; o resultado chegará por webhook.' },
+  // Issue 20: refused before numbering, so repeating the same request later is safe.
+  EMISSOR_SOBRECARREGADO: { status: 503, detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.' },
   JUSTIFICATIVA_CONTINGENCIA_INVALIDA: { status: 422, detail: 'justificativaContingencia deve ter de 15 a 256 caracteres.' },
   XML_FORA_DO_ESQUEMA: { status: 422, detail: 'Documento gerado não passou no esquema oficial; nada foi transmitido.' },
 

@@ -58,14 +58,34 @@ function fromProtNFe(protNFe: Element, accessKey?: string): AuthorizationResult 
   return { kind: 'rejected', ...s };
 }
 
-/** retEnviNFe (AR01): 104 + protNFe (sync), 103 + infRec (async), or a batch rejection. */
+/**
+ * retEnviNFe (AR01): 104 + protNFe (sync), 103 + infRec (async), or a batch rejection. 108/109 is
+ * the service stopped, not a verdict on the note: nothing was processed and its number is free, so
+ * it is a failure before processing (sent again later), never a rejection.
+ */
 export function parseRetEnviNFe(xml: string, accessKey?: string): AuthorizationResult {
   const doc = message(xml, 'retEnviNFe');
   const s = ownStatus(doc.documentElement);
   const prot = child(doc, 'protNFe');
   if (prot) return fromProtNFe(prot, accessKey);
   if (PROCESSING.has(s.cStat)) return { kind: 'processing', receipt: requireText(child(doc, 'infRec'), 'nRec'), ...s };
+  if (SERVICE_DOWN.has(s.cStat)) return { kind: 'failed', reason: 'authority-down', detail: `${s.cStat} - ${s.xMotivo}` };
   return { kind: 'rejected', ...s };
+}
+
+/**
+ * The cStat and xMotivo of any authority message's root (the service's own status: 107 in
+ * operation, 108/109 stopped, or the batch/request status), or null when the body is not an
+ * authority message. The availability monitor takes 107/108/109 from any call as evidence.
+ */
+export function rootStatus(xml: string): { cStat: number; xMotivo: string } | null {
+  try {
+    const inner = /<(?:[\w.-]+:)?Envelope\b/.test(xml) ? soapPayload(xml, 'nfeResultMsg') : xml;
+    const el = parseXml(inner).documentElement;
+    return el.namespaceURI === NFE_NS ? ownStatus(el) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** retConsReciNFe (BR01): 104 + protNFe, 105 still processing, or a rejection. */

@@ -26,8 +26,11 @@ export interface Protocol {
 export type InfrastructureReason =
   | 'connect' // TCP/DNS failure before anything was sent
   | 'tls' // handshake refused (certificate, CA)
-  | 'timeout-before-send'
+  | 'timeout-before-send' // the socket got no TCP/TLS connection or no "100 Continue" in time
   | 'circuit-open' // breaker open for this UF and environment
+  | 'queue-full' // too many transmissions of this issuer already waiting for one of its connections
+  | 'queue-timeout' // waited too long for one of this issuer's connections
+  | 'authority-down' // the authority answered 108/109 (service stopped): nothing was processed
   | 'http-status' // non-2xx answer that carries no SOAP result
   | 'timeout-after-send' // sent, no answer in time
   | 'connection-lost-after-send'

@@ -134,6 +134,27 @@ export class StatusStore {
     });
   }
 
+  /**
+   * Records the authority's own answer read by another call (issue 20, defect 3: a 108/109 seen by
+   * any call is evidence). Not a check: the schedule and any lease are left alone, and our own
+   * failures are not evidence (`own-failure` decisions change nothing). `unmonitored`: no such row.
+   */
+  async observe(uf: string, ambiente: AmbienteName, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<Decision['kind'] | 'unmonitored'> {
+    return this.knex.transaction(async (trx) => {
+      const row = await trx(this.table).where({ uf, ambiente }).forUpdate().first();
+      if (!row) return 'unmonitored' as const;
+      const decision = decide(confirmedOf(row));
+      if (decision.kind === 'own-failure') return decision.kind;
+      const s = decision.state;
+      await trx(this.table).where({ uf, ambiente }).update({
+        status: s.status, c_stat: s.cStat, x_motivo: s.xMotivo, checked_at: new Date(s.checkedAt), updated_at: now,
+        ...(decision.kind === 'unchanged' ? {} : { changed_at: new Date(s.checkedAt) }),
+      });
+      if (decision.kind === 'transition') await emit(trx, decision.event);
+      return decision.kind;
+    });
+  }
+
   async get(uf: string, ambiente: AmbienteName): Promise<AuthorityStatusView | null> {
     const row = await this.knex(this.table).where({ uf, ambiente }).first();
     return row ? viewOf(row) : null;

@@ -23,6 +23,7 @@ import { numberedFailure } from '../../lib/emission/numbered-failure.js';
 import { respond } from './answer.js';
 import { continueBound } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
+import type { Bulkhead } from '../shared/bulkhead.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -43,6 +44,12 @@ export interface EmissionDeps {
   contingency?: ContingencyStore;
   /** Told of an unexpected failure after a document was numbered (the answer carries only its id). */
   reportFault?(err: unknown, invoiceId: string): void;
+  /**
+   * Numbering transactions of one issuer in flight on this node (issue 20, defect 2): the rest of a
+   * burst waits here, in memory, instead of holding database connections while it queues on the
+   * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
+   */
+  numbering?: Bulkhead;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
@@ -135,6 +142,10 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     ...(tpEmis === CONTINGENCY_TP_EMIS ? { contingency: { startedAt: at, justificativa } } : {}),
   });
 
+  // Waits for one of the issuer's numbering slots; refused (503, before any number) only when truly overloaded.
+  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering
+    ? deps.numbering.run(issuer.id, work, (r) => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId: issuer.id, motivo: r.reason }); })
+    : work());
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
   if (body.numero !== undefined) {
@@ -160,7 +171,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       mark = clockMs();
       const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
       try {
-        doc = await deps.store.createWithNumber({ ...base, cnf }, body.numero, built, enter);
+        doc = await numbered(() => deps.store.createWithNumber({ ...base, cnf }, body.numero!, built, enter));
       } catch (err) {
         return boundMeanwhile(err);
       }
@@ -168,11 +179,11 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   } else {
     const txStart = mark;
     try {
-      doc = await deps.store.createNumbered(base, async (number) => {
+      doc = await numbered(() => deps.store.createNumbered(base, async (number) => {
         if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
         const cnf = chooseCnf(number, random);
         return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
-      }, enter);
+      }, enter));
     } catch (err) {
       return boundMeanwhile(err);
     }

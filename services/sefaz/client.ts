@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../../config.js';
-import type { Ambiente, SigningMaterial } from '../../lib/issuer/types.js';
+import type { SigningMaterial } from '../../lib/issuer/types.js';
 import { UF_BY_SIGLA } from '../../lib/nfe/access-key.js';
-import { KeyedBreaker } from '../../lib/sefaz/breaker.js';
-import { endpointFor, type Model } from '../../lib/sefaz/endpoints.js';
+import type { CallEvidence } from '../../lib/sefaz/breaker.js';
+import { SERVICE_DOWN, SERVICE_UP } from '../../lib/sefaz/cstat.js';
+import { endpointFor } from '../../lib/sefaz/endpoints.js';
 import * as M from '../../lib/sefaz/messages.js';
 import * as P from '../../lib/sefaz/parsers.js';
 import type { AuthorizationResult, ConsultResult, EventResult, InfrastructureReason, InutilizacaoResult, StatusResult } from '../../lib/sefaz/results.js';
@@ -11,26 +12,22 @@ import type { SefazService } from '../../lib/sefaz/services.js';
 import { soap12 } from '../../lib/sefaz/soap.js';
 import { assertValid, type OutgoingSchema } from '../../lib/sefaz/validate.js';
 import { brasiliaDateTime } from '../../lib/sefaz/xml.js';
-import { AgentPool } from './agents.js';
-import { postSoap } from './http-client.js';
+import { RecoveryProbes, type AuthorityEvents, type AuthorityKey, type Caller } from './recovery-probes.js';
+import type { Target } from './target.js';
+import { AuthorityTransport, transportOptions } from './transport.js';
+import type { PostOutcome } from './http-client.js';
 import { signerFor } from './xmldsig.js';
 
 /**
- * The authority client behind the sefaz service: endpoint choice, mTLS agent, breaker, one POST,
- * classification into the typed results. Transmissions (authorize, event, inutilização) are sent
- * once; reads (consult, status, receipt) are repeated up to `consultRetries` times on an
- * infrastructure failure and then return `failed` — so callers always get a typed result and the
- * broker's retry policy (which would surface an exception) is not involved.
+ * The authority client behind the sefaz service: endpoint choice, message building and
+ * classification into the typed results, over the shared AuthorityTransport (mTLS agents, the
+ * per-certificate bulkhead, timeouts, the per-UF breaker). Transmissions (authorize, event,
+ * inutilização) are sent once; reads (consult, status, receipt) are repeated up to
+ * `consultRetries` times on an infrastructure failure and then return `failed` — so callers always
+ * get a typed result and the broker's retry policy (which would surface an exception) is not involved.
  */
-export interface Target {
-  uf: string;
-  model: Model;
-  ambiente: Ambiente;
-  /** Override of the authority (issuer sefazUrl): a base URL, or a URL with a `{service}` placeholder. */
-  endpointUrl?: string | null;
-  /** Sandbox issuers always go to the simulator unless overridden. */
-  sandbox?: boolean;
-}
+export type { Target };
+export type { AuthorityEvents };
 
 export interface ClientDeps {
   config: AppConfig;
@@ -40,23 +37,40 @@ export interface ClientDeps {
   monitorMaterial(): Promise<SigningMaterial | null>;
   /** The in-process simulator, when this node runs it. */
   simulator(): { url: string; caPem: string } | null;
+  events?: AuthorityEvents;
+  /** The node's shared transport (other authority clients use it too); one of its own otherwise. */
+  transport?: AuthorityTransport;
 }
 
 type Failure = { kind: 'failed' | 'unknown'; reason: InfrastructureReason; detail: string };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LOCAL_REFUSALS: ReadonlySet<InfrastructureReason> = new Set(['circuit-open', 'queue-full', 'queue-timeout']);
 
 export class SefazClient {
-  readonly breaker: KeyedBreaker;
-  private readonly agents = new AgentPool();
+  readonly transport: AuthorityTransport;
+  private readonly probes: RecoveryProbes;
   private authorityCa: string[] | undefined | null = null;
 
   constructor(private readonly deps: ClientDeps) {
     const s = deps.config.sefaz;
-    this.breaker = new KeyedBreaker({ threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs });
+    this.probes = new RecoveryProbes({
+      delayMs: s.breakerCooldownMs,
+      isOpen: (key) => this.transport.breaker.state(key, this.deps.now().getTime()) !== 'closed',
+      probe: (target, caller) => this.status({ ...target, ...caller }),
+      events: deps.events,
+      now: () => this.deps.now(),
+    });
+    this.transport = deps.transport ?? new AuthorityTransport(transportOptions(deps.config, () => this.deps.now().getTime()));
+    this.transport.onCircuitChange((key, change) => this.probes.changed(key, change));
+  }
+
+  get breaker() {
+    return this.transport.breaker;
   }
 
   close(): void {
-    this.agents.destroyAll();
+    this.probes.stop();
+    this.transport.close();
   }
 
   /** Where a call goes and which CAs it trusts. */
@@ -95,21 +109,17 @@ export class SefazClient {
     try { return [readFileSync(file, 'utf8')]; } catch { return []; }
   }
 
-  private breakerKey(t: Target): string {
-    return `${t.uf}|${t.model}|${t.ambiente}`;
-  }
-
   /**
    * Sends one message and interprets the answer. `transmission` decides what an after-send failure
    * is: `unknown` for transmissions (it may have been processed), `failed` for reads.
    */
-  private async call<R>(opts: {
-    target: Target; service: SefazService; issuerId?: string; monitor?: boolean; xml: string; schema: OutgoingSchema;
+  private async call<R>(opts: Caller & {
+    target: Target; service: SefazService; xml: string; schema: OutgoingSchema;
     transmission: boolean; parse(body: string): R;
   }): Promise<R | Failure> {
     const { target, service } = opts;
     assertValid(opts.schema, opts.xml); // our bug if it fails: throw, never send
-    const key = this.breakerKey(target);
+    const key = this.probes.remember(target, opts);
     const fail = (kind: 'failed' | 'unknown', reason: InfrastructureReason, detail: string): Failure => ({ kind, reason, detail });
     let where: ReturnType<SefazClient['resolve']>;
     try {
@@ -117,57 +127,55 @@ export class SefazClient {
     } catch (err) {
       return fail('failed', 'connect', (err as Error).message);
     }
-    let agent;
+    const soap = soap12(service, opts.xml);
+    const trust = { id: where.trustId, ca: where.ca };
+    const exchange = {
+      key, trust, url: where.url, body: soap.body, contentType: soap.contentType,
+      // The monitor's status call is the probe of the circuit (issue 20, defect 3): never short-circuited.
+      probe: !!(opts.monitor || opts.probe),
+      interpret: (out: PostOutcome) => this.interpret(out, opts, key),
+      refused: (reason: InfrastructureReason, detail: string) => fail('failed', reason, detail),
+    };
     if (opts.monitor) {
       const material = await this.deps.monitorMaterial();
       if (!material) return fail('failed', 'tls', 'no monitoring certificate configured (MONITOR_CERT_FILE)');
       // An expired certificate is refused by the authority anyway; not sending it saves a
       // handshake and keeps the reason exact (our certificate, not the authority).
       if (Date.parse(material.notAfter) <= this.deps.now().getTime()) return fail('failed', 'tls', `monitoring certificate expired at ${material.notAfter}`);
-      agent = this.agents.get(material, { id: where.trustId, ca: where.ca });
-    } else if (opts.issuerId) {
-      agent = this.agents.get(await this.deps.material(opts.issuerId), { id: where.trustId, ca: where.ca });
-    } else {
-      agent = this.agents.any(where.trustId);
-      if (!agent) return fail('failed', 'tls', 'no client certificate: pass issuerId (mutual TLS needs an A1)');
+      return this.transport.exchange({ ...exchange, identity: material });
     }
-    if (!this.breaker.allow(key, this.deps.now().getTime())) return fail('failed', 'circuit-open', `circuit open for ${key}`);
-    const soap = soap12(service, opts.xml);
-    const s = this.deps.config.sefaz;
-    const out = await postSoap({
-      url: where.url, agent, body: soap.body, contentType: soap.contentType,
-      connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
-    });
-    const maybe = opts.transmission ? 'unknown' : 'failed';
-    let result: R | Failure;
-    if (!out.ok) {
-      result = fail(out.phase === 'before-send' ? 'failed' : maybe, out.reason, out.detail);
-    } else if (out.status < 200 || out.status >= 300) {
-      // An HTTP error before our body left proves nothing was processed; after, it may have been.
-      result = fail(out.bodyWritten ? maybe : 'failed', 'http-status', `HTTP ${out.status}: ${out.body.slice(0, 200)}`);
-    } else {
-      try {
-        result = opts.parse(out.body);
-      } catch (err) {
-        result = fail(maybe, 'malformed-response', (err as Error).message);
-      }
-    }
-    const now = this.deps.now().getTime();
-    const infra = (result as Failure).kind === 'failed' || (result as Failure).kind === 'unknown';
-    // A TLS refusal is usually one issuer's certificate (expired, wrong CA): it must not open the
-    // circuit for every issuer of the UF. It costs no timeout, which is what the breaker saves.
-    if (infra && (result as Failure).reason === 'tls') this.breaker.neutral(key);
-    else if (infra) this.breaker.failure(key, now);
-    else this.breaker.success(key, now);
-    return result;
+    if (opts.issuerId) return this.transport.exchange({ ...exchange, identity: await this.deps.material(opts.issuerId) });
+    const pooled = await this.transport.exchangePooled(where.trustId, exchange);
+    return pooled ?? fail('failed', 'tls', 'no client certificate: pass issuerId (mutual TLS needs an A1)');
   }
 
-  /** Reads: repeat on infrastructure failure (not when the breaker is open). */
+  /** The typed result of one raw outcome, and what it says about the authority (breaker, monitor). */
+  private interpret<R>(out: PostOutcome, opts: Caller & { transmission: boolean; parse(body: string): R; target: Target }, key: AuthorityKey): { result: R | Failure; evidence: CallEvidence } {
+    const maybe = opts.transmission ? 'unknown' : 'failed';
+    if (!out.ok) return { result: { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail }, evidence: { kind: 'failure', origin: out.origin } };
+    if (out.status < 200 || out.status >= 300) {
+      // An HTTP error before our body left proves nothing was processed; after, it may have been.
+      return { result: { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` }, evidence: { kind: 'http-status', status: out.status } };
+    }
+    const root = P.rootStatus(out.body);
+    // The monitor records its own answers; everyone else's 107/108/109 is evidence for it.
+    if (root && (!opts.monitor || opts.probe) && (root.cStat === SERVICE_UP || SERVICE_DOWN.has(root.cStat))) {
+      this.probes.observed(key, opts.target, root);
+    }
+    try {
+      return { result: opts.parse(out.body), evidence: { kind: 'answer', ...(root ? { cStat: root.cStat } : {}) } };
+    } catch (err) {
+      return { result: { kind: maybe, reason: 'malformed-response', detail: (err as Error).message }, evidence: { kind: 'malformed' } };
+    }
+  }
+
+  /** Reads: repeat on infrastructure failure (not when refused here). */
   private async read<R extends { kind: string }>(attempt: () => Promise<R>): Promise<R> {
     let result = await attempt();
     for (let i = 0; i < this.deps.config.sefaz.consultRetries; i++) {
       const r = result as unknown as Failure;
-      if (r.kind !== 'failed' || r.reason === 'circuit-open') break;
+      // Refused here (circuit open, issuer's queue full or too slow): repeating would only wait again.
+      if (r.kind !== 'failed' || LOCAL_REFUSALS.has(r.reason)) break;
       await sleep(this.deps.config.sefaz.retryDelayMs * 2 ** i);
       result = await attempt();
     }
@@ -203,12 +211,12 @@ export class SefazClient {
   }
 
   /** `monitor`: authenticate with the platform's monitoring certificate instead of an issuer's A1. */
-  async status(p: Target & { issuerId?: string; monitor?: boolean }): Promise<StatusResult> {
+  async status(p: Target & Caller): Promise<StatusResult> {
     const cUF = UF_BY_SIGLA[p.uf];
     if (!cUF) throw new Error(`unknown UF ${p.uf}`);
     const xml = M.buildConsStatServ({ ambiente: p.ambiente, cUF });
     return this.read(() => this.call({
-      target: p, service: 'NFeStatusServico4', issuerId: p.issuerId, monitor: p.monitor, xml, schema: 'consStatServ', transmission: false,
+      target: p, service: 'NFeStatusServico4', issuerId: p.issuerId, monitor: p.monitor, probe: p.probe, xml, schema: 'consStatServ', transmission: false,
       parse: (body) => P.parseRetConsStatServ(body, brasiliaDateTime(this.deps.now())),
     }) as Promise<StatusResult>);
   }

@@ -1,5 +1,6 @@
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import type { FailureOrigin } from '../../lib/sefaz/breaker.js';
 import type { InfrastructureReason } from '../../lib/sefaz/results.js';
 
 /**
@@ -12,6 +13,11 @@ import type { InfrastructureReason } from '../../lib/sefaz/results.js';
  * `Expect: 100-continue` (what .NET clients send, and the authorities' servers honour) makes that
  * line sharp: the body leaves only after the server said it will read it, so a server that hangs
  * or a TLS 1.3 certificate refusal that arrives after the client's handshake is seen before send.
+ *
+ * The connect timeout runs from the moment the agent hands the request a socket (issue 20, defect
+ * 2): time spent waiting for one of the issuer's connections is the caller's queue, bounded there
+ * (services/sefaz/bulkhead.ts), and never reported as a connect failure. Each failure says where
+ * it broke (`origin`): only `wire` failures say anything about the authority.
  */
 export interface PostRequest {
   url: string;
@@ -21,13 +27,17 @@ export interface PostRequest {
   connectTimeoutMs: number;
   readTimeoutMs: number;
   expectContinue?: boolean;
+  /** Longest wait for the agent to hand out a socket (its own queue); beyond it: `queue-timeout`, nothing sent. */
+  socketWaitMs?: number;
 }
 
 export type PostOutcome =
   | { ok: true; status: number; body: string; bodyWritten: boolean }
-  | { ok: false; phase: 'before-send' | 'after-send'; reason: InfrastructureReason; detail: string };
+  | { ok: false; phase: 'before-send' | 'after-send'; reason: InfrastructureReason; detail: string; origin: FailureOrigin };
 
 const TLS_ERROR = /^ERR_SSL_|^ERR_TLS_|CERT|SELF_SIGNED|UNABLE_TO_|EPROTO|HOSTNAME|ALERT/i;
+/** TLS alerts the server sends when it refuses our client certificate (OpenSSL codes or texts). */
+const CLIENT_CERT_REFUSED = /alert[ _](bad[ _]certificate|unknown[ _]ca|certificate[ _][a-z]+|unsupported[ _]certificate|access[ _]denied)/i;
 
 export function postSoap(r: PostRequest): Promise<PostOutcome> {
   return new Promise((resolvePost) => {
@@ -52,8 +62,8 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
       if (timer) clearTimeout(timer);
       timer = setTimeout(onTimeout, ms);
     };
-    const failBefore = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'before-send', reason, detail });
-    const failAfter = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'after-send', reason, detail });
+    const failBefore = (reason: InfrastructureReason, detail: string, origin: FailureOrigin = 'wire') => finish({ ok: false, phase: 'before-send', reason, detail, origin });
+    const failAfter = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'after-send', reason, detail, origin: 'wire' });
 
     const expect = r.expectContinue !== false;
     const req = https.request({
@@ -75,10 +85,11 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
       req.end(payload);
     };
 
-    arm(r.connectTimeoutMs, () => failBefore('timeout-before-send',
-      `${!tcpUp ? 'TCP connect' : !tlsUp ? 'TLS handshake' : 'waiting for 100 Continue'} exceeded ${r.connectTimeoutMs} ms`));
-
+    if (r.socketWaitMs) arm(r.socketWaitMs, () => failBefore('queue-timeout', `no connection of this client certificate free within ${r.socketWaitMs} ms`, 'local'));
     req.on('socket', (socket: Socket) => {
+      // From here on the time is the network's (a pooled socket: the wait for "100 Continue").
+      arm(r.connectTimeoutMs, () => failBefore('timeout-before-send',
+        `${!tcpUp ? 'TCP connect' : !tlsUp ? 'TLS handshake' : 'waiting for 100 Continue'} exceeded ${r.connectTimeoutMs} ms`));
       if (req.reusedSocket || (!socket.connecting && (socket as any).encrypted && (socket as any).authorized)) {
         tcpUp = tlsUp = true;
         fresh = false;
@@ -108,10 +119,11 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
       const code = err.code ?? '';
       const detail = `${code ? code + ': ' : ''}${err.message}`;
       if (bodyWritten) return failAfter('connection-lost-after-send', detail);
+      if (CLIENT_CERT_REFUSED.test(code) || CLIENT_CERT_REFUSED.test(err.message)) return failBefore('tls', detail, 'client-certificate');
       if (TLS_ERROR.test(code) || TLS_ERROR.test(err.message) || (tcpUp && !tlsUp)) return failBefore('tls', detail);
       // TLS 1.3: the server checks our certificate after the client's side of the handshake is
       // done, so its refusal shows up as a reset of a brand-new connection before any answer.
-      if (fresh && tlsUp && !answered) return failBefore('tls', `${detail} (connection closed right after the handshake: client certificate refused?)`);
+      if (fresh && tlsUp && !answered) return failBefore('tls', `${detail} (connection closed right after the handshake: client certificate refused?)`, 'client-certificate');
       return failBefore('connect', detail);
     });
   });

@@ -24,6 +24,21 @@ test('parseRetEnviNFe maps denial, batch receipt and batch rejection', (t) => {
     { kind: 'rejected', cStat: 656, xMotivo: 'Rejeição: Consumo Indevido' });
 });
 
+test('parseRetEnviNFe: 108/109 is the service stopped, a failure before processing, never a rejection', (t) => {
+  t.deepEqual(P.parseRetEnviNFe(`<retEnviNFe ${NS} versao="4.00"><tpAmb>2</tpAmb><cStat>108</cStat><xMotivo>Serviço Paralisado Momentaneamente (curto prazo)</xMotivo></retEnviNFe>`),
+    { kind: 'failed', reason: 'authority-down', detail: '108 - Serviço Paralisado Momentaneamente (curto prazo)' });
+  t.deepEqual(P.parseRetEnviNFe(`<retEnviNFe ${NS} versao="4.00"><cStat>109</cStat><xMotivo>Serviço Paralisado sem Previsão</xMotivo></retEnviNFe>`),
+    { kind: 'failed', reason: 'authority-down', detail: '109 - Serviço Paralisado sem Previsão' });
+});
+
+test('rootStatus reads the service status of any authority answer, and null for anything else', (t) => {
+  t.deepEqual(P.rootStatus(fixture('sefaz/retEnviNFe.xml')), { cStat: 104, xMotivo: 'Lote processado' });
+  t.deepEqual(P.rootStatus(`<retConsStatServ ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>x</verAplic><cStat>109</cStat><xMotivo>Serviço Paralisado sem Previsão</xMotivo></retConsStatServ>`),
+    { cStat: 109, xMotivo: 'Serviço Paralisado sem Previsão' });
+  t.is(P.rootStatus('<html><body>Service Unavailable</body></html>'), null);
+  t.is(P.rootStatus('not xml'), null);
+});
+
 test('parseRetInutNFe reads the real GO answer and assembles ProcInutNFe', (t) => {
   const r = P.parseRetInutNFe(fixture('sefaz/soap12_retInutNFe_response.xml'), '<inutNFe/>');
   t.like(r, { kind: 'homologated', cStat: 102, xMotivo: 'Inutilização de número homologado', protocol: '152250025831513', receivedAt: '2025-02-10T14:31:01-03:00' });

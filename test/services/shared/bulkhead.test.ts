@@ -1,0 +1,59 @@
+import test from 'ava';
+import { Bulkhead } from '../../../services/shared/bulkhead.js';
+
+/** A piece of work that runs until released, recording when it started. */
+function gate() {
+  let release!: () => void;
+  const done = new Promise<void>((r) => { release = r; });
+  return { done, release };
+}
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('Bulkhead runs at most `concurrency` calls of a lane and the rest in arrival order, none refused', async (t) => {
+  const b = new Bulkhead({ concurrency: 2, maxQueued: 100, queueTimeoutMs: 10_000 });
+  const started: number[] = [];
+  const gates = Array.from({ length: 6 }, gate);
+  const runs = gates.map((g, i) => b.run('issuer-a', async () => { started.push(i); await g.done; return `ok ${i}`; }, (r) => r.reason));
+  await tick();
+  t.deepEqual(started, [0, 1]);
+  t.deepEqual(b.load('issuer-a'), { active: 2, waiting: 4 });
+  gates[1]!.release();
+  await tick();
+  t.deepEqual(started, [0, 1, 2]);
+  for (const g of gates) g.release();
+  t.deepEqual(await Promise.all(runs), ['ok 0', 'ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5']);
+  t.deepEqual(started, [0, 1, 2, 3, 4, 5]);
+  t.deepEqual(b.load('issuer-a'), { active: 0, waiting: 0 });
+});
+
+test("Bulkhead lanes share nothing: one issuer's full lane does not delay another's call", async (t) => {
+  const b = new Bulkhead({ concurrency: 1, maxQueued: 100, queueTimeoutMs: 10_000 });
+  const busy = gate();
+  const burst = Array.from({ length: 50 }, () => b.run('issuer-a', () => busy.done.then(() => 'a'), (r) => r.reason));
+  t.is(await b.run('issuer-b', async () => 'b ran at once', (r) => r.reason), 'b ran at once');
+  t.deepEqual(b.load('issuer-a'), { active: 1, waiting: 49 });
+  busy.release();
+  t.true((await Promise.all(burst)).every((r) => r === 'a'));
+});
+
+test('Bulkhead refuses beyond maxQueued at once and after queueTimeoutMs, before running anything', async (t) => {
+  const b = new Bulkhead({ concurrency: 1, maxQueued: 1, queueTimeoutMs: 50 });
+  const busy = gate();
+  let ran = 0;
+  const refused = (r: { reason: string; waiting: number; timeoutMs: number }) => `${r.reason}: ${r.waiting} waiting, ${r.timeoutMs} ms`;
+  const first = b.run('a', () => busy.done.then(() => String(++ran)), refused);
+  const waiting = b.run('a', async () => String(++ran), refused);
+  const full = await b.run('a', async () => String(++ran), refused);
+  t.is(full, 'queue-full: 1 waiting, 50 ms');
+  t.is(await waiting, 'queue-timeout: 0 waiting, 50 ms');
+  t.is(ran, 0);
+  busy.release();
+  t.is(await first, '1');
+  t.deepEqual(b.load('a'), { active: 0, waiting: 0 });
+});
+
+test('Bulkhead frees the slot when the work throws', async (t) => {
+  const b = new Bulkhead({ concurrency: 1, maxQueued: 10, queueTimeoutMs: 1_000 });
+  await t.throwsAsync(b.run('a', async () => { throw new Error('boom'); }, (r) => r.reason), { message: 'boom' });
+  t.is(await b.run('a', async () => 'next', (r) => r.reason), 'next');
+});
