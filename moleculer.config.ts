@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { currentRequestId } from './services/shared/request-context.js';
 import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
+import { TransportCapMiddleware } from './services/middlewares/transport-cap.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
@@ -71,6 +72,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
     middlewares: [
       RequestContextMiddleware,
       ParamsValidatorMiddleware,
+      TransportCapMiddleware(config.transportMaxPacketBytes),
       (ChannelsMiddleware as any)({
         adapter: config.redisUrl
           ? ({ type: 'Redis', options: { redis: config.redisUrl, maxRetries: 5 } } as any)
