@@ -264,8 +264,17 @@ const ApiGateway: ServiceSchema = {
       }
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
-      if (!authorization && !apiKey) throw new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.');
-      const caller: Caller = await ctx.call('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' });
+      // A request that names no partner is limited like the public routes, per IP, so its 401 also
+      // carries X-RateLimit-* (API.md, Limits: headers on every response) and a credential
+      // flood from one address meets the same window. Both 401 paths pay the same hit: no timing
+      // difference between a missing, unknown or wrong credential.
+      const refuseAnonymous = async (err: unknown) => {
+        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
+        throw err;
+      };
+      if (!authorization && !apiKey) return refuseAnonymous(new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.'));
+      const caller: Caller = await ctx.call<Caller, any>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
+        .catch((err: any) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
       await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
       if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
       if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');

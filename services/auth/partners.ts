@@ -51,7 +51,7 @@ export async function issueKey(d: AuthDeps, partnerId: string, kind: KeyKind, re
     if (replace) await trx(d.t('api_keys')).where({ partner_id: partnerId, kind }).whereNull('revoked_at').update({ revoked_at: now });
     await trx(d.t('api_keys')).insert({ id: randomUUID(), partner_id: partnerId, kind, key_id: key.keyId, secret_hash: key.secretHash, created_at: now });
   });
-  if (replace) d.credentialsChanged();
+  if (replace) await d.credentialsChanged();
   d.logger.info({ partnerId, kind, key: maskApiKey(kind, key.keyId) }, 'api key issued');
   return { apiKey: key.key, kind, keyId: key.keyId, partnerId, createdAt: now.toISOString() };
 }
@@ -83,7 +83,7 @@ export async function deactivatePartner(d: AuthDeps, id: string) {
     return { keys: Number(keys) };
   });
   const sessions = await revokeSessions(d, { partnerId: id }, 'partner_deactivated');
-  d.credentialsChanged();
+  await d.credentialsChanged();
   d.logger.info({ partnerId: id, ...result, sessions }, 'partner deactivated');
   return { partnerId: id, active: false, revokedKeys: result.keys, endedSessions: sessions };
 }
@@ -102,6 +102,6 @@ export async function setPlan(d: AuthDeps, p: { partnerId: string; plan?: Plan; 
   if (p.subscription) patch.subscription_status = p.subscription;
   if (p.enterpriseRateLimit !== undefined) patch.enterprise_rate_limit = p.enterpriseRateLimit;
   if (Object.keys(patch).length) await d.knex(d.t('partners')).where({ id: p.partnerId }).update(patch);
-  d.credentialsChanged();
+  await d.credentialsChanged();
   return partnerView(await getPartner(d, p.partnerId));
 }
