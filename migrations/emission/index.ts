@@ -205,4 +205,18 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // issue 23, defect 5: the first-document flag, set in the emission's transaction
+    // (services/emission/partner-activity.ts); partners that already emitted get theirs here.
+    name: '050_partner_first_documents',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).createTable('partner_first_documents', (t) => {
+        t.string('partner_id', 64).primary();
+        t.uuid('document_id').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+      });
+      await knex.raw(`insert into ??.partner_first_documents (partner_id, document_id, created_at)
+        select distinct on (partner_id) partner_id, id, created_at from ??.documents order by partner_id, created_at, id`, [schema, schema]);
+    },
+  },
 ];

@@ -71,8 +71,32 @@ export async function listKeys(d: AuthDeps, partnerId: string) {
   return rows.map((r: any) => ({ keyId: r.key_id, kind: r.kind, masked: maskApiKey(r.kind, r.key_id), createdAt: new Date(r.created_at).toISOString() }));
 }
 
-/** API.md, Resources > Partner: refused once the partner has emitted; revokes keys and sessions. */
+/**
+ * Whether the partner has emitted, from the flag emission sets in the transaction of its first
+ * document (services/emission/partner-activity.ts). A `true` is kept in auth's own `has_emitted`
+ * (it never becomes false again), so later checks and the partner view need no call. Without an
+ * answer, nothing is deactivated: 503, never a guess.
+ */
+async function hasEmitted(d: AuthDeps, partner: PartnerRow): Promise<boolean> {
+  if (partner.has_emitted) return true;
+  let activity: { hasDocuments: boolean };
+  try {
+    activity = await d.broker.call('v1.emission.partnerActivity', { partnerId: partner.id });
+  } catch (err) {
+    d.logger.warn({ partnerId: partner.id, err: (err as Error).message }, 'partner activity unknown: deactivation refused');
+    throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Não foi possível confirmar se o parceiro já emitiu documentos; tente novamente.');
+  }
+  if (activity.hasDocuments) await d.knex(d.t('partners')).where({ id: partner.id }).update({ has_emitted: true });
+  return activity.hasDocuments;
+}
+
+/**
+ * API.md, Resources > Partner: refused once the partner has emitted; revokes keys and sessions.
+ * An emission authenticated before the revocation and still running may commit after the check;
+ * see README, Partner deactivation.
+ */
 export async function deactivatePartner(d: AuthDeps, id: string) {
+  if (await hasEmitted(d, await getPartner(d, id))) throw new DomainError('PARCEIRO_COM_DOCUMENTOS');
   const now = d.clock.now();
   const result = await d.knex.transaction(async (trx: Knex.Transaction) => {
     const p = await trx(d.t('partners')).where({ id }).forUpdate().first();

@@ -9,6 +9,7 @@ import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../
 import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
+import { recordFirstDocument } from './partner-activity.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -191,6 +192,7 @@ export class DocumentStore {
       idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
     };
     await trx(this.t('documents')).insert(row);
+    await recordFirstDocument(trx, this.d.schema, row);
     await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
     // Built from what was written: one round trip less while the sequence row is locked.
     const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
