@@ -10,6 +10,7 @@ import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { recordFirstDocument } from './partner-activity.js';
+import { checkNumberFreeForIdentity, ensureSequence } from './fiscal-identity.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -24,6 +25,8 @@ export interface StoreDeps {
 
 export interface NumberSpace {
   issuerId: string;
+  /** The issuer's CNPJ: numbering continues across its issuer rows (services/emission/fiscal-identity.ts). */
+  cnpj: string;
   model: Model;
   series: number;
   environment: 1 | 2;
@@ -136,7 +139,7 @@ export class DocumentStore {
     return this.d.knex.transaction(async (trx) => {
       let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       if (!seq) {
-        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
         seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       }
       const number = await this.firstFree(trx, key, Number(seq.next_number));
@@ -170,8 +173,9 @@ export class DocumentStore {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     try {
       return await this.d.knex.transaction(async (trx) => {
-        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
         await trx(this.t('number_sequences')).where(key).forShare().first('next_number');
+        await checkNumberFreeForIdentity(trx, this.d.schema, key, doc.cnpj, number);
         const ranges = await trx(this.t('inutilizacoes')).where(key).where('start_number', '<=', number).where('end_number', '>=', number).select('id', 'start_number', 'end_number', 'status');
         checkNumberFree(number, doc.series, ranges.map((r: any) => ({ id: r.id, start: Number(r.start_number), end: Number(r.end_number), status: r.status })));
         return this.insertCreated(trx, doc, number, built, then);
