@@ -222,8 +222,8 @@ export const migrations: Migration[] = [
   {
     // issue 23, defect 3: numbering continues across the issuer rows of one CNPJ
     // (services/emission/fiscal-identity.ts). The CNPJ of existing rows comes from their access
-    // keys (positions 7-20); sequences of a CNPJ registered again move past the numbers its
-    // earlier rows used.
+    // keys (positions 7-20) or homologated inutilizações; sequences of a CNPJ registered again
+    // move past the numbers its earlier rows used.
     name: '050_fiscal_identity_numbering',
     async up(knex, schema) {
       await knex.schema.withSchema(schema).createTable('issuer_fiscal_identities', (t) => {
@@ -234,6 +234,11 @@ export const migrations: Migration[] = [
       });
       await knex.raw(`insert into ??.issuer_fiscal_identities (issuer_id, cnpj)
         select distinct issuer_id, substr(access_key, 7, 14) from ??.documents where length(access_key) = 44
+        on conflict do nothing`, [schema, schema]);
+      // An issuer row that only inutilized numbers: its CNPJ is in the homologated ProcInutNFe.
+      await knex.raw(`insert into ??.issuer_fiscal_identities (issuer_id, cnpj)
+        select distinct issuer_id, substring(proc_xml from '<CNPJ>([0-9A-Z]{14})</CNPJ>') from ??.inutilizacoes
+        where proc_xml ~ '<CNPJ>[0-9A-Z]{14}</CNPJ>'
         on conflict do nothing`, [schema, schema]);
       await knex.raw(`with used as (
           select i.cnpj, d.issuer_id, d.model, d.series, d.environment, max(d.number) + 1 as next

@@ -43,6 +43,13 @@ test('050 backfills the first-document flag per partner and moves the sequence o
     { ...doc(4, 'p2', newIssuer, 1), status: 'REJECTED' },
     doc(5, 'p3', otherIssuer, 1, '11444777000161'),
   ]);
+  // An earlier row of the CNPJ that only inutilized 4-9 (its CNPJ only in the ProcInutNFe).
+  const inutOnly = '00000000-0000-4000-8000-000000000004';
+  await knex('emission.inutilizacoes').insert({
+    id: '00000000-0000-4000-a000-000000000001', partner_id: 'p0', issuer_id: inutOnly, model: '55', series: 1, environment: 2, start_number: 4, end_number: 9,
+    justificativa: 'Numeracao pulada por falha', status: 'HOMOLOGATED', proc_xml: `<ProcInutNFe><inutNFe><infInut><CNPJ>${cnpj}</CNPJ></infInut></inutNFe></ProcInutNFe>`,
+    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  });
   await knex('emission.number_sequences').insert([
     { issuer_id: oldIssuer, model: '55', series: 1, environment: 2, next_number: 4 },
     { issuer_id: newIssuer, model: '55', series: 1, environment: 2, next_number: 2 },
@@ -51,9 +58,9 @@ test('050 backfills the first-document flag per partner and moves the sequence o
 
   t.deepEqual(await migrateSchema(knex, 'emission', migrations), migrations.slice(first050).map((m) => m.name));
   const sequences = await knex('emission.number_sequences').orderBy('issuer_id').select('issuer_id', 'next_number');
-  t.deepEqual(sequences, [{ issuer_id: oldIssuer, next_number: 4 }, { issuer_id: newIssuer, next_number: 4 }, { issuer_id: otherIssuer, next_number: 2 }]);
+  t.deepEqual(sequences, [{ issuer_id: oldIssuer, next_number: 10 }, { issuer_id: newIssuer, next_number: 10 }, { issuer_id: otherIssuer, next_number: 2 }]);
   t.deepEqual(await knex('emission.issuer_fiscal_identities').orderBy('issuer_id').select(), [
-    { issuer_id: oldIssuer, cnpj }, { issuer_id: newIssuer, cnpj }, { issuer_id: otherIssuer, cnpj: '11444777000161' },
+    { issuer_id: oldIssuer, cnpj }, { issuer_id: newIssuer, cnpj }, { issuer_id: otherIssuer, cnpj: '11444777000161' }, { issuer_id: inutOnly, cnpj },
   ]);
   const flags = await knex('emission.partner_first_documents').orderBy('partner_id').select('partner_id', 'document_id');
   t.deepEqual(flags, [
