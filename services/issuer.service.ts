@@ -14,6 +14,7 @@ import { applyIssuerPatch } from '../lib/issuer/patch.js';
 import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
 import { summaryOf } from '../lib/issuer/certificate.js';
 import { Pkcs12Pool } from './issuer/pkcs12-pool.js';
+import { checkPkcs12Iterations } from '../lib/issuer/pkcs12-iterations.js';
 import { decryptBytes as decryptSecret, encrypt as encryptSecret, keyIdOf as secretKeyId } from '../lib/crypto/aead.js';
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
@@ -140,7 +141,9 @@ const IssuerService: ServiceSchema = {
         const { id, pfxBase64, password } = ctx.params;
         const issuer: IssuerRecord = await this.loadOperable(ctx, id);
         const { config, clock } = runtimeOf(this.broker);
-        const cert = await this.pkcs12().accept(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
+        const pfx = Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64');
+        checkPkcs12Iterations(pfx); // a hostile file is refused before any thread is involved
+        const cert = await this.pkcs12().accept(pfx, password, issuer.cnpj, clock.now());
         const summary = summaryOf(cert);
         // Same CNPJ as checked: a concurrent PATCH of the CNPJ makes this a conflict, not a mismatch stored.
         const stored = await this.knex(this.t('issuers')).where({ id, partner_id: partnerId, cnpj: issuer.cnpj }).whereNull('deleted_at').update({

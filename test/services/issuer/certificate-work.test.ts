@@ -16,6 +16,11 @@ const ca = createCa();
 
 test.before(async () => {
   stack = await startStack({ nodes: [{ services: ['api-gateway', 'issuer'], extra: [FakeAuthService] }] });
+  // Steady state: the certificate threads have started (a node starts them on first use).
+  const issuer = await newIssuer('p-warm');
+  const a1 = createA1(ca, { cnpj: issuer.cnpj, password: 'senha-do-a1' });
+  const warm = await stack.request('POST', `/v1/companies/${issuer.issuerId}/certificate`, { headers: as('p-warm'), body: { pfxBase64: a1.pfxBase64, password: 'senha-do-a1' } });
+  if (warm.status !== 201) throw new Error(warm.text);
 });
 test.after.always(async () => { await stack?.stop(); });
 

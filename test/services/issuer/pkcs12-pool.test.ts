@@ -31,7 +31,8 @@ test('Pkcs12Pool refuses a file over the iteration bound without a thread, and s
   const over = await refusal(pool.read(withMacIterations(pfx, MAX_PKCS12_ITERATIONS + 1), 'errada'));
   t.like(over, { type: 'CERTIFICADO_INVALIDO', code: 422, data: { iteracoesMaximas: MAX_PKCS12_ITERATIONS } });
 
-  // At the bound, a wrong password costs forge over a second of derivation (plus the thread's start): past 300 ms the worker is terminated.
+  // At the bound, a wrong password costs forge over a second of derivation: past 300 ms the worker is terminated.
+  await pool.read(pfx, a1.password).catch(() => undefined); // the threads have loaded (their start is not timed)
   let ticks = 0;
   const timer = setInterval(() => { ticks++; }, 10);
   const started = Date.now();
@@ -43,4 +44,25 @@ test('Pkcs12Pool refuses a file over the iteration bound without a thread, and s
   });
   t.true(Date.now() - started < 5_000);
   t.true(ticks >= 5, `the event loop ran meanwhile (${ticks} ticks)`);
+});
+
+test('Pkcs12Pool: waiting for a thread does not count against the time limit; past the queue bound it is 503 at once', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 3_000, maxThreads: 1, maxQueue: 40 });
+  t.teardown(() => pool.destroy());
+  await pool.read(pfx, a1.password); // the thread is up
+  const started = Date.now();
+  const burst = await Promise.all(Array.from({ length: 30 }, () => pool.read(pfx, a1.password)));
+  t.true(burst.every((c) => c.cnpj === CNPJ));
+  t.log(`30 reads on one thread in ${Date.now() - started} ms, each under its own 3 s limit`);
+
+  const small = new Pkcs12Pool({ timeoutMs: 60_000, maxThreads: 1, maxQueue: 1 });
+  t.teardown(() => small.destroy());
+  const running = small.read(pfx, a1.password);
+  await new Promise((r) => setImmediate(r));
+  const queued = small.read(pfx, a1.password);
+  t.deepEqual(await refusal(small.read(pfx, a1.password)), {
+    name: 'DomainError', type: 'SERVICE_UNAVAILABLE', code: 503, message: 'Processamento de certificados ocupado neste momento; tente novamente.', data: undefined,
+  });
+  t.is((await running).cnpj, CNPJ);
+  t.is((await queued).cnpj, CNPJ);
 });
