@@ -24,6 +24,14 @@ export interface AppConfig {
   readonly pgliteDir: string;
   readonly redisUrl: string | null;
   readonly redisPrefix: string;
+  /**
+   * Largest packet a node puts on the transporter (TRANSPORT_MAX_PACKET_BYTES, default 8 MiB:
+   * Redis's default pub/sub soft output limit). Above it a request fails at its sender and a reply
+   * is replaced by a catalogued error (services/middlewares/transport-cap.middleware.ts).
+   */
+  readonly transportMaxPacketBytes: number;
+  /** Time limit of one certificate job in its worker thread (CERTIFICATE_TIMEOUT_MS; services/issuer/pkcs12-pool.ts). */
+  readonly certificateTimeoutMs: number;
   readonly logLevel: string;
   readonly jwtSecret: string;
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
@@ -258,6 +266,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pgliteDir: resolve(env.PGLITE_DIR ?? resolve(varDir, 'pgdata')),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX ?? 'fiscal:',
+    transportMaxPacketBytes: positive(env, 'TRANSPORT_MAX_PACKET_BYTES', 8 * 1024 * 1024),
+    certificateTimeoutMs: positive(env, 'CERTIFICATE_TIMEOUT_MS', 10_000),
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),

@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { currentRequestId } from './services/shared/request-context.js';
 import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
+import { TransportCapMiddleware } from './services/middlewares/transport-cap.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
 import { GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
 
@@ -72,6 +73,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
     middlewares: [
       RequestContextMiddleware,
       ParamsValidatorMiddleware,
+      TransportCapMiddleware(config.transportMaxPacketBytes),
       (ChannelsMiddleware as any)({
         // Redis Streams whose consumer groups come back by themselves (services/shared/redis-streams.ts).
         adapter: config.redisUrl

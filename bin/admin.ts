@@ -176,8 +176,13 @@ async function run(command: string | undefined, argv: string[]): Promise<number>
   ]);
   // Logs would interleave with the JSON on stdout: only errors by default.
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-  // The node runs only the service that owns the action (v1.<service>.<action>).
+  // The node runs only the service that owns the action (v1.<service>.<action>). A deactivation
+  // also asks emission whether the partner emitted: without a transporter, that answer must come
+  // from this process (only that action of emission, see services/emission/activity.service.ts).
   const broker = await createNode({ config, services: [action.split('.')[1]!] });
+  if (action === 'v1.auth.deactivatePartner' && !config.redisUrl) {
+    broker.createService((await import('../services/emission/activity.service.js')).EmissionActivityService);
+  }
   try {
     await broker.start();
     const result = await broker.call(action, clean(params));

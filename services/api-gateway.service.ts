@@ -9,7 +9,8 @@ import { renderError, retryAfterSeconds, successEnvelope, type ErrorLike } from 
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../lib/http/json-depth.js';
+import { jsonBoundsViolation } from '../lib/http/json-bounds.js';
+import { jsonBoundsRefusal } from '../lib/http/json-bounds-refusal.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
@@ -49,8 +50,8 @@ function bodyRefusal(err: any): ErrorLike {
 }
 
 /**
- * moleculer-web's JSON body parser, except that a body that cannot be read or parsed, or nests
- * deeper than MAX_JSON_DEPTH, is refused only
+ * moleculer-web's JSON body parser, except that a body that cannot be read or parsed, or breaks
+ * the shape bounds of lib/http/json-bounds.ts (depth, keys per object, nodes), is refused only
  * after authentication and the route's key rules (in `authorize`), like every other body
  * validation: an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body
  * is still refused at once (413), before anything else reads it.
@@ -59,7 +60,10 @@ function jsonBodyParser(opts: { limit: string; strict: boolean }) {
   const parse = (ApiService as any).bodyParser.json(opts);
   return (req: Req, res: ServerResponse, next: (err?: unknown) => void) => parse(req, res, (err: any) => {
     if (!err) {
-      if (jsonDepthExceeds(req.body)) req.$bodyError = new DomainError('BAD_REQUEST', { profundidadeMaxima: MAX_JSON_DEPTH }, `Corpo da requisição aninhado além de ${MAX_JSON_DEPTH} níveis.`);
+      // Bounded here, in the node that received the body: a body no schema could accept never
+      // reaches the validator or crosses the transporter (issue 23, defect 2).
+      const violation = jsonBoundsViolation(req.body);
+      if (violation) req.$bodyError = jsonBoundsRefusal(violation);
       return next();
     }
     if (err.type === 'entity.too.large') return next(bodyRefusal(err));
@@ -264,8 +268,17 @@ const ApiGateway: ServiceSchema = {
       }
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
       const apiKey = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
-      if (!authorization && !apiKey) throw new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.');
-      const caller: Caller = await ctx.call('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' });
+      // A request that names no partner is limited like the public routes, per IP, so its 401 also
+      // carries X-RateLimit-* (API.md, Limits: headers on every response) and a credential
+      // flood from one address meets the same window. Both 401 paths pay the same hit: no timing
+      // difference between a missing, unknown or wrong credential.
+      const refuseAnonymous = async (err: unknown) => {
+        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
+        throw err;
+      };
+      if (!authorization && !apiKey) return refuseAnonymous(new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.'));
+      const caller: Caller = await ctx.call<Caller, any>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
+        .catch((err: any) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
       await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
       if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
       if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');

@@ -16,6 +16,7 @@ import { register, listAccessRequests, approveAccessRequest, provisionPartner, r
 import { deactivatePartner, getPartner, issueKey, listKeys, markEmitted, regenerateKey, setPlan, insertPartner, insertUser } from './auth/partners.js';
 import { partnerView } from './auth/context.js';
 import { purgeExpired, type PurgeResult } from './auth/purge.js';
+import { AUTHENTICATION_CACHE, dropAuthenticationCaches } from './auth/cache-propagation.js';
 
 type Ctx<P = any> = Context<P, CallerMeta>;
 const tags = ['autenticação'];
@@ -170,6 +171,11 @@ const AuthService: ServiceSchema = {
     },
 
     // Internal actions (other services, REPL, bin/admin.ts)
+    /** One node's part of a revocation (services/auth/cache-propagation.ts). */
+    dropAuthenticationCache: {
+      visibility: 'public',
+      async handler(this: any) { await this.broker.cacher?.clean(AUTHENTICATION_CACHE); return { nodeID: this.broker.nodeID }; },
+    },
     markPartnerEmitted: {
       visibility: 'public', params: { partnerId: 'uuid' },
       handler(this: any, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
@@ -233,9 +239,9 @@ const AuthService: ServiceSchema = {
   },
 
   events: {
-    // Broadcast by whichever auth node revoked something: every node drops cached authentications.
+    // Still honoured from nodes of the previous version during a rolling deploy.
     'auth.credentials.changed': {
-      handler(this: any) { void this.broker.cacher?.clean('v1.auth.authenticate**'); },
+      handler(this: any) { void this.broker.cacher?.clean(AUTHENTICATION_CACHE); },
     },
   },
 
@@ -276,10 +282,7 @@ const AuthService: ServiceSchema = {
         t: (table: string) => this.t(table),
         config, clock, mailer, logger: this.logger, broker: this.broker,
         scrypt: { ...DEFAULT_SCRYPT, N: config.auth.scryptN },
-        credentialsChanged: () => {
-          void this.broker.cacher?.clean('v1.auth.authenticate**');
-          this.broker.broadcast('auth.credentials.changed', {});
-        },
+        credentialsChanged: () => dropAuthenticationCaches(this.broker, this.logger),
         sendMail: async (to: string, subject: string, text: string) => {
           try { await mailer.send({ to, subject, text }); }
           catch (err) { this.logger.warn({ err: (err as Error).message }, 'mail not sent'); }

@@ -27,6 +27,7 @@ import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 import { contingencyResponseProperties, contingencyDescription } from './emission/contingency-openapi.js';
 import { FiscalEventStore } from './emission/event-store.js';
 import { InutilizacaoStore } from './emission/inutilizacao-store.js';
+import { partnerActivity } from './emission/partner-activity.js';
 import {
   cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
 } from './emission/event-actions.js';
@@ -292,6 +293,14 @@ const EmissionService: ServiceSchema = {
         const stats = { nodeID: this.broker.nodeID, stages: this.stages.stats() };
         if (ctx.params.reset) this.stages.reset();
         return stats;
+      },
+    },
+    /** Whether the partner has any document (auth refuses its deactivation then: API.md, Resources > Partner). */
+    partnerActivity: {
+      visibility: 'public',
+      params: { partnerId: 'string' },
+      handler(this: any, ctx: Ctx<{ partnerId: string }>) {
+        return partnerActivity(this.knex, SCHEMA, ctx.params.partnerId);
       },
     },
     /** Emission counters of a partner for a month (billing; test keys are counted as not billable). */

@@ -12,7 +12,9 @@ import { PROFILE_DEFAULTS, toIssuerResponse, toSnapshot, type IssuerProfile, typ
 import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js';
 import { applyIssuerPatch } from '../lib/issuer/patch.js';
 import { checkKeyKind, preflight, selectIssuer, type EmissionModel, type KeyKind } from '../lib/issuer/preflight.js';
-import { acceptCertificate, readPkcs12, summaryOf } from '../lib/issuer/certificate.js';
+import { summaryOf } from '../lib/issuer/certificate.js';
+import { Pkcs12Pool } from './issuer/pkcs12-pool.js';
+import { checkPkcs12Iterations } from '../lib/issuer/pkcs12-iterations.js';
 import { decryptBytes as decryptSecret, encrypt as encryptSecret, keyIdOf as secretKeyId } from '../lib/crypto/aead.js';
 import type { IssuerSnapshot, SigningMaterial } from '../lib/issuer/types.js';
 import { PUBLIC_COLUMNS, isUniqueViolation, passwordAad, pfxAad, toRecord, type IssuerRow } from './issuer/records.js';
@@ -139,7 +141,9 @@ const IssuerService: ServiceSchema = {
         const { id, pfxBase64, password } = ctx.params;
         const issuer: IssuerRecord = await this.loadOperable(ctx, id);
         const { config, clock } = runtimeOf(this.broker);
-        const cert = acceptCertificate(Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64'), password, issuer.cnpj, clock.now());
+        const pfx = Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64');
+        checkPkcs12Iterations(pfx); // a hostile file is refused before any thread is involved
+        const cert = await this.pkcs12().accept(pfx, password, issuer.cnpj, clock.now());
         const summary = summaryOf(cert);
         // Same CNPJ as checked: a concurrent PATCH of the CNPJ makes this a conflict, not a mismatch stored.
         const stored = await this.knex(this.t('issuers')).where({ id, partner_id: partnerId, cnpj: issuer.cnpj }).whereNull('deleted_at').update({
@@ -297,6 +301,12 @@ const IssuerService: ServiceSchema = {
   },
 
   methods: {
+    /** Certificate work runs in worker threads with a time limit (issue 23, defect 1), created on first use. */
+    pkcs12(this: any): Pkcs12Pool {
+      this.pkcs12Pool ??= new Pkcs12Pool({ timeoutMs: runtimeOf(this.broker).config.certificateTimeoutMs });
+      return this.pkcs12Pool;
+    },
+
     /**
      * The issuer a document call names (or the partner's only one), with the fingerprint of its
      * certificate, in one indexed query whatever the number of issuers the partner has: this runs
@@ -351,12 +361,16 @@ const IssuerService: ServiceSchema = {
       const keys = runtimeOf(this.broker).config.encryptionKeys;
       const pfx = decryptSecret(row.cert_pfx, keys, pfxAad(issuerId));
       const password = decryptSecret(row.cert_password, keys, passwordAad(issuerId)).toString('utf8');
-      const cert = readPkcs12(pfx, password);
+      const cert = await this.pkcs12().read(pfx, password);
       const material: SigningMaterial = { issuerId, fingerprint: cert.fingerprint, keyPem: cert.keyPem, certPem: cert.certPem, chainPem: cert.chainPem, notAfter: cert.notAfter };
       for (const [k, v] of this.signingCache) if (v.until <= Date.now()) this.signingCache.delete(k);
       this.signingCache.set(cert.fingerprint, { material, until: Date.now() + SIGNING_CACHE_MS });
       return material;
     },
+  },
+
+  async stopped(this: any) {
+    await this.pkcs12Pool?.destroy();
   },
 };
 

@@ -25,6 +25,8 @@ export const CATALOG = {
   INTERNAL_ERROR: { status: 500, detail: 'Erro interno. Tente novamente; se persistir, informe o requestId.' },
   BAD_GATEWAY: { status: 502, detail: 'Resposta inválida de um serviço externo.' },
   SERVICE_UNAVAILABLE: { status: 503, detail: 'Serviço temporariamente indisponível.' },
+  // issue 23: a reply larger than the transporter's packet cap (config transportMaxPacketBytes) never travels.
+  RESPOSTA_GRANDE_DEMAIS: { status: 502, detail: 'A resposta excede o tamanho máximo entre os serviços; restrinja a consulta (por exemplo, com paginação).' },
   GATEWAY_TIMEOUT: { status: 504, detail: 'Tempo de resposta esgotado.' },
   RECUSA_NAO_CATALOGADA: { status: 422, detail: 'Recusa não catalogada.' },
 

@@ -139,7 +139,11 @@ const ERROR_ENVELOPE: JsonSchema = {
         detail: { type: 'string' },
         errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
         erros: { type: 'array', items: { type: 'object', properties: { codigo: { type: 'string' }, descricao: { type: 'string' } } } },
-        details: { type: 'object' },
+        details: {
+          type: 'object',
+          description: 'VALIDATION_ERROR: errors[] e camposDesconhecidos[] trazem no máximo 50 itens; além disso, totalErros e totalCamposDesconhecidos dão as contagens completas. '
+            + 'BAD_REQUEST de corpo fora dos limites: profundidadeMaxima (32 níveis), chavesMaximasPorObjeto (500, com objeto) ou valoresMaximos (1 000 000).',
+        },
         instance: { type: 'string' },
         requestId: { type: 'string' },
         timestamp: { type: 'string', format: 'date-time' },
@@ -203,7 +207,8 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
         };
     const errorRef = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
     const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, 503: UNAVAILABLE, default: errorRef };
-    if (r.auth !== 'none') { responses[401] = errorRef; responses[403] = errorRef; }
+    // A 401 names no partner: it counts against, and reports, the per-IP window of the public routes.
+    if (r.auth !== 'none') { responses[401] = { ...errorRef, description: 'Credencial ausente ou inválida (X-RateLimit-* da janela por IP)', headers: RATE_HEADERS }; responses[403] = errorRef; }
     paths[oaPath] ??= {};
     paths[oaPath]![method] = {
       operationId: r.action,

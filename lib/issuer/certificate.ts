@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import forge from 'node-forge';
 import { DomainError } from '../errors/index.js';
 import type { CertificateSummary } from './model.js';
+import { checkPkcs12Iterations } from './pkcs12-iterations.js';
 
 /**
  * Reads an A1 certificate (PKCS#12) and decides whether it may sign for an issuer. Refusals, all
@@ -60,8 +61,13 @@ function sameKey(cert: forge.pki.Certificate, key: forge.pki.rsa.PrivateKey): bo
   return !!pub?.n && pub.n.equals(key.n);
 }
 
-/** Opens the PKCS#12: wrong password and malformed files are told apart. No validity checks. */
+/**
+ * Opens the PKCS#12: wrong password and malformed files are told apart. No validity checks. A file
+ * asking for more iterations than MAX_PKCS12_ITERATIONS is refused before any derivation. The
+ * derivations themselves are synchronous pure-JS work: services run this off the event loop.
+ */
 export function readPkcs12(pfx: Buffer, password: string): ParsedCertificate {
+  checkPkcs12Iterations(pfx);
   let p12: forge.pkcs12.Pkcs12Pfx;
   let asn1: forge.asn1.Asn1;
   try {

@@ -273,6 +273,57 @@ export const migrations: Migration[] = [
         t.text('justification').notNullable(); // xJust printed in it
         t.timestamp('created_at', { useTz: true }).notNullable();
       });
+      },
+    },
+    {
+    // issue 23, defect 5: the first-document flag, set in the emission's transaction
+    // (services/emission/partner-activity.ts); partners that already emitted get theirs here.
+    name: '050_partner_first_documents',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).createTable('partner_first_documents', (t) => {
+        t.string('partner_id', 64).primary();
+        t.uuid('document_id').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable();
+      });
+      await knex.raw(`insert into ??.partner_first_documents (partner_id, document_id, created_at)
+        select distinct on (partner_id) partner_id, id, created_at from ??.documents order by partner_id, created_at, id`, [schema, schema]);
+    },
+  },
+  {
+    // issue 23, defect 3: numbering continues across the issuer rows of one CNPJ
+    // (services/emission/fiscal-identity.ts). The CNPJ of existing rows comes from their access
+    // keys (positions 7-20) or homologated inutilizações; sequences of a CNPJ registered again
+    // move past the numbers its earlier rows used.
+    name: '050_fiscal_identity_numbering',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).createTable('issuer_fiscal_identities', (t) => {
+        t.uuid('issuer_id').notNullable();
+        t.string('cnpj', 14).notNullable();
+        t.primary(['issuer_id', 'cnpj']);
+        t.index(['cnpj'], 'issuer_fiscal_identities_cnpj_idx');
+      });
+      await knex.raw(`insert into ??.issuer_fiscal_identities (issuer_id, cnpj)
+        select distinct issuer_id, substr(access_key, 7, 14) from ??.documents where length(access_key) = 44
+        on conflict do nothing`, [schema, schema]);
+      // An issuer row that only inutilized numbers: its CNPJ is in the homologated ProcInutNFe.
+      await knex.raw(`insert into ??.issuer_fiscal_identities (issuer_id, cnpj)
+        select distinct issuer_id, substring(proc_xml from '<CNPJ>([0-9A-Z]{14})</CNPJ>') from ??.inutilizacoes
+        where proc_xml ~ '<CNPJ>[0-9A-Z]{14}</CNPJ>'
+        on conflict do nothing`, [schema, schema]);
+      await knex.raw(`with used as (
+          select i.cnpj, d.issuer_id, d.model, d.series, d.environment, max(d.number) + 1 as next
+            from ??.documents d join ??.issuer_fiscal_identities i on i.issuer_id = d.issuer_id group by 1, 2, 3, 4, 5
+          union all
+          select i.cnpj, s.issuer_id, s.model, s.series, s.environment, s.next_number
+            from ??.number_sequences s join ??.issuer_fiscal_identities i on i.issuer_id = s.issuer_id
+          union all
+          select i.cnpj, u.issuer_id, u.model, u.series, u.environment, max(u.end_number) + 1
+            from ??.inutilizacoes u join ??.issuer_fiscal_identities i on i.issuer_id = u.issuer_id where u.status <> 'REJECTED' group by 1, 2, 3, 4, 5
+        ), best as (select cnpj, model, series, environment, max(next) as next from used group by 1, 2, 3, 4)
+        update ??.number_sequences s set next_number = b.next
+          from ??.issuer_fiscal_identities i join best b on b.cnpj = i.cnpj
+          where i.issuer_id = s.issuer_id and b.model = s.model and b.series = s.series and b.environment = s.environment and b.next > s.next_number`,
+      [schema, schema, schema, schema, schema, schema, schema, schema]);
     },
   },
 ];

@@ -17,8 +17,11 @@ export interface AuthDeps {
   logger: LoggerInstance;
   broker: ServiceBroker;
   scrypt: ScryptParams;
-  /** Drops cached authentications on every auth node (logout, revocation, plan change). */
-  credentialsChanged(): void;
+  /**
+   * Drops cached authentications on every auth node (logout, revocation, plan change) and resolves
+   * once every reachable node did: when a revocation answers, the credential fails on every node.
+   */
+  credentialsChanged(): Promise<void>;
   /** Sends mail without failing the caller: a lost message can be re-sent, a half-done flow cannot. */
   sendMail(to: string, subject: string, text: string): Promise<void>;
 }

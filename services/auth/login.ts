@@ -198,7 +198,7 @@ export async function enableTotp(d: AuthDeps, caller: Caller | undefined, totpCo
   d.logger.info({ userId: user.id }, '2fa enabled');
   if (!session) return { enabled: true, recoveryCodes: codes };
   // The spent token may sit in the 2-second authentication cache of some node: drop it there.
-  d.credentialsChanged();
+  await d.credentialsChanged();
   await clearBucket(d, lockoutKeys(user.email, undefined)[0]!);
   return { enabled: true, recoveryCodes: codes, ...session };
 }

@@ -51,7 +51,7 @@ export async function issueKey(d: AuthDeps, partnerId: string, kind: KeyKind, re
     if (replace) await trx(d.t('api_keys')).where({ partner_id: partnerId, kind }).whereNull('revoked_at').update({ revoked_at: now });
     await trx(d.t('api_keys')).insert({ id: randomUUID(), partner_id: partnerId, kind, key_id: key.keyId, secret_hash: key.secretHash, created_at: now });
   });
-  if (replace) d.credentialsChanged();
+  if (replace) await d.credentialsChanged();
   d.logger.info({ partnerId, kind, key: maskApiKey(kind, key.keyId) }, 'api key issued');
   return { apiKey: key.key, kind, keyId: key.keyId, partnerId, createdAt: now.toISOString() };
 }
@@ -71,8 +71,32 @@ export async function listKeys(d: AuthDeps, partnerId: string) {
   return rows.map((r: any) => ({ keyId: r.key_id, kind: r.kind, masked: maskApiKey(r.kind, r.key_id), createdAt: new Date(r.created_at).toISOString() }));
 }
 
-/** API.md, Resources > Partner: refused once the partner has emitted; revokes keys and sessions. */
+/**
+ * Whether the partner has emitted, from the flag emission sets in the transaction of its first
+ * document (services/emission/partner-activity.ts). A `true` is kept in auth's own `has_emitted`
+ * (it never becomes false again), so later checks and the partner view need no call. Without an
+ * answer, nothing is deactivated: 503, never a guess.
+ */
+async function hasEmitted(d: AuthDeps, partner: PartnerRow): Promise<boolean> {
+  if (partner.has_emitted) return true;
+  let activity: { hasDocuments: boolean };
+  try {
+    activity = await d.broker.call('v1.emission.partnerActivity', { partnerId: partner.id });
+  } catch (err) {
+    d.logger.warn({ partnerId: partner.id, err: (err as Error).message }, 'partner activity unknown: deactivation refused');
+    throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Não foi possível confirmar se o parceiro já emitiu documentos; tente novamente.');
+  }
+  if (activity.hasDocuments) await d.knex(d.t('partners')).where({ id: partner.id }).update({ has_emitted: true });
+  return activity.hasDocuments;
+}
+
+/**
+ * API.md, Resources > Partner: refused once the partner has emitted; revokes keys and sessions.
+ * An emission authenticated before the revocation and still running may commit after the check;
+ * see README, Partner deactivation.
+ */
 export async function deactivatePartner(d: AuthDeps, id: string) {
+  if (await hasEmitted(d, await getPartner(d, id))) throw new DomainError('PARCEIRO_COM_DOCUMENTOS');
   const now = d.clock.now();
   const result = await d.knex.transaction(async (trx: Knex.Transaction) => {
     const p = await trx(d.t('partners')).where({ id }).forUpdate().first();
@@ -83,7 +107,7 @@ export async function deactivatePartner(d: AuthDeps, id: string) {
     return { keys: Number(keys) };
   });
   const sessions = await revokeSessions(d, { partnerId: id }, 'partner_deactivated');
-  d.credentialsChanged();
+  await d.credentialsChanged();
   d.logger.info({ partnerId: id, ...result, sessions }, 'partner deactivated');
   return { partnerId: id, active: false, revokedKeys: result.keys, endedSessions: sessions };
 }
@@ -102,6 +126,6 @@ export async function setPlan(d: AuthDeps, p: { partnerId: string; plan?: Plan; 
   if (p.subscription) patch.subscription_status = p.subscription;
   if (p.enterpriseRateLimit !== undefined) patch.enterprise_rate_limit = p.enterpriseRateLimit;
   if (Object.keys(patch).length) await d.knex(d.t('partners')).where({ id: p.partnerId }).update(patch);
-  d.credentialsChanged();
+  await d.credentialsChanged();
   return partnerView(await getPartner(d, p.partnerId));
 }

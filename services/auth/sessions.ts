@@ -48,7 +48,7 @@ export async function revokeSessions(d: AuthDeps, where: { sessionId?: string; u
   if (where.userId) q.where('user_id', where.userId);
   if (where.partnerId) q.whereIn('user_id', d.knex(d.t('users')).select('id').where('partner_id', where.partnerId));
   const n = await q.update({ revoked_at: d.clock.now(), revoked_reason: reason });
-  if (n) d.credentialsChanged();
+  if (n) await d.credentialsChanged();
   return Number(n);
 }
 

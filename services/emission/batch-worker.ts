@@ -6,6 +6,8 @@ import { issuerForEmission } from './ports.js';
 import type { BatchItemRow, BatchRow, BatchStore } from './batch.js';
 import { MAX_ITEM_ATTEMPTS } from './batch.js';
 import { prefixFieldErrors, prefixUnknownFields } from '../../lib/emission/batch-paths.js';
+import { boundedValidationError, MAX_REPORTED_FIELDS, reportTotals, type ReportTotals, type UnknownField } from '../../lib/validation/field-errors.js';
+import type { FieldError } from '../../lib/errors/index.js';
 
 /**
  * Batch intake (all-or-nothing) and the processing of one queued item. Intake refuses the whole
@@ -13,18 +15,23 @@ import { prefixFieldErrors, prefixUnknownFields } from '../../lib/emission/batch
  * refusals are left to each item, which then ends FAILED without consuming a number.
  */
 export async function validateBatch(deps: EmissionDeps, b: { partnerId: string; keyKind: 'live' | 'test' | null; model: Model; notas: unknown[] }): Promise<void> {
-  const errors: unknown[] = [];
-  const unknown: unknown[] = [];
+  const errors: FieldError[] = [];
+  const unknown: UnknownField[] = [];
+  const totals: ReportTotals = { errors: 0, unknown: 0 };
   for (let i = 0; i < b.notas.length; i++) {
     try {
       await deps.pipeline.validate(b.model, b.notas[i]);
     } catch (err: any) {
       if (err?.type !== 'VALIDATION_ERROR') throw err;
-      errors.push(...prefixFieldErrors(err.data?.errors ?? [], `notas[${i}]`));
-      unknown.push(...prefixUnknownFields(err.data?.details?.camposDesconhecidos ?? [], `notas[${i}]`));
+      const counted = reportTotals(err.data);
+      totals.errors += counted.errors;
+      totals.unknown += counted.unknown;
+      // Each note's report is already bounded; the batch's is bounded again (500 notes × 50).
+      if (errors.length < MAX_REPORTED_FIELDS) errors.push(...prefixFieldErrors(err.data?.errors ?? [], `notas[${i}]`));
+      if (unknown.length < MAX_REPORTED_FIELDS) unknown.push(...prefixUnknownFields(err.data?.details?.camposDesconhecidos ?? [], `notas[${i}]`));
     }
   }
-  if (errors.length) throw new DomainError('VALIDATION_ERROR', { errors, ...(unknown.length ? { details: { camposDesconhecidos: unknown } } : {}) });
+  if (totals.errors) throw boundedValidationError(errors, unknown, totals);
   const issuerIds = new Set(b.notas.map((n: any) => (typeof n?.issuerId === 'string' ? n.issuerId : undefined)));
   for (const issuerId of issuerIds) {
     try {

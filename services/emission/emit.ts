@@ -131,7 +131,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   let buildMs = 0;
   const onStep = stages ? (step: BuildStep) => { const t = clockMs(); stages.record(step, t - mark); buildMs += t - mark; mark = t; } : undefined;
 
-  const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
+  const space = { issuerId: issuer.id, cnpj: issuer.cnpj, model: req.model, series, environment: issuer.ambienteFiscal };
   const base: Omit<NewDocument, 'cnf'> = {
     ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
     idempotencyKey: key, idempotencyFingerprint: fingerprint, tpEmis: entry ? CONTINGENCY_TP_EMIS : 1, emittedAt,

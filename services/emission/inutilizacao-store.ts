@@ -4,6 +4,7 @@ import { EVENT_LEASE_MS } from '../../lib/emission/fiscal-events.js';
 import { claimRange, type InutilizacaoRecord, type RangeClaim } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
 import type { NumberSpace, StoreDeps } from './store.js';
+import { ensureSequence } from './fiscal-identity.js';
 
 /**
  * Persistence of inutilizações. The claim of a range runs under the numbering's row lock of its
@@ -62,7 +63,7 @@ export class InutilizacaoStore {
   async claim(space: NumberSpace, req: { partnerId: string; start: number; end: number; justificativa: string }): Promise<{ decision: RangeClaim; range: InutilizacaoRecord }> {
     return this.d.knex.transaction(async (trx) => {
       const key = spaceKey(space);
-      await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+      await ensureSequence(trx, this.d.schema, key, space.cnpj);
       await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       const used = await trx(this.t('documents')).where(key).whereBetween('number', [req.start, req.end]).select('number', 'status');
       const overlapping = (await this.ranges(trx).where(key).where('start_number', '<=', req.end).where('end_number', '>=', req.start)).map(toRange);

@@ -63,7 +63,7 @@ export async function inutilize(deps: Deps, req: { partnerId: string; keyKind: '
   const { issuer, preflight } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, ...(b.issuerId ? { issuerId: b.issuerId } : {}), model: req.model, keyKind: req.keyKind });
   if (preflight?.type === 'CERTIFICADO_AUSENTE') throw preflight;
   const series = resolveSeries(b.serie, issuer, req.model);
-  const space = { issuerId: issuer.id, model: req.model, series, environment: issuer.ambienteFiscal };
+  const space = { issuerId: issuer.id, cnpj: issuer.cnpj, model: req.model, series, environment: issuer.ambienteFiscal };
   const { decision, range } = await deps.inutilizacoes.claim(space, { partnerId: req.partnerId, start: b.numeroInicial, end: b.numeroFinal, justificativa: b.justificativa });
   if (decision.kind === 'done') return { created: false, view: inutilizacaoView(range) };
   const result = await inutilizar(deps.calls, {

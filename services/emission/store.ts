@@ -9,6 +9,8 @@ import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../
 import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
+import { recordFirstDocument } from './partner-activity.js';
+import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -23,6 +25,8 @@ export interface StoreDeps {
 
 export interface NumberSpace {
   issuerId: string;
+  /** The issuer's CNPJ: numbering continues across its issuer rows (services/emission/fiscal-identity.ts). */
+  cnpj: string;
   model: Model;
   series: number;
   environment: 1 | 2;
@@ -160,11 +164,11 @@ export class DocumentStore {
     }
   }
 
-  private numbered(doc: Omit<NewDocument, 'cnf'>, key: Record<string, unknown>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
+  private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
       let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       if (!seq) {
-        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
         seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
       }
       const number = await this.firstFree(trx, key, Number(seq.next_number));
@@ -180,7 +184,7 @@ export class DocumentStore {
    * The first number at or after `from` held by no document and by no inutilização that holds its
    * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock.
    */
-  private async firstFree(trx: Knex.Transaction, key: Record<string, unknown>, from: number): Promise<number> {
+  private async firstFree(trx: Knex.Transaction, key: SequenceKey, from: number): Promise<number> {
     const ranges = (await trx(this.t('inutilizacoes')).where(key).whereNot('status', 'REJECTED').where('end_number', '>=', from).select('start_number', 'end_number', 'status'))
       .map((r: any) => ({ start: Number(r.start_number), end: Number(r.end_number), status: r.status }));
     let number = skipReserved(from, ranges);
@@ -198,8 +202,9 @@ export class DocumentStore {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     try {
       return await this.d.knex.transaction(async (trx) => {
-        await trx(this.t('number_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'model', 'series', 'environment']).ignore();
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
         await trx(this.t('number_sequences')).where(key).forShare().first('next_number');
+        await checkNumberFreeForIdentity(trx, this.d.schema, key, doc.cnpj, number);
         const ranges = await trx(this.t('inutilizacoes')).where(key).where('start_number', '<=', number).where('end_number', '>=', number).select('id', 'start_number', 'end_number', 'status');
         checkNumberFree(number, doc.series, ranges.map((r: any) => ({ id: r.id, start: Number(r.start_number), end: Number(r.end_number), status: r.status })));
         return this.insertCreated(trx, doc, number, built, then);
@@ -221,6 +226,7 @@ export class DocumentStore {
       idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
     };
     await trx(this.t('documents')).insert(row);
+    await recordFirstDocument(trx, this.d.schema, row);
     await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
     // Built from what was written: one round trip less while the sequence row is locked.
     const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });

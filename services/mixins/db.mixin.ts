@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ServiceSchema } from 'moleculer';
+import { useDatabaseLogger } from '../shared/database-log.js';
 import { getKnex } from '../shared/database.js';
 import { migrateSchema, type Migration } from '../shared/migrations.js';
 import { runtimeOf } from '../shared/runtime.js';
@@ -30,6 +31,7 @@ export function DbMixin(opts: DbMixinOptions): Partial<ServiceSchema> {
     },
     async started(this: any) {
       const { config } = runtimeOf(this.broker);
+      useDatabaseLogger(this.broker.getLogger('database'));
       this.knex = await getKnex(config);
       await migrateSchema(this.knex, opts.schema, opts.migrations);
     },

@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { AppConfig } from '../../config.js';
+import { knexLog } from './database-log.js';
 
 /**
  * One Knex per process and database: PostgreSQL through `pg` when DATABASE_URL is set, otherwise
@@ -32,6 +33,7 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
       connection: config.databaseUrl,
       pool: { min: 0, max: 10, idleTimeoutMillis: 10_000 },
       acquireConnectionTimeout: 10_000,
+      log: knexLog,
     });
     await db.raw('select 1');
     return db;
@@ -43,6 +45,7 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
     client: ClientPgLite as unknown as typeof knexFactory.Client,
     dialect: 'postgres',
     connection: { filename: config.pgliteDir } as Knex.StaticConnectionConfig,
+    log: knexLog,
   } as Knex.Config);
   await db.raw('select 1');
   return db;

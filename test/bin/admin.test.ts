@@ -142,6 +142,17 @@ test('deactivate-partner: its keys are refused from then on', async (t) => {
   assertError(t, await stack.request('GET', '/v1/auth/me', { headers: { 'x-api-key': p.apiKey } }), 401, 'UNAUTHORIZED', 'Credenciais inválidas');
 });
 
+test('deactivate-partner: a partner with a document is refused (the answer of emission\'s own table, asked in the command\'s process)', async (t) => {
+  const p = await createPartnerWithKey(stack);
+  // The emission schema exists once a command has asked it (the previous test's, or this one's first run).
+  await admin(['deactivate-partner', '--partner', (await createPartnerWithKey(stack)).partnerId]);
+  await stack.knex('emission.partner_first_documents').insert({ partner_id: p.partnerId, document_id: '00000000-0000-4000-8000-000000000001', created_at: new Date() });
+  const run = await admin(['deactivate-partner', '--partner', p.partnerId]);
+  t.is(run.code, 1, run.stdout);
+  t.like(run.json, { error: { type: 'PARCEIRO_COM_DOCUMENTOS', detail: 'Parceiro que já emitiu documento fiscal não pode ser desativado.' } });
+  t.is((await stack.request('GET', '/v1/auth/me', { headers: { 'x-api-key': p.apiKey } })).status, 200);
+});
+
 test('test-certificate: a sandbox A1 for the CNPJ that opens with its password', async (t) => {
   const run = await admin(['test-certificate', '--cnpj', '11222333000181', '--password', 'senha-do-a1', '--days', '30']);
   t.is(run.code, 0, run.stderr);

@@ -44,7 +44,7 @@ function assertEnvelope(t: any, res: any, expected: ReturnType<typeof envelope>)
 
 test.serial('POST /v1/nfe authorizes, answers 201 with the invoice, stores nfeProc and writes one invoice.authorized event', async (t) => {
   const p = partner();
-  const issuer = world.addIssuer(p.partnerId);
+  const issuer = world.addIssuer(p.partnerId, { cnpj: '11222333000181' }); // the CNPJ the key below spells
   const res = await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers });
   t.is(res.status, 201, res.text);
   const d = res.body.data;

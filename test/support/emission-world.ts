@@ -4,6 +4,7 @@
  * have authorized the note (the consult then finds it). The real services are built elsewhere;
  * these implement only the actions emission calls, with the same names and shapes.
  */
+import { withCnpjCheckDigits } from '../../lib/issuer/documents.js';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { ServiceSchema } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
@@ -60,9 +61,18 @@ export function aSmallNote(over: Record<string, unknown> = {}): Record<string, u
   return { items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 2, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 21 }], ...over };
 }
 
+/**
+ * Each world issuer is its own fiscal identity: numbering continues across the issuer rows of one
+ * CNPJ (services/emission/fiscal-identity.ts), which real issuers share only one after another.
+ */
+let cnpjSeq = 0;
+function aWorldCnpj(): string {
+  return withCnpjCheckDigits(`${String(++cnpjSeq).padStart(8, '0')}0001`);
+}
+
 export function anIssuerSnapshot(partnerId: string, over: Partial<IssuerSnapshot> = {}): IssuerSnapshot {
   return {
-    id: randomUUID(), partnerId, cnpj: '11222333000181', razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: null, ie: '123456789',
+    id: randomUUID(), partnerId, cnpj: aWorldCnpj(), razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: null, ie: '123456789',
     crt: 1, endereco: { logradouro: 'Rua A', numero: '1', bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000' },
     ambienteFiscal: 2, sandbox: false, csc: 'CSC123', cscId: '1', serieNfe: 1, serieNfce: 1, serieNfse: 1,
     valorAproximadoTributosEnabled: false, fiscalBrainEnabled: false, ...over,

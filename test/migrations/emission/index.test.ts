@@ -50,3 +50,48 @@ test('010 keeps a key that emitted twice (the defect of issue 20) on its first n
   await t.throwsAsync(again, { message: /documents_idempotency_unique/ });
   t.true(await knex.schema.withSchema('emission').hasColumn('batches', 'idempotency_key'));
 });
+
+test('050 backfills the first-document flag per partner and moves the sequence of a CNPJ registered again past its earlier numbers', async (t) => {
+  const db = await createTestDatabase();
+  const knex = knexLib({ client: 'pg', connection: db.url });
+  t.teardown(async () => { await knex.destroy(); await db.drop(); });
+  const first050 = migrations.findIndex((m) => m.name.startsWith('050_'));
+  t.true(first050 > 0);
+  await migrateSchema(knex, 'emission', migrations.slice(0, first050));
+  const cnpj = '11222333000181';
+  const [oldIssuer, newIssuer, otherIssuer] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+  const key = (c: string, n: number) => `352611${c}55001${String(n).padStart(9, '0')}1${'12345678'}0`;
+  const doc = (id: number, partner: string, issuer: string, number: number, c = cnpj, created = `2026-0${id}-01T00:00:00Z`) => ({
+    id: `00000000-0000-4000-9000-00000000000${id}`, partner_id: partner, issuer_id: issuer, model: '55', series: 1, number, environment: 2, uf: 'SP',
+    key_kind: 'live', access_key: key(c, number), emitted_at: created, status: 'AUTHORIZED', amount_cents: 100, request_body: '{}', created_at: created, updated_at: created,
+  });
+  // The bug of issue 23: the CNPJ registered again restarted at 1 (its note 1 was then refused with 539).
+  await knex('emission.documents').insert([
+    doc(1, 'p1', oldIssuer, 1), doc(2, 'p1', oldIssuer, 2), doc(3, 'p1', oldIssuer, 3),
+    { ...doc(4, 'p2', newIssuer, 1), status: 'REJECTED' },
+    doc(5, 'p3', otherIssuer, 1, '11444777000161'),
+  ]);
+  // An earlier row of the CNPJ that only inutilized 4-9 (its CNPJ only in the ProcInutNFe).
+  const inutOnly = '00000000-0000-4000-8000-000000000004';
+  await knex('emission.inutilizacoes').insert({
+    id: '00000000-0000-4000-a000-000000000001', partner_id: 'p0', issuer_id: inutOnly, model: '55', series: 1, environment: 2, start_number: 4, end_number: 9,
+    justificativa: 'Numeracao pulada por falha', status: 'HOMOLOGATED', proc_xml: `<ProcInutNFe><inutNFe><infInut><CNPJ>${cnpj}</CNPJ></infInut></inutNFe></ProcInutNFe>`,
+    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  });
+  await knex('emission.number_sequences').insert([
+    { issuer_id: oldIssuer, model: '55', series: 1, environment: 2, next_number: 4 },
+    { issuer_id: newIssuer, model: '55', series: 1, environment: 2, next_number: 2 },
+    { issuer_id: otherIssuer, model: '55', series: 1, environment: 2, next_number: 2 },
+  ]);
+
+  t.deepEqual(await migrateSchema(knex, 'emission', migrations), migrations.slice(first050).map((m) => m.name));
+  const sequences = await knex('emission.number_sequences').orderBy('issuer_id').select('issuer_id', 'next_number');
+  t.deepEqual(sequences, [{ issuer_id: oldIssuer, next_number: 10 }, { issuer_id: newIssuer, next_number: 10 }, { issuer_id: otherIssuer, next_number: 2 }]);
+  t.deepEqual(await knex('emission.issuer_fiscal_identities').orderBy('issuer_id').select(), [
+    { issuer_id: oldIssuer, cnpj }, { issuer_id: newIssuer, cnpj }, { issuer_id: otherIssuer, cnpj: '11444777000161' }, { issuer_id: inutOnly, cnpj },
+  ]);
+  const flags = await knex('emission.partner_first_documents').orderBy('partner_id').select('partner_id', 'document_id');
+  t.deepEqual(flags, [
+    { partner_id: 'p1', document_id: doc(1, '', '', 0).id }, { partner_id: 'p2', document_id: doc(4, '', '', 0).id }, { partner_id: 'p3', document_id: doc(5, '', '', 0).id },
+  ]);
+});

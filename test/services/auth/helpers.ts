@@ -1,10 +1,14 @@
 import type { ExecutionContext } from 'ava';
 import { startStack, type Stack, type HttpResult } from '../../support/stack.js';
 import type { Clock } from '../../../services/shared/clock.js';
+import { FakeEmissionActivity } from '../../support/fake-emission.js';
 
-/** A gateway + auth stack with a cheap scrypt cost (the production default is 2^15). */
+/**
+ * A gateway + auth stack with a cheap scrypt cost (the production default is 2^15), and the
+ * emission stand-in a partner deactivation asks (test/support/fake-emission.ts).
+ */
 export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; scryptN?: number; env?: Record<string, string> } = {}): Promise<Stack> {
-  const nodes = Array.from({ length: opts.nodes ?? 1 }, () => ({ services: ['api-gateway', 'auth'] }));
+  const nodes = Array.from({ length: opts.nodes ?? 1 }, (_, i) => ({ services: ['api-gateway', 'auth'], extra: i === 0 ? [FakeEmissionActivity] : [] }));
   const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { AUTH_SCRYPT_N: String(opts.scryptN ?? 1024), ...(opts.env ?? {}) } });
   t.teardown(() => stack.stop());
   return stack;

@@ -50,7 +50,7 @@ async function contingencyRound(id: string) {
 
 test.serial('contingencia: true → 201 CONTINGENCIA_PENDENTE signed with tpEmis 9, not transmitted, with QR code, contingencia block and invoice.contingency', async (t) => {
   const p = partner();
-  const issuer = world.addIssuer(p.partnerId);
+  const issuer = world.addIssuer(p.partnerId, { cnpj: '11222333000181' }); // the CNPJ the key below spells
   const calls = world.authorizeCalls.length;
   const res = await stack.request('POST', '/v1/nfce', { body: nota({ contingencia: true, justificativaContingencia: 'Queda de energia no provedor de internet' }), headers: p.headers });
   t.is(res.status, 201, res.text);

@@ -1,0 +1,68 @@
+import test from 'ava';
+import { Pkcs12Pool } from '../../../services/issuer/pkcs12-pool.js';
+import { createA1, createCa } from '../../support/certificates.js';
+import { withMacIterations } from '../../support/pkcs12-patch.js';
+import { MAX_PKCS12_ITERATIONS } from '../../../lib/issuer/pkcs12-iterations.js';
+
+const ca = createCa();
+const CNPJ = '11222333000181';
+const a1 = createA1(ca, { cnpj: CNPJ });
+const pfx = Buffer.from(a1.pfxBase64, 'base64');
+
+async function refusal(p: Promise<unknown>) {
+  try { await p; } catch (err: any) { return { name: err.name, type: err.type, code: err.code, message: err.message, data: err.data }; }
+  throw new Error('did not throw');
+}
+
+test('Pkcs12Pool opens and accepts an A1 in a worker thread, with the catalogued refusals of the lib', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 60_000 });
+  t.teardown(() => pool.destroy());
+  const read = await pool.read(pfx, a1.password);
+  t.is(read.cnpj, CNPJ);
+  t.regex(read.keyPem, /BEGIN RSA PRIVATE KEY/);
+  t.is((await pool.accept(pfx, a1.password, CNPJ, new Date())).fingerprint, read.fingerprint);
+  t.deepEqual(await refusal(pool.read(pfx, 'errada')), { name: 'DomainError', type: 'CERTIFICADO_SENHA_INVALIDA', code: 422, message: 'Senha do certificado incorreta.', data: undefined });
+  t.like(await refusal(pool.accept(pfx, a1.password, '11444777000161', new Date())), { type: 'CERTIFICADO_CNPJ_DIVERGENTE', code: 422, data: { cnpjCertificado: CNPJ, cnpjEmissor: '11444777000161' } });
+});
+
+test('Pkcs12Pool refuses a file over the iteration bound without a thread, and stops a job past its time limit while the event loop runs', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 300 });
+  t.teardown(() => pool.destroy());
+  const over = await refusal(pool.read(withMacIterations(pfx, MAX_PKCS12_ITERATIONS + 1), 'errada'));
+  t.like(over, { type: 'CERTIFICADO_INVALIDO', code: 422, data: { iteracoesMaximas: MAX_PKCS12_ITERATIONS } });
+
+  // At the bound, a wrong password costs forge over a second of derivation: past 300 ms the worker is terminated.
+  await pool.read(pfx, a1.password).catch(() => undefined); // the threads have loaded (their start is not timed)
+  let ticks = 0;
+  const timer = setInterval(() => { ticks++; }, 10);
+  const started = Date.now();
+  const slow = await refusal(pool.read(withMacIterations(pfx, MAX_PKCS12_ITERATIONS), 'errada'));
+  clearInterval(timer);
+  t.deepEqual(slow, {
+    name: 'DomainError', type: 'CERTIFICADO_INVALIDO', code: 422, data: { tempoMaximoMs: 300 },
+    message: 'Processamento do certificado excedeu 300 ms (contagem de iterações do PKCS#12 acima do usual?).',
+  });
+  t.true(Date.now() - started < 5_000);
+  t.true(ticks >= 5, `the event loop ran meanwhile (${ticks} ticks)`);
+});
+
+test('Pkcs12Pool: waiting for a thread does not count against the time limit; past the queue bound it is 503 at once', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 3_000, maxThreads: 1, maxQueue: 40 });
+  t.teardown(() => pool.destroy());
+  await pool.read(pfx, a1.password); // the thread is up
+  const started = Date.now();
+  const burst = await Promise.all(Array.from({ length: 30 }, () => pool.read(pfx, a1.password)));
+  t.true(burst.every((c) => c.cnpj === CNPJ));
+  t.log(`30 reads on one thread in ${Date.now() - started} ms, each under its own 3 s limit`);
+
+  const small = new Pkcs12Pool({ timeoutMs: 60_000, maxThreads: 1, maxQueue: 1 });
+  t.teardown(() => small.destroy());
+  const running = small.read(pfx, a1.password);
+  await new Promise((r) => setImmediate(r));
+  const queued = small.read(pfx, a1.password);
+  t.deepEqual(await refusal(small.read(pfx, a1.password)), {
+    name: 'DomainError', type: 'SERVICE_UNAVAILABLE', code: 503, message: 'Processamento de certificados ocupado neste momento; tente novamente.', data: undefined,
+  });
+  t.is((await running).cnpj, CNPJ);
+  t.is((await queued).cnpj, CNPJ);
+});
