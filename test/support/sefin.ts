@@ -30,3 +30,31 @@ export function signedCancellation(a1: A1, chave: string, now: Date, cnpjAutor =
   const signed = signEnveloped(createSigner(materialOf(a1)), { name: 'infPedReg', attrs: { Id: id }, innerXml: inner, ns: NFSE_NS });
   return raw('pedRegEvento', signed.elementXml + signed.signatureXml, { versao: '1.01' }, { xmlns: NFSE_NS });
 }
+
+/** One raw HTTPS request to the simulator's Sefin routes as the holder of `a1` (protocol-level tests). */
+export async function rawSefin(
+  simulator: { url: string; caPem: string }, a1: A1, method: 'GET' | 'POST' | 'HEAD', path: string, body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const { request, Agent } = await import('node:https');
+  const agent = new Agent({ key: a1.keyPem, cert: a1.certPem, ca: [simulator.caPem] });
+  try {
+    return await new Promise((done, fail) => {
+      const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+      const url = new URL(simulator.url + path);
+      const req = request({ method, hostname: url.hostname, port: url.port, path: url.pathname, agent, headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {} }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON: keep the text */ }
+          done({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      req.on('error', fail);
+      req.end(payload);
+    });
+  } finally {
+    agent.destroy();
+  }
+}
