@@ -1,6 +1,6 @@
 import test from 'ava';
 import { startSefazStack, createA1, type SefazStack } from '../../support/sefaz-stack.js';
-import { rawSefin, signedCancellation, signedDps } from '../../support/sefin.js';
+import { rawSefin, resignedDps, signedCancellation, signedDps } from '../../support/sefin.js';
 import { toGzipBase64 } from '../../../lib/sefin/payload.js';
 import { verifyDfe, verifyNfseDocument } from '../../support/verify-dfe.js';
 import { validateXml } from '../../../lib/xml/xsd.js';
@@ -68,6 +68,23 @@ test.serial('a DPS signed with another company’s certificate is rejected with 
   t.deepEqual(await submit(dps), {
     kind: 'rejected', httpStatus: 400,
     erros: [{ codigo: 'E0718', descricao: 'A assinatura deve ser feita com o certificado digital do emitente da DPS.' }],
+  });
+});
+
+test.serial('a DPS whose Id differs from its fields is rejected with E0004; one issued in the future with E0008', async (t) => {
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  const wrongId = resignedDps(a1, dps, /<serie>\d+<\/serie>/, '<serie>2</serie>');
+  t.deepEqual(await submit({ id: dps.id, xml: wrongId }), {
+    kind: 'rejected', httpStatus: 400,
+    erros: [{
+      codigo: 'E0004', descricao: 'Conteúdo do identificador informado na DPS difere da concatenação dos campos correspondentes.',
+      complemento: `esperado ${dps.id.slice(0, 25)}00002${dps.id.slice(30)}`,
+    }],
+  });
+  const future = signedDps(a1, { nDPS: nDPS++, now: new Date(Date.now() + 3_600_000) });
+  t.deepEqual(await submit(future), {
+    kind: 'rejected', httpStatus: 400,
+    erros: [{ codigo: 'E0008', descricao: 'A data e hora de emissão da DPS deve ser anterior ou igual à data do seu processamento (dhProc) pelo Sistema Nacional NFS-e.' }],
   });
 });
 
