@@ -1,5 +1,6 @@
 import test from 'ava';
 import { startSefazStack, createA1, type SefazStack } from '../../support/sefaz-stack.js';
+import { createCa } from '../../support/certificates.js';
 import { rawSefin, resignedDps, signedCancellation, signedDps } from '../../support/sefin.js';
 import { toGzipBase64 } from '../../../lib/sefin/payload.js';
 import { verifyDfe, verifyNfseDocument } from '../../support/verify-dfe.js';
@@ -185,4 +186,37 @@ test.serial('fault slow: a delay under the read timeout still ends authorized; a
   t.is((await submit(dps)).kind, 'authorized');
   await s.fault({ mode: 'down', service: 'SefinDps' });
   t.like(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'failed', reason: 'http-status' });
+});
+
+test.serial('HEAD and GET /dps/{idDps} answer 200 with the chave, or 404, as Sefin’s reconciliation query', async (t) => {
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  const nfse = await submit(dps);
+  t.is((await rawSefin(s.simulator, a1, 'HEAD', `/SefinNacional/dps/${dps.id}`)).status, 200);
+  const got = await rawSefin(s.simulator, a1, 'GET', `/SefinNacional/dps/${dps.id}`);
+  t.is(got.status, 200);
+  t.like(got.body, { tipoAmbiente: 2, idDps: dps.id, chaveAcesso: nfse.chaveAcesso });
+  t.is((await rawSefin(s.simulator, a1, 'HEAD', `/SefinNacional/dps/DPS${'2'.repeat(42)}`)).status, 404);
+});
+
+test.serial('a client certificate from a CA the simulator does not trust is refused in the TLS handshake: failed, reason tls', async (t) => {
+  s.addIssuer('iss-untrusted', createA1(createCa('AC Desconhecida'), { cnpj: CNPJ }));
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  t.like(await s.call('v1.sefaz.nfseSubmit', { issuerId: 'iss-untrusted', ambiente: 2, signedDpsXml: dps.xml, idDps: dps.id }), { kind: 'failed', reason: 'tls' });
+  t.deepEqual(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'not-found' });
+});
+
+test.serial('host choice: produção restrita and sandbox go to the simulator, an override to its base, produção to sefin.nfse.gov.br', (t) => {
+  const client = (s.stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).sefin;
+  const sim = s.simulator.url;
+  t.like(client.resolve({ issuerId: 'x', ambiente: 2 }), { bases: { sefin: `${sim}/SefinNacional`, parametrizacao: `${sim}/parametrizacao` }, trustId: 'simulator' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1, sandbox: true }), { trustId: 'simulator' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1, endpointUrl: 'https://twin.example:9443' }), { bases: { sefin: 'https://twin.example:9443/SefinNacional' }, trustId: 'custom' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1 }), { bases: { sefin: 'https://sefin.nfse.gov.br/SefinNacional', parametrizacao: 'https://adn.nfse.gov.br/parametrizacao' }, trustId: 'authority' });
+});
+
+test.serial('the actions refuse malformed parameters before any call (strict schemas)', async (t) => {
+  const err = await t.throwsAsync(s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: 'DPS123' }));
+  t.is((err as any).type, 'VALIDATION_ERROR');
+  const extra = await t.throwsAsync(s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: '1'.repeat(50), uf: 'SP' }));
+  t.is((extra as any).type, 'VALIDATION_ERROR');
 });
