@@ -154,6 +154,9 @@ test.serial('a cancellation asked by another company is rejected with E0718; an 
   t.is((await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: nfse.chaveAcesso })).kind, 'authorized');
   const unknown = nfse.chaveAcesso.slice(0, 30) + '9999999999999999999' + nfse.chaveAcesso.slice(49);
   t.deepEqual(await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: unknown }), { kind: 'not-found' });
+  t.deepEqual(await s.call('v1.sefaz.nfseEvent', { ...target, chaveAcesso: unknown, signedEventXml: signedCancellation(a1, unknown, new Date()) }), {
+    kind: 'rejected', httpStatus: 404, erros: [{ codigo: '', descricao: 'Chave de acesso não encontrada.' }],
+  });
 });
 
 test.serial('fault down: nfseSubmit is failed (nothing processed) and the DPS has no NFS-e', async (t) => {
