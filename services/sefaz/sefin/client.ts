@@ -167,8 +167,10 @@ export class SefinClient {
     if (answer.kind !== 'rejected' || !answer.erros.some((e) => e.codigo === DUPLICATE_DPS)) return answer;
     const existing = await this.consultDps({ ...target, idDps: p.idDps });
     if (existing.kind === 'authorized') return { ...existing, alertas: answer.erros };
-    // Not found after E0014 would be Sefin contradicting itself; a failed consult leaves it open.
-    return { kind: 'unknown', reason: 'malformed-response', detail: `E0014 and the consult by idDps answered ${existing.kind}` };
+    // Sefin has an NFS-e for this DPS but we could not read it: still open, settled by a later consult.
+    if (existing.kind === 'failed') return { kind: 'unknown', reason: existing.reason, detail: `E0014; the consult by idDps failed: ${existing.detail}` };
+    // Not found right after E0014 is Sefin contradicting itself.
+    return { kind: 'unknown', reason: 'malformed-response', detail: 'E0014 but the consult by idDps found no NFS-e' };
   }
 
   /** GET /dps/{idDps} (the NFS-e's chave, if any) then GET /nfse/{chave}. */

@@ -120,6 +120,9 @@ test.serial('the same DPS sent again: Sefin answers E0014 naming the existing ch
   t.is(again.kind, 'authorized');
   t.like(again, { chaveAcesso: first.chaveAcesso, numeroNfse: first.numeroNfse, nfseXml: first.nfseXml });
   t.deepEqual(again.alertas.map((a: any) => a.codigo), ['E0014']);
+  // E0014 while the consult cannot be read: the outcome stays open (unknown), never rejected.
+  await s.fault({ mode: 'down', service: 'SefinDps' });
+  t.like(await submit(dps), { kind: 'unknown', reason: 'http-status' });
 });
 
 test.serial('reception rules answer with their official codes: E1225 (base64), E1226 (gzip), E1228 (prefix), E1242 (document type), E1235 (schema)', async (t) => {
