@@ -95,6 +95,7 @@ test.serial('a DPS of a municipality without convênio is rejected with E0037; n
   t.deepEqual(await submit(dps), { kind: 'rejected', httpStatus: 400, erros: [{ codigo: 'E0037', descricao: text }] });
   t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '3304557' }), { kind: 'nao_aderente', mensagem: text });
   t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '3550308' }), { kind: 'aderente' });
+  t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '9999999' }), { kind: 'nao_aderente', mensagem: text });
   // The table can change while the simulator runs (SefazSimulator.sefinNonAdherent).
   s.simulator.sefinNonAdherent.add('3550308');
   try {
