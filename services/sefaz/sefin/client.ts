@@ -118,6 +118,8 @@ export class SefinClient {
     if (!out.ok) result = { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail };
     // 5xx carries no judgement of the document (a front end or Sefin itself failing); before our
     // body left it proves nothing was processed, after it may have been.
+    // 429: the ADN/Sefin front end's rate limit answers before anything is processed.
+    else if (out.status === 429) result = { kind: 'failed', reason: 'http-status', detail: `HTTP 429: ${out.body.slice(0, 200)}` };
     else if (out.status >= 500) result = { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` };
     else result = { status: out.status, body: out.body };
     const now = this.deps.now().getTime();
