@@ -234,3 +234,11 @@ test.serial('the actions refuse malformed parameters before any call (strict sch
   const extra = await t.throwsAsync(s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: '1'.repeat(50), uf: 'SP' }));
   t.is((extra as any).type, 'VALIDATION_ERROR');
 });
+
+test.serial('fault drop-after-processing on the event: nfseEvent is unknown, and nfseConsult finds the NFS-e canceled', async (t) => {
+  const nfse = await submit(signedDps(a1, { nDPS: nDPS++, now: new Date() }));
+  await s.fault({ mode: 'drop-after-processing', service: 'SefinEventos', times: 1 });
+  const ev = await s.call('v1.sefaz.nfseEvent', { ...target, chaveAcesso: nfse.chaveAcesso, signedEventXml: signedCancellation(a1, nfse.chaveAcesso, new Date()) });
+  t.like(ev, { kind: 'unknown', reason: 'connection-lost-after-send' });
+  t.like(await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: nfse.chaveAcesso }), { kind: 'canceled', chaveAcesso: nfse.chaveAcesso });
+});
