@@ -3,7 +3,8 @@ import { startSefazStack, createA1, type SefazStack } from '../../support/sefaz-
 import { createCa } from '../../support/certificates.js';
 import { rawSefin, resignedDps, signedCancellation, signedDps } from '../../support/sefin.js';
 import { toGzipBase64 } from '../../../lib/sefin/payload.js';
-import { verifyDfe, verifyNfseDocument } from '../../support/verify-dfe.js';
+import { verifyDfe } from '../../support/verify-dfe.js';
+import { verifyNfseDocument } from '../../support/verify-nfse.js';
 import { validateXml } from '../../../lib/xml/xsd.js';
 import { NFSE_SCHEMAS } from '../../../lib/xml/schemas.js';
 
@@ -39,6 +40,7 @@ test.serial('nfseSubmit authorizes a DPS built by buildSignedDps: 50-digit chave
   const nfse = verifyNfseDocument(r.nfseXml);
   t.true(nfse.ok, nfse.output);
   t.regex(nfse.output, /validates[\s\S]*OK[\s\S]*OK/);
+  t.false(verifyNfseDocument(r.nfseXml.replace('<nNFSe>', '<nNFSe>9')).ok, 'a changed NFS-e must fail the independent check');
 });
 
 test.serial('nfseConsultDps finds the NFS-e of a submitted DPS and answers not-found for another', async (t) => {
