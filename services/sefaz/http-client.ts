@@ -22,6 +22,8 @@ import type { InfrastructureReason } from '../../lib/sefaz/results.js';
 export interface PostRequest {
   url: string;
   agent: https.Agent;
+  /** POST by default; GET and HEAD send no body (the Sefin Nacional REST reads). */
+  method?: 'POST' | 'GET' | 'HEAD';
   body: string;
   contentType: string;
   connectTimeoutMs: number;
@@ -42,7 +44,8 @@ const CLIENT_CERT_REFUSED = /alert[ _](bad[ _]certificate|unknown[ _]ca|certific
 export function postSoap(r: PostRequest): Promise<PostOutcome> {
   return new Promise((resolvePost) => {
     const url = new URL(r.url);
-    const payload = Buffer.from(r.body, 'utf8');
+    const method = r.method ?? 'POST';
+    const payload = Buffer.from(method === 'POST' ? r.body : '', 'utf8');
     let settled = false;
     let tcpUp = false;
     let tlsUp = false;
@@ -65,18 +68,16 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
     const failBefore = (reason: InfrastructureReason, detail: string, origin: FailureOrigin = 'wire') => finish({ ok: false, phase: 'before-send', reason, detail, origin });
     const failAfter = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'after-send', reason, detail, origin: 'wire' });
 
-    const expect = r.expectContinue !== false;
+    const expect = method === 'POST' && r.expectContinue !== false;
     const req = https.request({
-      method: 'POST',
+      method,
       hostname: url.hostname,
       port: url.port || 443,
       path: url.pathname + url.search,
       agent: r.agent,
-      headers: {
-        'content-type': r.contentType,
-        'content-length': String(payload.length),
-        ...(expect ? { expect: '100-continue' } : {}),
-      },
+      headers: method === 'POST'
+        ? { 'content-type': r.contentType, 'content-length': String(payload.length), ...(expect ? { expect: '100-continue' } : {}) }
+        : { accept: r.contentType },
     });
     const writeBody = () => {
       if (bodyWritten || settled) return;
