@@ -20,7 +20,8 @@ const OP_SIMP_NAC_BY_CRT: Record<Crt, OpSimpNac> = { 1: 3, 2: 3, 3: 1, 4: 2 };
  *
  * Sources: opSimpNac ← crt; cTribNac ← cTribNacPadrao; tribISSQN ← tribIssqnPadrao;
  * itemListaServico ← servicoPadraoLc116; codigoNBS ← codigoNbsPadrao; ibsCbs.finNFSe ← 0 (the
- * only value of layout 1.01, "NFS-e regular"); ibsCbs.indDest ← indDestPadrao.
+ * only value of layout 1.01, "NFS-e regular"); ibsCbs.indDest ← indDestPadrao; regEspTrib ←
+ * regEspTribPadrao when the request has no dpsNacional group.
  * pTotTribSN is left to rule 8 (lib/nfse/rules/tot-trib.ts), which takes pTotTribSNPadrao in every
  * emission form and warns about its competência; filling it here would hide that warning.
  * regApTribSN is never filled here (rule 7: crt 2 must send it even when assisted).
@@ -29,7 +30,8 @@ const OP_SIMP_NAC_BY_CRT: Record<Crt, OpSimpNac> = { 1: 3, 2: 3, 3: 1, 4: 2 };
 export function resolveTributacao(body: NfseBody, issuer: NfseIssuer): NfseBody {
   if (body.resolverTributacao !== true) return body;
   const unresolved: CampoNaoResolvido[] = [];
-  const dps = { ...(body.dpsNacional ?? { regEspTrib: 0 as const }) };
+  // regEspTrib has a schema default (0) inside dpsNacional; without the group the record's default applies.
+  const dps = { ...(body.dpsNacional ?? { regEspTrib: issuer.regEspTribPadrao ?? 0 }) };
   const servico = { ...body.servico };
 
   dps.opSimpNac ??= OP_SIMP_NAC_BY_CRT[issuer.crt];
