@@ -24,6 +24,8 @@ import { InutilizacaoStore } from './emission/inutilizacao-store.js';
 import {
   cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
 } from './emission/event-actions.js';
+import { nfseActions } from './emission/nfse/actions.js';
+import { NfseStore } from './emission/nfse/store.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -141,7 +143,7 @@ function printableAction(model: Model, path: string, format: PrintFormat): any {
 }
 
 /**
- * emission: NF-e and NFC-e from request to authority outcome (issue 7). Handlers wire I/O; the
+ * emission: NF-e, NFC-e (issue 7) and NFS-e (issue 16, services/emission/nfse/) from request to authority outcome. Handlers wire I/O; the
  * flow lives in services/emission/*.ts and the decisions in lib/emission/*.ts.
  */
 const EmissionService: ServiceSchema = {
@@ -177,6 +179,8 @@ const EmissionService: ServiceSchema = {
     listNfceInutilizacoes: listInutilizacaoAction('65', 'nfce'),
     nfeInutilizacaoXml: inutilizacaoXmlAction('55', 'nfe'),
     nfceInutilizacaoXml: inutilizacaoXmlAction('65', 'nfce'),
+    // NFS-e national standard (services/emission/nfse/).
+    ...nfseActions,
 
     emitNfeBatch: {
       rest: 'POST /nfe/batch',
@@ -330,6 +334,7 @@ const EmissionService: ServiceSchema = {
     const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };
     this.fiscalEvents = new FiscalEventStore(storeDeps);
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
+    this.nfse = new NfseStore(storeDeps);
     this.stages = new StageTimer();
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
@@ -340,7 +345,8 @@ const EmissionService: ServiceSchema = {
       };
       // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
       setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
-      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
+      const reconcileNfse = () => this.broker.call('v1.emission.reconcileNfseDue', { limit: 50 }, { nodeID: this.broker.nodeID });
+      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(RECONCILE_EVERY_MS, reconcileNfse, 'NFS-e reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
         every(CONTINGENCY_EVERY_MS, () => this.contingencyRound(50), 'contingency round')];
     }
   },
