@@ -26,6 +26,7 @@ import {
 } from './emission/event-actions.js';
 import { nfseActions } from './emission/nfse/actions.js';
 import { NfseStore } from './emission/nfse/store.js';
+import { NfseEventStore } from './emission/nfse/event-store.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -335,6 +336,7 @@ const EmissionService: ServiceSchema = {
     this.fiscalEvents = new FiscalEventStore(storeDeps);
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
     this.nfse = new NfseStore(storeDeps);
+    this.nfseEvents = new NfseEventStore(storeDeps, this.nfse);
     this.stages = new StageTimer();
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {

@@ -83,6 +83,8 @@ export const nfseMigration: Migration = {
       t.text('event_xml');
       t.jsonb('erros');
       t.timestamp('registered_at', { useTz: true });
+      // Lease of the send in flight: a repeated request meanwhile answers 409, never a second send.
+      t.timestamp('sending_until', { useTz: true });
       t.timestamp('created_at', { useTz: true }).notNullable();
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });

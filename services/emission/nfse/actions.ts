@@ -9,6 +9,9 @@ import { listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from '
 import { NFSE_EMIT_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
 import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
+import type { NfseEventStore } from './event-store.js';
+import { cancelNfse } from './cancel.js';
+import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 
 /**
  * The NFS-e routes of the emission service (issue 16), spread into its `actions`. Handlers wire
@@ -18,6 +21,7 @@ type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?
 
 interface NfseService {
   nfse: NfseStore;
+  nfseEvents: NfseEventStore;
   broker: Context['broker'];
   logger: Context['broker']['logger'];
 }
@@ -83,6 +87,56 @@ export const nfseActions = {
       const { xml, filename } = await nfseXml(this.nfse, doc);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
+      return xml;
+    },
+  },
+
+  cancelNfse: {
+    rest: 'POST /nfse/:id/cancelamento',
+    params: {
+      $$strict: true, id: 'string',
+      justificativa: fiscalTextRule(JUSTIFICATIVA_MIN, JUSTIFICATIVA_MAX, 'xMotivo do evento e101101: 15 a 255 caracteres imprimíveis.'),
+      codigoMotivo: { type: 'enum', values: [1, 2, 9], optional: true, default: 1, description: 'cMotivo: 1 erro na emissão (padrão), 2 serviço não prestado, 9 outros.' },
+    },
+    openapi: {
+      summary: 'Cancela NFS-e autorizada (evento e101101)', tags: ['eventos'],
+      description: 'Evento e101101 assinado com o A1 do emissor e registrado na Sefin Nacional. Só NFS-e AUTHORIZED (senão 422 DOCUMENTO_NAO_CANCELAVEL com details.status). '
+        + 'Registrado: 200, a NFS-e fica CANCELADA e invoice.canceled (nfseId, model NFSe) é gravado no mesmo commit. Repetir numa NFS-e CANCELADA devolve o cancelamento registrado, sem envio. '
+        + 'Rejeição: 422 EVENTO_REJEITADO com erros[] verbatim da Sefin. Sem resposta: 503 AUTORIDADE_INDISPONIVEL (details.situacao nao_enviado|indeterminada, eventoId): '
+        + 'repetir a mesma requisição reenvia o mesmo evento assinado. Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
+      requestExample: { justificativa: 'Servico faturado em duplicidade para o tomador', codigoMotivo: 1 },
+      response: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', format: 'uuid' }, tipo: { enum: ['cancelamento'] }, evento: { enum: ['e101101'] }, status: { enum: ['PENDING', 'REGISTERED', 'REJECTED'] },
+          codigoMotivo: { enum: [1, 2, 9] }, justificativa: { type: 'string' }, registradoEm: { type: ['string', 'null'], format: 'date-time' },
+          links: { type: 'object', properties: { xml: { type: 'string' } } }, documento: nfseDetailDoc,
+        },
+      },
+      responseExample: {
+        id: '0c8f8d6e-7f2a-4d59-9a3e-3c1b2d4e5f60', tipo: 'cancelamento', evento: 'e101101', status: 'REGISTERED', codigoMotivo: 1,
+        justificativa: 'Servico faturado em duplicidade para o tomador', registradoEm: '2026-11-22T21:00:00.000Z',
+        links: { xml: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a/cancelamento/xml' }, documento: { ...NFSE_RESPONSE_EXAMPLE, status: 'CANCELADA' },
+      },
+    },
+    async handler(this: NfseService, ctx: Ctx<{ id: string; justificativa: string; codigoMotivo: 1 | 2 | 9 }>) {
+      const { partnerId } = partnerOf(ctx);
+      return cancelNfse({ ...nfseDeps(this, ctx), events: this.nfseEvents }, { partnerId, id: ctx.params.id, justificativa: ctx.params.justificativa, codigoMotivo: ctx.params.codigoMotivo });
+    },
+  },
+
+  nfseCancelXml: {
+    rest: 'GET /nfse/:id/cancelamento/xml',
+    params: idParam,
+    raw: true,
+    openapi: { summary: 'XML do evento de cancelamento registrado pela Sefin; 409 antes do registro', tags: ['eventos'], responseContentType: 'application/xml' },
+    async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
+      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const ev = await this.nfseEvents.registered(doc.id);
+      const xml = ev ? await this.nfseEvents.eventXml(ev.id) : null;
+      if (!xml) throw new DomainError('CONFLICT', { status: doc.status }, 'Sem evento de cancelamento registrado para esta NFS-e.');
+      ctx.meta.$responseType = 'application/xml; charset=utf-8';
+      ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${doc.chaveAcesso}-cancelamento.xml"` };
       return xml;
     },
   },

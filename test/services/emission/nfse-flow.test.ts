@@ -1,0 +1,198 @@
+import test from 'ava';
+import { STATUS_CODES } from 'node:http';
+import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
+import { aValidNfseBody } from '../../support/nfse-factories.js';
+import { companyWithA1, integratorWithA1 } from '../../support/e2e.js';
+import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { verifyDfe } from '../../support/verify-dfe.js';
+import { ManualClock } from '../../../services/shared/clock.js';
+
+/**
+ * POST /v1/nfse after the refusals: Sefin's answers (authorized, rejected with erros[] verbatim,
+ * E0037, lost after processing), reconciliation by idDps, cancellation and Idempotency-Key, over
+ * HTTP with the real gateway, auth, issuer and emission on Postgres, and a programmable stand-in for
+ * the v1.sefaz NFS-e actions (test/support/sefin-stand-in.ts).
+ */
+let stack: Stack;
+let headers: Record<string, string>;
+let issuerId: string;
+const sefin = new SefinStandIn();
+const clock = new ManualClock(new Date());
+const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
+
+test.before(async () => {
+  stack = await startStack({
+    clock,
+    env: { AUTH_SCRYPT_N: '1024' },
+    nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'webhook-dispatcher'], extra: [sefin.service()] }],
+  });
+  ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
+});
+test.after.always(async () => { await stack?.stop(); });
+test.beforeEach(() => {
+  sefin.submit = { kind: 'authorize' };
+  sefin.event = 'register';
+});
+
+const post = (body: unknown, extra: Record<string, string> = {}) => stack.request('POST', '/v1/nfse', { headers: { ...headers, ...extra }, body });
+const events = async (type: string, nfseId: string) => (await stack.knex('emission.outbox').select('payload'))
+  .map((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))
+  .filter((p: any) => p.type === type && p.data?.nfseId === nfseId);
+
+function envelope(res: HttpResult, status: number, slug: string, detail: string, extra: Record<string, unknown> = {}) {
+  return {
+    error: {
+      type: `https://errors.test/${slug}`, title: STATUS_CODES[status], status, detail, ...extra,
+      instance: res.body.error.instance, requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+    },
+  };
+}
+
+test.serial('authorized: 201 with chaveAcesso, numero, nDPS, the signed DPS passes verify-dfe, invoice.authorized with nfseId in the outbox', async (t) => {
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201, res.text);
+  const d = res.body.data;
+  t.like(d, { status: 'AUTHORIZED', model: 'NFSe', numero: '1', serie: 1, nDPS: 1, amount: '1500.00', issuerId, avisos: [], alertas: [] });
+  t.regex(d.chaveAcesso, /^\d{50}$/);
+  t.deepEqual(d.links, { self: `/v1/nfse/${d.id}`, xml: `/v1/nfse/${d.id}/xml`, cancelamento: `/v1/nfse/${d.id}/cancelamento`, danfse: `/v1/nfse/${d.id}/danfse.pdf`, danfseHtml: `/v1/nfse/${d.id}/danfse.html` });
+
+  const sent = sefin.calls.filter((c) => c.action === 'nfseSubmit').at(-1)!.params;
+  t.is(sent.idDps, d.idDps);
+  const check = verifyDfe({ dps: sent.signedDpsXml });
+  t.true(check.ok, check.output);
+
+  const got = await stack.request('GET', `/v1/nfse/${d.id}`, { headers });
+  t.like(got.body.data, { id: d.id, status: 'AUTHORIZED', chaveAcesso: d.chaveAcesso, situacao: null, erros: null });
+  const xml = await stack.request('GET', `/v1/nfse/${d.id}/xml`, { headers });
+  t.is(xml.status, 200);
+  t.is(xml.headers.get('content-disposition'), `attachment; filename="${d.chaveAcesso}-nfse.xml"`);
+  t.true(xml.text.startsWith('<NFSe ') && xml.text.includes(`<infDPS Id="${d.idDps}">`));
+
+  const authorized = await events('invoice.authorized', d.id);
+  t.is(authorized.length, 1);
+  t.like(authorized[0].data, { nfseId: d.id, model: 'NFSe', number: 1, series: 1, chaveAcesso: d.chaveAcesso, status: 'AUTHORIZED', amount: '1500.00' });
+  const mun = await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3550308', environment: 2 }).first();
+  t.is(mun.adesao, 'aderente');
+});
+
+test.serial('Idempotency-Key: the same request answers the original 201 and sends nothing', async (t) => {
+  const body = aValidNfseBody({ issuerId });
+  const first = await post(body, { 'Idempotency-Key': 'dps-idem-1' });
+  t.is(first.status, 201);
+  const sends = sefin.count('nfseSubmit');
+  const again = await post(body, { 'Idempotency-Key': 'dps-idem-1' });
+  t.is(again.status, 201);
+  t.deepEqual(again.body.data, first.body.data);
+  t.is(sefin.count('nfseSubmit'), sends);
+});
+
+test.serial('rejected: 400 BAD_REQUEST with erros[] verbatim, the signed DPS at /xml, invoice.rejected', async (t) => {
+  const erros = [{ codigo: 'E0312', descricao: 'Código de tributação nacional inexistente.' }, { codigo: 'E0699', descricao: 'Alíquota do ISSQN inválida.' }];
+  sefin.submit = { kind: 'reject', erros };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 400);
+  const nfseId = res.body.error.details.nfseId;
+  t.deepEqual(res.body, envelope(res, 400, 'BAD_REQUEST', 'E0312 - Código de tributação nacional inexistente.; E0699 - Alíquota do ISSQN inválida.', {
+    erros, details: { nfseId, status: 'REJECTED', idDps: res.body.error.details.idDps },
+  }));
+  const xml = await stack.request('GET', `/v1/nfse/${nfseId}/xml`, { headers });
+  t.true(xml.text.startsWith('<DPS '));
+  const rejected = await events('invoice.rejected', nfseId);
+  t.is(rejected.length, 1);
+  t.like(rejected[0].data, { nfseId, model: 'NFSe', status: 'REJECTED', chaveAcesso: null, erros });
+});
+
+test.serial('E0037: 400 with details.mensagemSefin, the municipality becomes nao_aderente, the next DPS is 422 before numbering', async (t) => {
+  const rj = await companyWithA1(stack, headers, { ...NFSE_ISSUER, endereco: { logradouro: 'Rua A', numero: '1', bairro: 'Centro', codigoMunicipio: '3304557', uf: 'RJ', cep: '20010000' } });
+  const mensagem = 'O código do município emissor informado na DPS é inexistente no cadastro de convênio municipal do sistema nacional.';
+  sefin.submit = { kind: 'reject', erros: [{ codigo: 'E0037', descricao: mensagem }] };
+  const res = await post(aValidNfseBody({ issuerId: rj.issuerId }));
+  t.is(res.status, 400);
+  t.deepEqual(res.body, envelope(res, 400, 'BAD_REQUEST', `E0037 - ${mensagem}`, {
+    erros: [{ codigo: 'E0037', descricao: mensagem }],
+    details: { nfseId: res.body.error.details.nfseId, status: 'REJECTED', idDps: res.body.error.details.idDps, mensagemSefin: mensagem, codigoMunicipio: '3304557' },
+  }));
+  const sends = sefin.count('nfseSubmit');
+  const next = await post(aValidNfseBody({ issuerId: rj.issuerId }));
+  t.is(next.status, 422);
+  t.deepEqual(next.body, envelope(next, 422, 'MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL', 'Município não aderente ao padrão nacional neste ambiente.', { details: { codigoMunicipio: '3304557', mensagemSefin: mensagem } }));
+  t.is(sefin.count('nfseSubmit'), sends);
+  const numbered = await stack.knex('emission.nfse_documents').where({ issuer_id: rj.issuerId }).count('* as n');
+  t.is(Number(numbered[0]!.n), 1, 'the refused DPS used no number');
+});
+
+test.serial('answer lost after processing: 201 TRANSMITTING, listed indeterminada, reconciliation by idDps ends AUTHORIZED with exactly one invoice.authorized', async (t) => {
+  sefin.submit = { kind: 'drop-after-processing' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201);
+  const { id, idDps } = res.body.data;
+  t.like(res.body.data, { status: 'TRANSMITTING', chaveAcesso: null, numero: null });
+  const open = await stack.request('GET', '/v1/nfse?situacao=indeterminada', { headers });
+  t.deepEqual(open.body.data.items.map((i: any) => [i.id, i.idDps, i.situacao]), [[id, idDps, 'indeterminada']]);
+
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  const round = await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {}) as any;
+  t.deepEqual(round.outcomes, [{ id, status: 'AUTHORIZED' }]);
+  t.is(sefin.calls.filter((c) => c.action === 'nfseSubmit' && c.params.idDps === idDps).length, 1, 'never resent blindly');
+  const got = await stack.request('GET', `/v1/nfse/${id}`, { headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', situacao: null, chaveAcesso: sefin.issued.get(idDps)!.chaveAcesso });
+  clock.advance(3 * 60_000);
+  await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {});
+  t.is((await events('invoice.authorized', id)).length, 1);
+});
+
+test.serial('nothing reached Sefin: ERROR; reconciliation finds no DPS and sends the same DPS again (same idDps)', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201);
+  t.like(res.body.data, { status: 'ERROR' });
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {});
+  const got = await stack.request('GET', `/v1/nfse/${res.body.data.id}`, { headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', idDps: res.body.data.idDps, nDPS: res.body.data.nDPS });
+});
+
+test.serial('cancellation: 200 CANCELADA with invoice.canceled; repeating it sends nothing; a second NFS-e not authorized is 422', async (t) => {
+  const doc = (await post(aValidNfseBody({ issuerId }))).body.data;
+  const justificativa = 'Servico faturado em duplicidade para o tomador';
+  const res = await stack.request('POST', `/v1/nfse/${doc.id}/cancelamento`, { headers, body: { justificativa } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body.data, { tipo: 'cancelamento', evento: 'e101101', status: 'REGISTERED', codigoMotivo: 1, justificativa, documento: { id: doc.id, status: 'CANCELADA' } });
+  const sentEvent = sefin.calls.filter((c) => c.action === 'nfseEvent').at(-1)!.params;
+  t.is(sentEvent.chaveAcesso, doc.chaveAcesso);
+  t.regex(sentEvent.signedEventXml, new RegExp(`^<pedRegEvento [^>]*><infPedReg Id="PRE${doc.chaveAcesso}101101">`));
+  const canceled = await events('invoice.canceled', doc.id);
+  t.is(canceled.length, 1);
+  t.like(canceled[0].data, { nfseId: doc.id, model: 'NFSe', status: 'CANCELADA', justificativa });
+
+  const sends = sefin.count('nfseEvent');
+  const again = await stack.request('POST', `/v1/nfse/${doc.id}/cancelamento`, { headers, body: { justificativa } });
+  t.is(again.status, 200);
+  t.is(again.body.data.id, res.body.data.id);
+  t.is(sefin.count('nfseEvent'), sends);
+  const xml = await stack.request('GET', `/v1/nfse/${doc.id}/cancelamento/xml`, { headers });
+  t.is(xml.status, 200);
+
+  sefin.submit = { kind: 'reject', erros: [{ codigo: 'E0001', descricao: 'x' }] };
+  const rejected = await post(aValidNfseBody({ issuerId }));
+  const refused = await stack.request('POST', `/v1/nfse/${rejected.body.error.details.nfseId}/cancelamento`, { headers, body: { justificativa } });
+  t.is(refused.status, 422);
+  t.deepEqual(refused.body, envelope(refused, 422, 'DOCUMENTO_NAO_CANCELAVEL', 'Só um documento autorizado (AUTHORIZED) pode ser cancelado.', { details: { status: 'REJECTED' } }));
+});
+
+test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao together are 400; another partner gets 404', async (t) => {
+  const page = await stack.request('GET', '/v1/nfse?limit=2&status=AUTHORIZED', { headers });
+  t.is(page.status, 200);
+  t.is(page.body.data.items.length, 2);
+  t.truthy(page.body.data.nextCursor);
+  const next = await stack.request('GET', `/v1/nfse?limit=2&status=AUTHORIZED&cursor=${page.body.data.nextCursor}`, { headers });
+  t.false(next.body.data.items.some((i: any) => page.body.data.items.some((p: any) => p.id === i.id)));
+  const both = await stack.request('GET', '/v1/nfse?status=ERROR&situacao=indeterminada', { headers });
+  t.is(both.status, 400);
+  const other = await integratorWithA1(stack, NFSE_ISSUER);
+  const foreign = await stack.request('GET', `/v1/nfse/${page.body.data.items[0].id}`, { headers: other.headers });
+  t.is(foreign.status, 404);
+  t.deepEqual(foreign.body, envelope(foreign, 404, 'NOT_FOUND', 'NFS-e não encontrada.'));
+});
