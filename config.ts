@@ -72,6 +72,8 @@ export interface AppConfig {
     readonly simulatorAdminPort: number;
     /** Faults active from start, JSON array of FaultSpec (services/sefaz/simulator/faults.ts). */
     readonly simulatorFaults: readonly unknown[];
+    /** IBGE codes the simulated Sefin Nacional treats as municipalities without convênio (E0037). */
+    readonly simulatorSefinNonAdherent: readonly string[];
     /** Where homologation issuers without an endpoint override go: the simulator or the real authority. */
     readonly homologationTarget: 'simulator' | 'authority';
     /** Extra attempts of consult/status/receipt after an infrastructure failure (never of transmissions). */
@@ -270,6 +272,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       simulatorClientCaFile: env.SIMULATOR_CLIENT_CA_FILE || null,
       simulatorAdminPort: int(env, 'SIMULATOR_ADMIN_PORT', 0),
       simulatorFaults: Object.freeze(env.SIMULATOR_FAULTS ? JSON.parse(env.SIMULATOR_FAULTS) as unknown[] : []),
+      simulatorSefinNonAdherent: Object.freeze((env.SIMULATOR_SEFIN_NAO_ADERENTES ?? '').split(',').map((c) => c.trim()).filter(Boolean)),
       homologationTarget: env.SEFAZ_HOMOLOGATION_TARGET === 'authority' ? 'authority' : 'simulator',
       consultRetries: int(env, 'SEFAZ_CONSULT_RETRIES', 2),
       retryDelayMs: int(env, 'SEFAZ_RETRY_DELAY_MS', 200),

@@ -22,6 +22,7 @@ const simulator = new SefazSimulator({
   port: s.simulatorPort || 8443,
   adminPort: s.simulatorAdminPort,
   faults: s.simulatorFaults.map(parseFaultSpec),
+  sefinNonAdherent: s.simulatorSefinNonAdherent,
   log: (msg, extra) => console.error(msg, extra ?? ''),
 });
 await simulator.start();

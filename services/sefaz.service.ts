@@ -10,6 +10,8 @@ import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox
 import { readPkcs12 } from '../lib/issuer/certificate.js';
 import { SefazSimulator } from './sefaz/simulator/server.js';
 import { parseFaultSpec } from './sefaz/simulator/faults.js';
+import { SefinClient } from './sefaz/sefin/client.js';
+import type { SefinTarget } from '../lib/sefin/results.js';
 
 /**
  * sefaz: the NF-e authority client (SOAP 1.2 over mutual TLS with the issuer's A1). Every action
@@ -34,8 +36,19 @@ const SANDBOX_MONITOR_CNPJ = '11222333000181';
 const accessKey = { type: 'string', pattern: /^\d{6}[0-9A-Z]{12}\d{26}$/ } as const;
 const cnpj = { type: 'string', pattern: /^[0-9A-Z]{12}\d{2}$/ } as const;
 
+/** Sefin Nacional (NFS-e) calls: the issuer's A1 authenticates, the environment picks the host. */
+const sefinTarget = {
+  issuerId,
+  ambiente: { type: 'enum', values: [1, 2] },
+  endpointUrl: { type: 'string', optional: true, nullable: true, max: 500 },
+  sandbox: { type: 'boolean', optional: true },
+} as const;
+const idDps = { type: 'string', pattern: /^DPS\d{42}$/ } as const;
+const chaveAcesso = { type: 'string', pattern: /^\d{50}$/ } as const;
+
 interface Local {
   client: SefazClient;
+  sefin: SefinClient;
   simulator: SefazSimulator | null;
 }
 
@@ -110,6 +123,43 @@ const SefazService: ServiceSchema = {
         return this.client.inutilizar(ctx.params);
       },
     },
+
+    // NFS-e (Sefin Nacional): typed results of lib/sefin/results.ts, never thrown for Sefin or network failures.
+    nfseSubmit: {
+      visibility: 'public',
+      params: { $$strict: true, ...sefinTarget, signedDpsXml: { type: 'string', min: 1 }, idDps },
+      handler(this: Local, ctx: Context<SefinTarget & { signedDpsXml: string; idDps: string }>) {
+        return this.sefin.submit(ctx.params);
+      },
+    },
+    nfseConsultDps: {
+      visibility: 'public',
+      params: { $$strict: true, ...sefinTarget, idDps },
+      handler(this: Local, ctx: Context<SefinTarget & { idDps: string }>) {
+        return this.sefin.consultDps(ctx.params);
+      },
+    },
+    nfseConsult: {
+      visibility: 'public',
+      params: { $$strict: true, ...sefinTarget, chaveAcesso },
+      handler(this: Local, ctx: Context<SefinTarget & { chaveAcesso: string }>) {
+        return this.sefin.consult(ctx.params);
+      },
+    },
+    nfseEvent: {
+      visibility: 'public',
+      params: { $$strict: true, ...sefinTarget, chaveAcesso, signedEventXml: { type: 'string', min: 1 } },
+      handler(this: Local, ctx: Context<SefinTarget & { chaveAcesso: string; signedEventXml: string }>) {
+        return this.sefin.event(ctx.params);
+      },
+    },
+    nfseMunicipality: {
+      visibility: 'public',
+      params: { $$strict: true, ...sefinTarget, codigoMunicipio: { type: 'string', pattern: /^\d{7}$/ } },
+      handler(this: Local, ctx: Context<SefinTarget & { codigoMunicipio: string }>) {
+        return this.sefin.municipality(ctx.params);
+      },
+    },
   },
 
   methods: {
@@ -171,6 +221,7 @@ const SefazService: ServiceSchema = {
         adminPort: s.simulatorAdminPort,
         now: () => clock.now(),
         faults: s.simulatorFaults.map(parseFaultSpec),
+        sefinNonAdherent: s.simulatorSefinNonAdherent,
         log: (msg: string, extra?: Record<string, unknown>) => this.logger.warn(extra ?? {}, msg),
       });
       await this.simulator.start();
@@ -183,10 +234,17 @@ const SefazService: ServiceSchema = {
       monitorMaterial: () => this.monitorMaterial(),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
     });
+    this.sefin = new SefinClient({
+      config,
+      now: () => clock.now(),
+      material: (id: string) => this.materialFor(id),
+      simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+    });
   },
 
   async stopped(this: any) {
     this.client?.close();
+    this.sefin?.close();
     await this.simulator?.stop();
   },
 };

@@ -61,4 +61,39 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Sefin Nacional (NFS-e): the NFS-e generated per DPS (idDps unique per environment: Sefin's
+    // E0014 key is série + número + município emissor + CNPJ/CPF, exactly what idDps concatenates),
+    // the registered events, and the nNFSe sequence per issuer and environment.
+    name: '070_sefin',
+    async up(knex, schema) {
+      await knex.raw(`create sequence if not exists ??.sefin_ndfse_seq`, [schema]);
+      await knex.schema.withSchema(schema).createTable('sefin_nfse', (t) => {
+        t.string('chave_acesso', 50).primary();
+        t.string('id_dps', 45).notNullable();
+        t.smallint('tp_amb').notNullable();
+        t.string('cnpj_cpf', 14).notNullable();
+        t.bigInteger('n_nfse').notNullable();
+        t.string('status', 16).notNullable(); // gerada | cancelada
+        t.timestamp('processed_at', { useTz: true }).notNullable();
+        t.text('nfse_xml').notNullable();
+        t.unique(['id_dps', 'tp_amb']);
+      });
+      await knex.schema.withSchema(schema).createTable('sefin_numbers', (t) => {
+        t.string('cnpj_cpf', 14).notNullable();
+        t.smallint('tp_amb').notNullable();
+        t.bigInteger('last').notNullable();
+        t.primary(['cnpj_cpf', 'tp_amb']);
+      });
+      await knex.schema.withSchema(schema).createTable('sefin_events', (t) => {
+        t.bigIncrements('id').primary();
+        t.string('chave_acesso', 50).notNullable();
+        t.string('tipo_evento', 6).notNullable();
+        t.smallint('n_seq').notNullable();
+        t.timestamp('processed_at', { useTz: true }).notNullable();
+        t.text('evento_xml').notNullable();
+        t.unique(['chave_acesso', 'tipo_evento', 'n_seq']);
+      });
+    },
+  },
 ];

@@ -16,6 +16,8 @@ import type { InfrastructureReason } from '../../lib/sefaz/results.js';
 export interface PostRequest {
   url: string;
   agent: https.Agent;
+  /** POST by default; GET and HEAD send no body (the Sefin Nacional REST reads). */
+  method?: 'POST' | 'GET' | 'HEAD';
   body: string;
   contentType: string;
   connectTimeoutMs: number;
@@ -32,7 +34,8 @@ const TLS_ERROR = /^ERR_SSL_|^ERR_TLS_|CERT|SELF_SIGNED|UNABLE_TO_|EPROTO|HOSTNA
 export function postSoap(r: PostRequest): Promise<PostOutcome> {
   return new Promise((resolvePost) => {
     const url = new URL(r.url);
-    const payload = Buffer.from(r.body, 'utf8');
+    const method = r.method ?? 'POST';
+    const payload = Buffer.from(method === 'POST' ? r.body : '', 'utf8');
     let settled = false;
     let tcpUp = false;
     let tlsUp = false;
@@ -55,18 +58,16 @@ export function postSoap(r: PostRequest): Promise<PostOutcome> {
     const failBefore = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'before-send', reason, detail });
     const failAfter = (reason: InfrastructureReason, detail: string) => finish({ ok: false, phase: 'after-send', reason, detail });
 
-    const expect = r.expectContinue !== false;
+    const expect = method === 'POST' && r.expectContinue !== false;
     const req = https.request({
-      method: 'POST',
+      method,
       hostname: url.hostname,
       port: url.port || 443,
       path: url.pathname + url.search,
       agent: r.agent,
-      headers: {
-        'content-type': r.contentType,
-        'content-length': String(payload.length),
-        ...(expect ? { expect: '100-continue' } : {}),
-      },
+      headers: method === 'POST'
+        ? { 'content-type': r.contentType, 'content-length': String(payload.length), ...(expect ? { expect: '100-continue' } : {}) }
+        : { accept: r.contentType },
     });
     const writeBody = () => {
       if (bodyWritten || settled) return;

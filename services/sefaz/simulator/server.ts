@@ -17,6 +17,9 @@ import { nfeHandlers } from './nfe-handlers.js';
 import { readBody, Router, type RouteContext } from './router.js';
 import { SimulatorStore } from './store.js';
 import type { SimulatorPki } from './pki.js';
+import { registerSefinRoutes } from './sefin/routes.js';
+import { sefinSigningMaterial } from './sefin/signing.js';
+import { SefinStore } from './sefin/store.js';
 
 /**
  * The authority simulator: a real HTTPS server that requires a client certificate signed by a
@@ -37,6 +40,8 @@ export interface SimulatorOptions {
   now?: () => Date;
   faults?: FaultSpec[];
   cancelWindowMs?: number;
+  /** The Sefin Nacional (NFS-e) routes: IBGE codes of municipalities without convênio (E0037). */
+  sefinNonAdherent?: readonly string[];
   log?: (msg: string, extra?: Record<string, unknown>) => void;
 }
 
@@ -56,6 +61,9 @@ export class SefazSimulator {
     this.now = opts.now ?? (() => new Date());
     for (const f of opts.faults ?? []) this.faults.add(f);
     const handlers = nfeHandlers(new SimulatorStore(opts.knex), { cancelWindowMs: opts.cancelWindowMs });
+    registerSefinRoutes(this.router, {
+      store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: new Set(opts.sefinNonAdherent ?? []),
+    });
     this.router.add('POST', /^\/ws\/(?:([A-Z]{2,5})\/)?([A-Za-z0-9]+)\.asmx$/, ['uf', 'service'], (ctx) => this.soap(ctx, handlers));
   }
 

@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import type { AppConfig } from '../../../config.js';
+import type { SigningMaterial } from '../../../lib/issuer/types.js';
+import { KeyedBreaker } from '../../../lib/sefaz/breaker.js';
+import type { InfrastructureReason } from '../../../lib/sefaz/results.js';
+import { authorityBases, sefinUrl, twinBases, type SefinBases, type SefinOperation } from '../../../lib/sefin/endpoints.js';
+import { toGzipBase64 } from '../../../lib/sefin/payload.js';
+import * as A from '../../../lib/sefin/responses.js';
+import type {
+  DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinTarget,
+} from '../../../lib/sefin/results.js';
+import { AgentPool } from '../agents.js';
+import { postSoap } from '../http-client.js';
+
+/**
+ * The Sefin Nacional client (NFS-e national standard): REST + JSON over mutual TLS with the
+ * issuer's A1, every XML gzip + base64 inside the JSON. Same transport as the NF-e client (the
+ * agent pool and the one request function of services/sefaz), its own breaker per environment.
+ *
+ * Like the NF-e client it never throws for Sefin or the network: submissions and events are sent
+ * once (`failed` when nothing left, `unknown` when it may have been processed); reads are repeated
+ * up to `consultRetries` times and end `failed`.
+ */
+export interface SefinClientDeps {
+  config: AppConfig;
+  now(): Date;
+  material(issuerId: string): Promise<SigningMaterial>;
+  /** The in-process simulator, when this node runs it. */
+  simulator(): { url: string; caPem: string } | null;
+}
+
+type Failure = { kind: 'failed' | 'unknown'; reason: InfrastructureReason; detail: string };
+type Answer = { status: number; body: string };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const JSON_TYPE = 'application/json';
+/** Sefin's text for a DPS already turned into an NFS-e (Anexo VI, rule E0014). */
+const DUPLICATE_DPS = 'E0014';
+/** Cancellation event type and its only sequence (TSIdEvento: "EVT" + chave + tipo + nSeq). */
+const CANCELLATION = { tipoEvento: '101101', numSeqEvento: 1 } as const;
+
+export class SefinClient {
+  readonly breaker: KeyedBreaker;
+  private readonly agents = new AgentPool();
+  private authorityCa: string[] | undefined | null = null;
+
+  constructor(private readonly deps: SefinClientDeps) {
+    const s = deps.config.sefaz;
+    this.breaker = new KeyedBreaker({ threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs });
+  }
+
+  close(): void {
+    this.agents.destroyAll();
+  }
+
+  /**
+   * Hosts and trust of a call: an override (issuer endpoint) laid out like the simulator; the
+   * simulator for sandbox issuers and for produção restrita unless SEFAZ_HOMOLOGATION_TARGET says
+   * authority; else the real hosts of data/sefin/endpoints.json.
+   */
+  resolve(t: SefinTarget): { bases: SefinBases; trustId: string; ca: string[] | undefined } {
+    const s = this.deps.config.sefaz;
+    if (t.endpointUrl) {
+      const ca = [...(this.authorityTrust() ?? []), ...this.simulatorTrust()];
+      return { bases: twinBases(t.endpointUrl), trustId: 'custom', ca: ca.length ? ca : undefined };
+    }
+    if (t.sandbox || (t.ambiente === 2 && s.homologationTarget === 'simulator')) {
+      const sim = this.deps.simulator();
+      const url = sim?.url ?? s.simulatorUrl;
+      if (!url) throw new Error('no authority simulator: set SIMULATOR_URL or SIMULATOR_EMBEDDED=1');
+      return { bases: twinBases(url), trustId: 'simulator', ca: this.simulatorTrust() };
+    }
+    return { bases: authorityBases(t.ambiente), trustId: 'authority', ca: this.authorityTrust() };
+  }
+
+  private authorityTrust(): string[] | undefined {
+    if (this.authorityCa === null) {
+      const file = this.deps.config.sefaz.caFile;
+      this.authorityCa = file ? [readFileSync(file, 'utf8')] : undefined; // undefined: Node's roots
+    }
+    return this.authorityCa;
+  }
+
+  private simulatorTrust(): string[] {
+    const sim = this.deps.simulator();
+    if (sim) return [sim.caPem];
+    const file = this.deps.config.sefaz.simulatorCaFile ?? `${this.deps.config.sefaz.simulatorDir}/ca.pem`;
+    try { return [readFileSync(file, 'utf8')]; } catch { return []; }
+  }
+
+  /**
+   * One HTTP exchange. `transmission` decides what a failure after the request left is: `unknown`
+   * (it may have been processed) or `failed` (a read). Answers of any status come back as they are:
+   * what a status means is the parser's business.
+   */
+  private async exchange(opts: {
+    target: SefinTarget; op: SefinOperation; params?: Record<string, string | number>; method: 'POST' | 'GET';
+    body?: Record<string, string>; transmission: boolean;
+  }): Promise<Answer | Failure> {
+    const { target } = opts;
+    let where: ReturnType<SefinClient['resolve']>;
+    let url: string;
+    try {
+      where = this.resolve(target);
+      url = sefinUrl(where.bases, opts.op, opts.params);
+    } catch (err) {
+      return { kind: 'failed', reason: 'connect', detail: (err as Error).message };
+    }
+    const agent = this.agents.get(await this.deps.material(target.issuerId), { id: where.trustId, ca: where.ca });
+    const key = `sefin|${target.ambiente}|${where.trustId}`;
+    if (!this.breaker.allow(key, this.deps.now().getTime())) return { kind: 'failed', reason: 'circuit-open', detail: `circuit open for ${key}` };
+    const s = this.deps.config.sefaz;
+    const out = await postSoap({
+      url, agent, method: opts.method, body: opts.body ? JSON.stringify(opts.body) : '', contentType: JSON_TYPE,
+      connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
+    });
+    const maybe = opts.transmission ? 'unknown' : 'failed';
+    let result: Answer | Failure;
+    if (!out.ok) result = { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail };
+    // 5xx carries no judgement of the document (a front end or Sefin itself failing); before our
+    // body left it proves nothing was processed, after it may have been.
+    else if (out.status >= 500) result = { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` };
+    else result = { status: out.status, body: out.body };
+    const now = this.deps.now().getTime();
+    const failure = 'kind' in result ? result : null;
+    // A TLS refusal is usually one issuer's certificate: it must not open the circuit for all.
+    if (failure && failure.reason === 'tls') this.breaker.neutral(key);
+    else if (failure) this.breaker.failure(key, now);
+    else this.breaker.success(key, now);
+    return result;
+  }
+
+  /** Reads: repeat on infrastructure failure (not when the breaker is open). */
+  private async read<R extends { kind: string }>(attempt: () => Promise<R>): Promise<R> {
+    let result = await attempt();
+    for (let i = 0; i < this.deps.config.sefaz.consultRetries; i++) {
+      const r = result as unknown as Failure;
+      if (r.kind !== 'failed' || r.reason === 'circuit-open') break;
+      await sleep(this.deps.config.sefaz.retryDelayMs * 2 ** i);
+      result = await attempt();
+    }
+    return result;
+  }
+
+  /** Runs a parser; an unreadable answer is `kind` with reason malformed-response. */
+  private parse<R>(kind: 'failed' | 'unknown', fn: () => R): R | Failure {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof A.MalformedAnswerError) return { kind, reason: 'malformed-response', detail: err.message };
+      throw err;
+    }
+  }
+
+  /**
+   * POST /nfse with the signed DPS. Sent once. An E0014 rejection (this DPS already has an
+   * NFS-e: an earlier attempt reached Sefin) is settled by the consult by idDps, so the caller gets
+   * the NFS-e Sefin already issued instead of a rejection of its own resend.
+   */
+  async submit(p: SefinTarget & { signedDpsXml: string; idDps: string }): Promise<NfseSubmitResult> {
+    if (!p.signedDpsXml.includes(` Id="${p.idDps}"`)) throw new Error(`signedDpsXml does not carry infDPS Id ${p.idDps}`);
+    const target = pick(p);
+    const out = await this.exchange({
+      target, op: 'submit', method: 'POST', body: { dpsXmlGZipB64: toGzipBase64(p.signedDpsXml) }, transmission: true,
+    });
+    if ('kind' in out) return out;
+    const answer = this.parse('unknown', () => A.parseSubmitAnswer(out.status, out.body, p.idDps));
+    if (answer.kind !== 'rejected' || !answer.erros.some((e) => e.codigo === DUPLICATE_DPS)) return answer;
+    const existing = await this.consultDps({ ...target, idDps: p.idDps });
+    if (existing.kind === 'authorized') return { ...existing, alertas: answer.erros };
+    // Not found after E0014 would be Sefin contradicting itself; a failed consult leaves it open.
+    return { kind: 'unknown', reason: 'malformed-response', detail: `E0014 and the consult by idDps answered ${existing.kind}` };
+  }
+
+  /** GET /dps/{idDps} (the NFS-e's chave, if any) then GET /nfse/{chave}. */
+  async consultDps(p: SefinTarget & { idDps: string }): Promise<DpsConsultResult> {
+    const target = pick(p);
+    return this.read(async (): Promise<DpsConsultResult> => {
+      const dps = await this.exchange({ target, op: 'dps', params: { idDps: p.idDps }, method: 'GET', transmission: false });
+      if ('kind' in dps) return dps as DpsConsultResult;
+      const chave = this.parse('failed', () => A.parseDpsAnswer(dps.status, dps.body));
+      if (chave === null) return { kind: 'not-found' };
+      if (typeof chave !== 'string') return chave as DpsConsultResult;
+      const nfse = await this.fetchNfse(target, chave, p.idDps);
+      if (nfse === null) return { kind: 'failed', reason: 'malformed-response', detail: `DPS ${p.idDps} names chave ${chave} that Sefin does not find` };
+      return 'kind' in nfse ? (nfse as DpsConsultResult) : { kind: 'authorized', ...nfse };
+    });
+  }
+
+  private async fetchNfse(target: SefinTarget, chaveAcesso: string, idDps?: string): Promise<IssuedNfse | null | Failure> {
+    const out = await this.exchange({ target, op: 'nfse', params: { chaveAcesso }, method: 'GET', transmission: false });
+    if ('kind' in out) return out;
+    return this.parse('failed', () => {
+      const nfse = A.parseNfseAnswer(out.status, out.body, chaveAcesso);
+      if (nfse && idDps && nfse.idDps !== idDps) throw new A.MalformedAnswerError(`NFS-e ${chaveAcesso} is of DPS ${nfse.idDps}`);
+      return nfse;
+    });
+  }
+
+  /** GET /nfse/{chave}, then whether its cancellation event (e101101, sequence 1) is registered. */
+  async consult(p: SefinTarget & { chaveAcesso: string }): Promise<NfseConsultResult> {
+    const target = pick(p);
+    return this.read(async (): Promise<NfseConsultResult> => {
+      const nfse = await this.fetchNfse(target, p.chaveAcesso);
+      if (nfse === null) return { kind: 'not-found' };
+      if ('kind' in nfse) return nfse as NfseConsultResult;
+      const ev = await this.exchange({ target, op: 'evento', params: { chaveAcesso: p.chaveAcesso, ...CANCELLATION }, method: 'GET', transmission: false });
+      if ('kind' in ev) return ev as NfseConsultResult;
+      const cancel = this.parse('failed', () => A.parseEventConsultAnswer(ev.status, ev.body));
+      if (cancel && 'reason' in cancel) return cancel as NfseConsultResult;
+      return { kind: cancel ? 'canceled' : 'authorized', ...nfse };
+    });
+  }
+
+  /** POST /nfse/{chave}/eventos with the signed pedRegEvento. Sent once. */
+  async event(p: SefinTarget & { chaveAcesso: string; signedEventXml: string }): Promise<NfseEventResult> {
+    const out = await this.exchange({
+      target: pick(p), op: 'eventos', params: { chaveAcesso: p.chaveAcesso }, method: 'POST',
+      body: { pedidoRegistroEventoXmlGZipB64: toGzipBase64(p.signedEventXml) }, transmission: true,
+    });
+    if ('kind' in out) return out;
+    return this.parse('unknown', () => A.parseEventAnswer(out.status, out.body));
+  }
+
+  /** The municipality's convênio (municipal parameters of the ADN). */
+  async municipality(p: SefinTarget & { codigoMunicipio: string }): Promise<MunicipalityAdherenceResult> {
+    const target = pick(p);
+    return this.read(async (): Promise<MunicipalityAdherenceResult> => {
+      const out = await this.exchange({ target, op: 'convenio', params: { codigoMunicipio: p.codigoMunicipio }, method: 'GET', transmission: false });
+      if ('kind' in out) return out as MunicipalityAdherenceResult;
+      return this.parse('failed', () => A.parseConvenioAnswer(out.status, out.body)) as MunicipalityAdherenceResult;
+    });
+  }
+}
+
+function pick(p: SefinTarget): SefinTarget {
+  return { issuerId: p.issuerId, ambiente: p.ambiente, sandbox: p.sandbox, endpointUrl: p.endpointUrl };
+}
