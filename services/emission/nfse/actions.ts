@@ -11,6 +11,7 @@ import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
 import type { NfseEventStore } from './event-store.js';
 import { cancelNfse } from './cancel.js';
+import { resolveServicoAction } from './resolve-servico.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 
 /**
@@ -140,6 +141,8 @@ export const nfseActions = {
       return xml;
     },
   },
+
+  resolveServico: resolveServicoAction,
 
   /** One NFS-e reconciliation round on this node (also run on the emission timer). */
   reconcileNfseDue: {

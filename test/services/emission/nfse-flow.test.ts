@@ -196,3 +196,28 @@ test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao 
   t.is(foreign.status, 404);
   t.deepEqual(foreign.body, envelope(foreign, 404, 'NOT_FOUND', 'NFS-e não encontrada.'));
 });
+
+test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity with sources; without an item it is 422 with camposNaoResolvidos', async (t) => {
+  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000' });
+  const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId, valor: 1500.5, dataEmissao: '2026-11-22' } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body.data, {
+    lc116: { item: '01.01', fonte: 'cadastro' }, cTribNac: { codigo: '010101', candidatas: [] }, nbs: { codigo: '115022000', fonte: 'cadastro' },
+    ibsCbs: { indOp: '100301', cClassTrib: '000001' }, iss: { municipio: '3550308', regime: 'simples_nacional', informativo: true },
+    camposNaoResolvidos: [], valor: '1500.50', dataEmissao: '2026-11-22', issuerId: withActivity.issuerId,
+  });
+  const none = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
+  t.is(none.status, 422);
+  t.deepEqual(none.body, envelope(none, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {
+    details: { camposNaoResolvidos: [{ campo: 'lc116', motivo: 'informe lc116 ou cadastre servicoPadraoLc116 no emissor' }] },
+  }));
+});
+
+test.serial('rule 10 with the annexes: resolverTributacao fills cTribNac from the issuer activity (Anexo B) and emits', async (t) => {
+  const assisted = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.02', tribIssqnPadrao: 1 });
+  const body = aValidNfseBody({ issuerId: assisted.issuerId, resolverTributacao: true, dpsNacional: { pTotTribSN: 6 }, servico: { valorServicos: 100, discriminacao: 'Programacao' } });
+  const res = await post(body);
+  t.is(res.status, 201, res.text);
+  const dps = sefin.calls.filter((c) => c.action === 'nfseSubmit').at(-1)!.params.signedDpsXml as string;
+  t.regex(dps, /<cTribNac>010201<\/cTribNac>/);
+});
