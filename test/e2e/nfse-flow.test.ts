@@ -104,3 +104,17 @@ test.serial('cancellation registered by the simulator: CANCELADA, the event XML 
   const hook = await waitFor(async () => hooksFor('invoice.canceled', doc.id)[0], 'invoice.canceled');
   t.like(hook.body.data, { nfseId: doc.id, model: 'NFSe', status: 'CANCELADA' });
 });
+
+test.serial('DANFSe of an NFS-e the simulator authorized: PDF attachment and escaped HTML', async (t) => {
+  const doc = (await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) })).body.data;
+  const pdf = await fetch(`${stack.url}${doc.links.danfse}`, { headers });
+  t.is(pdf.status, 200);
+  t.is(pdf.headers.get('content-type'), 'application/pdf');
+  t.is(pdf.headers.get('content-disposition'), `attachment; filename="${doc.chaveAcesso}-danfse.pdf"`);
+  const bytes = Buffer.from(await pdf.arrayBuffer());
+  t.is(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+  const html = await stack.request('GET', doc.links.danfseHtml, { headers });
+  t.is(html.status, 200);
+  t.true(html.text.includes('DANFSe v1.0') && html.text.includes(doc.chaveAcesso) && html.text.includes('NFS-e SEM VALIDADE JURÍDICA (HOMOLOGAÇÃO)'));
+
+});

@@ -5,7 +5,7 @@ import { nfseBodyProps } from '../../../lib/nfse/schema.js';
 import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
 import { emitNfse, type NfseDeps } from './emit.js';
-import { listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
+import { danfse, listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
 import { NFSE_EMIT_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
 import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
@@ -38,6 +38,27 @@ export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
 }
 
 const idParam = { id: 'string' } as const;
+
+function danfseAction(format: 'pdf' | 'html') {
+  return {
+    rest: `GET /nfse/:id/danfse.${format}`,
+    params: idParam,
+    raw: true,
+    openapi: {
+      summary: `DANFSe em ${format === 'pdf' ? 'PDF (A4)' : 'HTML'}`, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
+      description: 'Documento auxiliar da NFS-e (leiaute nacional DANFSe v1.0), gerado do XML da NFS-e: chave com código de barras e QR Code da consulta pública, prestador, tomador, '
+        + 'serviço, tributação municipal e federal, valores e informações complementares. AUTHORIZED e CANCELADA (com a marca CANCELADA); homologação traz NFS-e SEM VALIDADE JURÍDICA. '
+        + 'Outros status: 409 DOCUMENTO_SEM_DANFE (details.status).',
+    },
+    async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
+      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const out = await danfse(this.nfse, doc, format);
+      ctx.meta.$responseType = out.contentType;
+      ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
+      return out.body;
+    },
+  };
+}
 
 export const nfseActions = {
   emitNfse: {
@@ -91,6 +112,9 @@ export const nfseActions = {
       return xml;
     },
   },
+
+  nfseDanfsePdf: danfseAction('pdf'),
+  nfseDanfseHtml: danfseAction('html'),
 
   cancelNfse: {
     rest: 'POST /nfse/:id/cancelamento',

@@ -3,6 +3,9 @@ import { decodeCursor, encodeCursor } from '../../../lib/emission/cursor.js';
 import { nfseDetailView, nfseIndeterminateView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { NFSE_STATUSES, type NfseStatus } from '../../../lib/emission/nfse/state.js';
 import type { NfseStore } from './store.js';
+import { buildDanfseView } from '../../../lib/danfse/view-model.js';
+import { renderDanfseHtml } from '../../../lib/danfse/html.js';
+import { renderDanfsePdf } from '../../../lib/danfse/pdf.js';
 
 /** Query of GET /v1/nfse (same conventions as GET /v1/nfe). */
 export const nfseListParams = {
@@ -63,4 +66,14 @@ export async function nfseXml(store: NfseStore, doc: NfseRecord): Promise<{ xml:
   if ((doc.status === 'AUTHORIZED' || doc.status === 'CANCELADA') && xml?.nfse) return { xml: xml.nfse, filename: `${doc.chaveAcesso}-nfse.xml` };
   if (doc.status === 'REJECTED' && xml) return { xml: xml.dps, filename: `${doc.idDps}-dps.xml` };
   throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para NFS-e em ${doc.status}: há o XML da NFS-e após a autorização e a DPS assinada após uma rejeição.`);
+}
+
+/** The DANFSe of an authorized (or canceled, marked CANCELADA) NFS-e, from the NFS-e XML Sefin generated. */
+export async function danfse(store: NfseStore, doc: NfseRecord, format: 'pdf' | 'html'): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+  const xml = await store.xmlOf(doc.id);
+  if ((doc.status !== 'AUTHORIZED' && doc.status !== 'CANCELADA') || !xml?.nfse) throw new DomainError('DOCUMENTO_SEM_DANFE', { status: doc.status });
+  const view = buildDanfseView(xml.nfse, { cancelada: doc.status === 'CANCELADA' });
+  const name = `${doc.chaveAcesso}-danfse`;
+  if (format === 'html') return { body: renderDanfseHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
+  return { body: await renderDanfsePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }

@@ -97,6 +97,8 @@ test.serial('rejected: 400 BAD_REQUEST with erros[] verbatim, the signed DPS at 
   }));
   const xml = await stack.request('GET', `/v1/nfse/${nfseId}/xml`, { headers });
   t.true(xml.text.startsWith('<DPS '));
+  const danfse = await stack.request('GET', `/v1/nfse/${nfseId}/danfse.pdf`, { headers });
+  t.deepEqual(danfse.body, envelope(danfse, 409, 'DOCUMENTO_SEM_DANFE', 'Documento sem DANFE: só documentos autorizados, cancelados ou NFC-e emitida em contingência têm documento auxiliar.', { details: { status: 'REJECTED' } }));
   const rejected = await events('invoice.rejected', nfseId);
   t.is(rejected.length, 1);
   t.like(rejected[0].data, { nfseId, model: 'NFSe', status: 'REJECTED', chaveAcesso: null, erros });
