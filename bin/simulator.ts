@@ -6,9 +6,11 @@ import { SefazSimulator } from '../services/sefaz/simulator/server.js';
 import { parseFaultSpec } from '../services/sefaz/simulator/faults.js';
 
 /**
- * Standalone authority simulator (`npm run simulator`) for multi-node deployments. Uses the same
- * database configuration (schema `simulator`), SIMULATOR_PORT (default 8443), SIMULATOR_HOST,
- * SIMULATOR_ADMIN_PORT, SIMULATOR_CLIENT_CA_FILE, SIMULATOR_FAULTS. Its CA is written to
+ * Standalone authority simulator (`npm run simulator`) for multi-node deployments: the NF-e SOAP
+ * services and Sefin Nacional (NFS-e, under /SefinNacional and /parametrizacao) on one port. Uses
+ * the same database configuration (schema `simulator`), SIMULATOR_PORT (default 8443),
+ * SIMULATOR_HOST, SIMULATOR_ADMIN_PORT, SIMULATOR_CLIENT_CA_FILE, SIMULATOR_FAULTS,
+ * SIMULATOR_SEFIN_NAO_ADERENTES. Its CA is written to
  * <SIMULATOR_DIR>/ca.pem: give that file to the API nodes as SIMULATOR_CA_FILE.
  */
 const config = loadConfig(process.env);
@@ -26,7 +28,7 @@ const simulator = new SefazSimulator({
   log: (msg, extra) => console.error(msg, extra ?? ''),
 });
 await simulator.start();
-console.log(`SEFAZ simulator at ${simulator.url} (admin ${simulator.adminUrl}); CA: ${s.simulatorDir}/ca.pem`);
+console.log(`SEFAZ and Sefin Nacional simulator at ${simulator.url} (Sefin: ${simulator.url}/SefinNacional; admin ${simulator.adminUrl}); CA: ${s.simulatorDir}/ca.pem`);
 const shutdown = async () => { await simulator.stop(); await closeAllKnex(); process.exit(0); };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -5,7 +5,7 @@ import { aValidNfseBody } from '../support/nfse-factories.js';
 import { companyWithA1, integratorWithA1, subscribedReceiver } from '../support/e2e.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
-import { verifyNfseDocument } from '../support/verify-dfe.js';
+import { verifyNfseDocument } from '../support/verify-nfse.js';
 import { ManualClock } from '../../services/shared/clock.js';
 
 /**

@@ -58,3 +58,10 @@ export async function rawSefin(
     agent.destroy();
   }
 }
+
+/** `dps` with one infDPS field changed and signed again (a DPS whose Id no longer matches its fields). */
+export function resignedDps(a1: A1, dps: SignedDps, from: RegExp, to: string): string {
+  const inf = /<infDPS Id="([^"]+)">([\s\S]*)<\/infDPS>/.exec(dps.xml)!;
+  const signed = signEnveloped(createSigner(materialOf(a1)), { name: 'infDPS', attrs: { Id: inf[1]! }, innerXml: inf[2]!.replace(from, to), ns: NFSE_NS });
+  return raw('DPS', signed.elementXml + signed.signatureXml, { versao: '1.01' }, { xmlns: NFSE_NS });
+}

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,38 +40,6 @@ export function verifyDfe(docs: Record<string, string>): DfeCheck {
     return { ok: true, output: execFileSync(SCRIPT, files, { encoding: 'utf8' }) };
   } catch (err: any) {
     return { ok: false, output: `${err.stdout ?? ''}${err.stderr ?? ''}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const SHARED_NFSE_XSD = resolve(fileURLToPath(new URL('../../', import.meta.url)), '../shared/schemas/nfse/1.01');
-
-/**
- * An NFS-e (or a Sefin evento) carries two signatures: Sefin's over infNFSe/infEvento and the
- * issuer's over the embedded infDPS/infPedReg, which comes first in document order, so
- * verify-dfe.sh (one Id attribute, first signature) cannot check it. The same independent tools,
- * each signature picked by XPath: xmllint against the official XSD, xmlsec1 for both signatures.
- */
-export function verifyNfseDocument(xml: string, kind: 'NFSe' | 'evento' = 'NFSe'): DfeCheck {
-  const { dir, files } = writeDocs({ [kind]: xml });
-  const file = files[0]!;
-  const [outer, inner, xsd] = kind === 'NFSe' ? ['infNFSe', 'infDPS', 'NFSe_v1.01.xsd'] : ['infEvento', 'infPedReg', 'evento_v1.01.xsd'];
-  const ns = 'http://www.sped.fazenda.gov.br/nfse';
-  const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${cmd}: ${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? r.error.message : ''}`.trim() };
-  };
-  try {
-    const checks = [
-      run('xmllint', ['--noout', '--schema', join(SHARED_NFSE_XSD, xsd), file]),
-      ...[outer, inner].map((el) => run('xmlsec1', [
-        '--verify', '--insecure', '--enabled-key-data', 'x509', '--id-attr:Id', `${ns}:${outer}`, '--id-attr:Id', `${ns}:${inner}`,
-        '--node-xpath', `//*[local-name()='Signature'][*[local-name()='SignedInfo']/*[local-name()='Reference'][starts-with(@URI, '#')]][preceding-sibling::*[local-name()='${el}']]`,
-        file,
-      ])),
-    ];
-    return { ok: checks.every((c) => c.ok), output: checks.map((c) => c.output).join('\n') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,9 +6,9 @@ import { ruleMessage } from './messages.js';
 
 /**
  * Sefin's reception rules for a document inside the JSON (Anexo VI, "RN Recepção DPS"), in their
- * order: base64 and gzip (E1225, E1226), well-formed (E1226), no namespace prefix in the data area
- * (E1228), a document type Sefin handles at this route (E1242), the official schema (E1235, with
- * libxml2's first message as Complemento). On success the caller owns (and must dispose) `doc`.
+ * order: base64 and gzip (E1225, E1226), well-formed (E1226), a document type Sefin handles at this
+ * route (E1242), no namespace prefix in the data area (E1228), UTF-8 (E1229), the official schema
+ * (E1235, with libxml2's first message as Complemento). On success the caller owns (and must dispose) `doc`.
  */
 export type Reception =
   | { ok: true; xml: string; doc: XmlDocument }
@@ -35,8 +35,10 @@ export function receiveDocument(b64: unknown, rootName: string, schemaPath: stri
   const keep = (erro: SefinMessage): Reception => { doc.dispose(); return { ok: false, erro }; };
   // The signature's own namespace is declared on <Signature>, never by a prefix, in a valid DPS;
   // any prefix outside it is refused.
-  if (PREFIXED.test(xml.replace(/^<\?xml[^>]*\?>/, '').replace(SIGNATURE, ''))) return keep(ruleMessage('E1228'));
   if (doc.root.name !== rootName) return keep(ruleMessage('E1242', `elemento raiz ${doc.root.name}`));
+  if (PREFIXED.test(xml.replace(/^<\?xml[^>]*\?>/, '').replace(SIGNATURE, ''))) return keep(ruleMessage('E1228'));
+  const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/.exec(xml)?.[1];
+  if (declared && declared.toLowerCase() !== 'utf-8') return keep(ruleMessage('E1229', `encoding ${declared}`));
   const xsd = validateXml(schemaPath, xml);
   if (!xsd.valid) return keep(ruleMessage('E1235', xsd.errors[0]));
   return { ok: true, xml, doc };

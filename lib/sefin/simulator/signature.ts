@@ -45,7 +45,7 @@ export function verifyEnvelopedSignature(doc: XmlDocument, id: string): Signatur
   const signatures = doc.find(`//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, DS) as XmlElement[];
   if (signatures.length !== 1) return { valid: false, reason: `${signatures.length} signatures reference #${id}` };
   const signature = signatures[0]!;
-  if (signed.find('.//ds:Signature', DS).length) return { valid: false, reason: 'signature inside the signed element' };
+  if (signed.find(`.//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, DS).length) return { valid: false, reason: 'signature inside the signed element' };
   const signedInfo = signature.get('ds:SignedInfo', DS) as XmlElement | null;
   const references = signature.find('ds:SignedInfo/ds:Reference', DS) as XmlElement[];
   if (!signedInfo || references.length !== 1) return { valid: false, reason: 'SignedInfo must hold exactly one Reference' };

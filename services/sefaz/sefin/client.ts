@@ -118,6 +118,8 @@ export class SefinClient {
     if (!out.ok) result = { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail };
     // 5xx carries no judgement of the document (a front end or Sefin itself failing); before our
     // body left it proves nothing was processed, after it may have been.
+    // 429: the ADN/Sefin front end's rate limit answers before anything is processed.
+    else if (out.status === 429) result = { kind: 'failed', reason: 'http-status', detail: `HTTP 429: ${out.body.slice(0, 200)}` };
     else if (out.status >= 500) result = { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` };
     else result = { status: out.status, body: out.body };
     const now = this.deps.now().getTime();
@@ -167,8 +169,10 @@ export class SefinClient {
     if (answer.kind !== 'rejected' || !answer.erros.some((e) => e.codigo === DUPLICATE_DPS)) return answer;
     const existing = await this.consultDps({ ...target, idDps: p.idDps });
     if (existing.kind === 'authorized') return { ...existing, alertas: answer.erros };
-    // Not found after E0014 would be Sefin contradicting itself; a failed consult leaves it open.
-    return { kind: 'unknown', reason: 'malformed-response', detail: `E0014 and the consult by idDps answered ${existing.kind}` };
+    // Sefin has an NFS-e for this DPS but we could not read it: still open, settled by a later consult.
+    if (existing.kind === 'failed') return { kind: 'unknown', reason: existing.reason, detail: `E0014; the consult by idDps failed: ${existing.detail}` };
+    // Not found right after E0014 is Sefin contradicting itself.
+    return { kind: 'unknown', reason: 'malformed-response', detail: 'E0014 but the consult by idDps found no NFS-e' };
   }
 
   /** GET /dps/{idDps} (the NFS-e's chave, if any) then GET /nfse/{chave}. */

@@ -51,6 +51,8 @@ const SIGLAS = new Set([...Object.values(UF_CODES), 'AN', 'SVRS', 'SVAN', 'SVCAN
 export class SefazSimulator {
   readonly faults = new FaultBoard();
   readonly router = new Router();
+  /** Municipalities the simulated Sefin treats as without convênio (E0037); tests may change it live. */
+  readonly sefinNonAdherent: Set<string>;
   private server: https.Server | null = null;
   private admin: http.Server | null = null;
   private readonly now: () => Date;
@@ -61,8 +63,9 @@ export class SefazSimulator {
     this.now = opts.now ?? (() => new Date());
     for (const f of opts.faults ?? []) this.faults.add(f);
     const handlers = nfeHandlers(new SimulatorStore(opts.knex), { cancelWindowMs: opts.cancelWindowMs });
+    this.sefinNonAdherent = new Set(opts.sefinNonAdherent ?? []);
     registerSefinRoutes(this.router, {
-      store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: new Set(opts.sefinNonAdherent ?? []),
+      store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: this.sefinNonAdherent,
     });
     this.router.add('POST', /^\/ws\/(?:([A-Z]{2,5})\/)?([A-Za-z0-9]+)\.asmx$/, ['uf', 'service'], (ctx) => this.soap(ctx, handlers));
   }

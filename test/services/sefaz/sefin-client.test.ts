@@ -1,8 +1,10 @@
 import test from 'ava';
 import { startSefazStack, createA1, type SefazStack } from '../../support/sefaz-stack.js';
-import { rawSefin, signedCancellation, signedDps } from '../../support/sefin.js';
+import { createCa } from '../../support/certificates.js';
+import { rawSefin, resignedDps, signedCancellation, signedDps } from '../../support/sefin.js';
 import { toGzipBase64 } from '../../../lib/sefin/payload.js';
-import { verifyDfe, verifyNfseDocument } from '../../support/verify-dfe.js';
+import { verifyDfe } from '../../support/verify-dfe.js';
+import { verifyNfseDocument } from '../../support/verify-nfse.js';
 import { validateXml } from '../../../lib/xml/xsd.js';
 import { NFSE_SCHEMAS } from '../../../lib/xml/schemas.js';
 
@@ -38,6 +40,7 @@ test.serial('nfseSubmit authorizes a DPS built by buildSignedDps: 50-digit chave
   const nfse = verifyNfseDocument(r.nfseXml);
   t.true(nfse.ok, nfse.output);
   t.regex(nfse.output, /validates[\s\S]*OK[\s\S]*OK/);
+  t.false(verifyNfseDocument(r.nfseXml.replace('<nNFSe>', '<nNFSe>9')).ok, 'a changed NFS-e must fail the independent check');
 });
 
 test.serial('nfseConsultDps finds the NFS-e of a submitted DPS and answers not-found for another', async (t) => {
@@ -71,12 +74,37 @@ test.serial('a DPS signed with another company’s certificate is rejected with 
   });
 });
 
+test.serial('a DPS whose Id differs from its fields is rejected with E0004; one issued in the future with E0008', async (t) => {
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  const wrongId = resignedDps(a1, dps, /<serie>\d+<\/serie>/, '<serie>2</serie>');
+  t.deepEqual(await submit({ id: dps.id, xml: wrongId }), {
+    kind: 'rejected', httpStatus: 400,
+    erros: [{
+      codigo: 'E0004', descricao: 'Conteúdo do identificador informado na DPS difere da concatenação dos campos correspondentes.',
+      complemento: `esperado ${dps.id.slice(0, 25)}00002${dps.id.slice(30)}`,
+    }],
+  });
+  const future = signedDps(a1, { nDPS: nDPS++, now: new Date(Date.now() + 3_600_000) });
+  t.deepEqual(await submit(future), {
+    kind: 'rejected', httpStatus: 400,
+    erros: [{ codigo: 'E0008', descricao: 'A data e hora de emissão da DPS deve ser anterior ou igual à data do seu processamento (dhProc) pelo Sistema Nacional NFS-e.' }],
+  });
+});
+
 test.serial('a DPS of a municipality without convênio is rejected with E0037; nfseMunicipality says nao_aderente with the same text', async (t) => {
   const text = 'O código do município emissor informado na DPS é inexistente no cadastro de convênio municipal do sistema nacional.';
   const dps = signedDps(a1, { nDPS: nDPS++, now: new Date(), issuer: { endereco: RIO } });
   t.deepEqual(await submit(dps), { kind: 'rejected', httpStatus: 400, erros: [{ codigo: 'E0037', descricao: text }] });
   t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '3304557' }), { kind: 'nao_aderente', mensagem: text });
   t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '3550308' }), { kind: 'aderente' });
+  t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '9999999' }), { kind: 'nao_aderente', mensagem: text });
+  // The table can change while the simulator runs (SefazSimulator.sefinNonAdherent).
+  s.simulator.sefinNonAdherent.add('3550308');
+  try {
+    t.deepEqual(await s.call('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio: '3550308' }), { kind: 'nao_aderente', mensagem: text });
+  } finally {
+    s.simulator.sefinNonAdherent.delete('3550308');
+  }
 });
 
 test.serial('the same DPS sent again: Sefin answers E0014 naming the existing chave, and nfseSubmit settles it as that NFS-e', async (t) => {
@@ -95,6 +123,9 @@ test.serial('the same DPS sent again: Sefin answers E0014 naming the existing ch
   t.is(again.kind, 'authorized');
   t.like(again, { chaveAcesso: first.chaveAcesso, numeroNfse: first.numeroNfse, nfseXml: first.nfseXml });
   t.deepEqual(again.alertas.map((a: any) => a.codigo), ['E0014']);
+  // E0014 while the consult cannot be read: the outcome stays open (unknown), never rejected.
+  await s.fault({ mode: 'down', service: 'SefinDps' });
+  t.like(await submit(dps), { kind: 'unknown', reason: 'http-status' });
 });
 
 test.serial('reception rules answer with their official codes: E1225 (base64), E1226 (gzip), E1228 (prefix), E1242 (document type), E1235 (schema)', async (t) => {
@@ -136,6 +167,9 @@ test.serial('a cancellation asked by another company is rejected with E0718; an 
   t.is((await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: nfse.chaveAcesso })).kind, 'authorized');
   const unknown = nfse.chaveAcesso.slice(0, 30) + '9999999999999999999' + nfse.chaveAcesso.slice(49);
   t.deepEqual(await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: unknown }), { kind: 'not-found' });
+  t.deepEqual(await s.call('v1.sefaz.nfseEvent', { ...target, chaveAcesso: unknown, signedEventXml: signedCancellation(a1, unknown, new Date()) }), {
+    kind: 'rejected', httpStatus: 404, erros: [{ codigo: '', descricao: 'Chave de acesso não encontrada.' }],
+  });
 });
 
 test.serial('fault down: nfseSubmit is failed (nothing processed) and the DPS has no NFS-e', async (t) => {
@@ -168,4 +202,45 @@ test.serial('fault slow: a delay under the read timeout still ends authorized; a
   t.is((await submit(dps)).kind, 'authorized');
   await s.fault({ mode: 'down', service: 'SefinDps' });
   t.like(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'failed', reason: 'http-status' });
+});
+
+test.serial('HEAD and GET /dps/{idDps} answer 200 with the chave, or 404, as Sefin’s reconciliation query', async (t) => {
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  const nfse = await submit(dps);
+  t.is((await rawSefin(s.simulator, a1, 'HEAD', `/SefinNacional/dps/${dps.id}`)).status, 200);
+  const got = await rawSefin(s.simulator, a1, 'GET', `/SefinNacional/dps/${dps.id}`);
+  t.is(got.status, 200);
+  t.like(got.body, { tipoAmbiente: 2, idDps: dps.id, chaveAcesso: nfse.chaveAcesso });
+  t.is((await rawSefin(s.simulator, a1, 'HEAD', `/SefinNacional/dps/DPS${'2'.repeat(42)}`)).status, 404);
+});
+
+test.serial('a client certificate from a CA the simulator does not trust is refused in the TLS handshake: failed, reason tls', async (t) => {
+  s.addIssuer('iss-untrusted', createA1(createCa('AC Desconhecida'), { cnpj: CNPJ }));
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  t.like(await s.call('v1.sefaz.nfseSubmit', { issuerId: 'iss-untrusted', ambiente: 2, signedDpsXml: dps.xml, idDps: dps.id }), { kind: 'failed', reason: 'tls' });
+  t.deepEqual(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'not-found' });
+});
+
+test.serial('host choice: produção restrita and sandbox go to the simulator, an override to its base, produção to sefin.nfse.gov.br', (t) => {
+  const client = (s.stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).sefin;
+  const sim = s.simulator.url;
+  t.like(client.resolve({ issuerId: 'x', ambiente: 2 }), { bases: { sefin: `${sim}/SefinNacional`, parametrizacao: `${sim}/parametrizacao` }, trustId: 'simulator' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1, sandbox: true }), { trustId: 'simulator' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1, endpointUrl: 'https://twin.example:9443' }), { bases: { sefin: 'https://twin.example:9443/SefinNacional' }, trustId: 'custom' });
+  t.like(client.resolve({ issuerId: 'x', ambiente: 1 }), { bases: { sefin: 'https://sefin.nfse.gov.br/SefinNacional', parametrizacao: 'https://adn.nfse.gov.br/parametrizacao' }, trustId: 'authority' });
+});
+
+test.serial('the actions refuse malformed parameters before any call (strict schemas)', async (t) => {
+  const err = await t.throwsAsync(s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: 'DPS123' }));
+  t.is((err as any).type, 'VALIDATION_ERROR');
+  const extra = await t.throwsAsync(s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: '1'.repeat(50), uf: 'SP' }));
+  t.is((extra as any).type, 'VALIDATION_ERROR');
+});
+
+test.serial('fault drop-after-processing on the event: nfseEvent is unknown, and nfseConsult finds the NFS-e canceled', async (t) => {
+  const nfse = await submit(signedDps(a1, { nDPS: nDPS++, now: new Date() }));
+  await s.fault({ mode: 'drop-after-processing', service: 'SefinEventos', times: 1 });
+  const ev = await s.call('v1.sefaz.nfseEvent', { ...target, chaveAcesso: nfse.chaveAcesso, signedEventXml: signedCancellation(a1, nfse.chaveAcesso, new Date()) });
+  t.like(ev, { kind: 'unknown', reason: 'connection-lost-after-send' });
+  t.like(await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: nfse.chaveAcesso }), { kind: 'canceled', chaveAcesso: nfse.chaveAcesso });
 });

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { XmlC14NMode } from 'libxml2-wasm';
+import { municipality } from '../../../../lib/issuer/municipalities.js';
 import { certificateCnpj } from '../../../../lib/sefaz/simulator/certificate-cnpj.js';
 import { brasiliaDateTime } from '../../../../lib/sefaz/xml.js';
 import { toGzipBase64 } from '../../../../lib/sefin/payload.js';
@@ -84,7 +85,7 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     const expectedId = `DPS${dps.cLocEmi}${dps.prest.cnpj ? '2' : '1'}${(prestador ?? '').padStart(14, '0')}${dps.serie.padStart(5, '0')}${dps.nDPS.padStart(15, '0')}`;
     if (dps.id !== expectedId) return reject(ruleMessage('E0004', `esperado ${expectedId}`));
     if (Date.parse(dps.dhEmi) > now.getTime()) return reject(ruleMessage('E0008'));
-    if (s.deps.nonAdherent.has(dps.cLocEmi)) return reject(ruleMessage('E0037'));
+    if (!adheres(s, dps.cLocEmi)) return reject(ruleMessage('E0037'));
 
     // The DPS as it will sit inside the NFS-e: its C14N, inheriting the NFS-e's namespace.
     const dpsCanonical = doc.root.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0 }).replace(` xmlns="${NFSE_NS}"`, '');
@@ -140,10 +141,19 @@ async function consultEvent(ctx: RouteContext, s: SefinContext): Promise<void> {
   json(ctx.res, 200, { ...head(2, now), eventoXmlGZipB64: toGzipBase64(ev.evento_xml) });
 }
 
+/** The convênio table: every IBGE municipality adheres unless configured otherwise; a code IBGE does not know never does. */
+function adheres(s: SefinContext, cMun: string): boolean {
+  return municipality(cMun) !== undefined && !s.deps.nonAdherent.has(cMun);
+}
+
 async function convenio(ctx: RouteContext, s: SefinContext): Promise<void> {
   const now = s.deps.now();
   const cMun = ctx.params.cMun!;
-  const aderente = !s.deps.nonAdherent.has(cMun);
+  if (!municipality(cMun)) {
+    json(ctx.res, 404, { parametrosConvenio: null, mensagem: ruleText('E0037'), dataHoraProcessamento: brasiliaDateTime(now) });
+    return;
+  }
+  const aderente = adheres(s, cMun);
   json(ctx.res, 200, {
     parametrosConvenio: {
       aderenteAmbienteNacional: aderente ? 1 : 0, aderenteEmissorNacional: aderente ? 1 : 0,
