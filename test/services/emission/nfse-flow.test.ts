@@ -223,3 +223,23 @@ test.serial('rule 10 with the annexes: resolverTributacao fills cTribNac from th
   const dps = sefin.calls.filter((c) => c.action === 'nfseSubmit').at(-1)!.params.signedDpsXml as string;
   t.regex(dps, /<cTribNac>010201<\/cTribNac>/);
 });
+
+test.serial('the OpenAPI document describes every NFS-e route with request and response schemas and examples', async (t) => {
+  const doc = (await stack.request('GET', '/api-docs-json')).body;
+  const paths = doc.paths ?? doc.data?.paths;
+  const emit = paths['/v1/nfse'].post;
+  t.is(emit.requestBody.content['application/json'].schema.properties.servico.type, 'object');
+  t.is(emit.requestBody.content['application/json'].example.servico.valorServicos, 1500);
+  t.deepEqual(Object.keys(emit.responses['201'].content['application/json'].schema.properties.data.properties).slice(0, 5), ['id', 'status', 'model', 'chaveAcesso', 'numero']);
+  t.is(emit.responses['201'].content['application/json'].example.data.model, 'NFSe');
+  const resolve = paths['/v1/fiscal/resolve-servico'].post;
+  t.deepEqual(resolve.requestBody.content['application/json'].schema.required, ['issuerId']);
+  t.truthy(resolve.responses['200'].content['application/json'].example.data.cTribNac);
+  const cancel = paths['/v1/nfse/{id}/cancelamento'].post;
+  t.truthy(cancel.requestBody.content['application/json'].schema.properties.justificativa);
+  t.truthy(cancel.responses['200'].content['application/json'].example);
+  for (const [path, method] of [['/v1/nfse', 'get'], ['/v1/nfse/{id}', 'get'], ['/v1/nfse/{id}/xml', 'get'], ['/v1/nfse/{id}/danfse.pdf', 'get'], ['/v1/nfse/{id}/danfse.html', 'get'], ['/v1/nfse/{id}/cancelamento/xml', 'get']] as const) {
+    t.truthy(paths[path]?.[method], `${method} ${path}`);
+  }
+  t.truthy(paths['/v1/nfse/{id}'].get.responses['200'].content['application/json'].example);
+});
