@@ -346,8 +346,9 @@ const EmissionService: ServiceSchema = {
         return timer;
       };
       // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
-      setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
       const reconcileNfse = () => this.broker.call('v1.emission.reconcileNfseDue', { limit: 50 }, { nodeID: this.broker.nodeID });
+      setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
+      setImmediate(() => reconcileNfse().catch((err: Error) => this.logger.warn({ err: err.message }, 'startup NFS-e reconciliation failed')));
       this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(RECONCILE_EVERY_MS, reconcileNfse, 'NFS-e reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
         every(CONTINGENCY_EVERY_MS, () => this.contingencyRound(50), 'contingency round')];
     }
