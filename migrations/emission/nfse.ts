@@ -72,6 +72,8 @@ export const nfseMigration: Migration = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
       t.primary(['codigo_municipio', 'environment']);
     });
+    // Billing counts NFS-e under model 'NFSe' (API.md, Events: model is 55, 65 or NFSe).
+    await knex.raw('alter table ??.billing_counters alter column model type varchar(4)', [schema]);
     await s().createTable('nfse_events', (t) => {
       t.uuid('id').primary();
       t.uuid('document_id').notNullable().index();

@@ -199,6 +199,7 @@ export class NfseStore {
       await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
       const record = await reread();
       if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) });
+      if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
       return record;
     });
   }
@@ -229,6 +230,15 @@ export class NfseStore {
     if (f.after) q.whereRaw('(created_at, id) < (?, ?)', [f.after.createdAt, f.after.id]);
     const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
     return rows.map(toNfseRecord);
+  }
+
+  /** API.md: test-key emissions are not billed; they are counted apart (same counters as NF-e). */
+  private async countEmission(trx: Knex.Transaction, doc: NfseRecord): Promise<void> {
+    await trx.raw(
+      `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, 'NFSe', ?, ?, ?, 1)
+       on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
+      [this.t('billing_counters'), doc.partnerId, doc.createdAt.toISOString().slice(0, 7), doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+    );
   }
 
   async history(trx: Knex.Transaction, documentId: string, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {

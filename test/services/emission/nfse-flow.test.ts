@@ -73,6 +73,8 @@ test.serial('authorized: 201 with chaveAcesso, numero, nDPS, the signed DPS pass
   t.like(authorized[0].data, { nfseId: d.id, model: 'NFSe', number: 1, series: 1, chaveAcesso: d.chaveAcesso, status: 'AUTHORIZED', amount: '1500.00' });
   const mun = await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3550308', environment: 2 }).first();
   t.is(mun.adesao, 'aderente');
+  const usage = await stack.nodes[0]!.call('v1.emission.usage', { partnerId: authorized[0].partnerId, period: new Date().toISOString().slice(0, 7) }) as any[];
+  t.deepEqual(usage, [{ model: 'NFSe', environment: 2, keyKind: 'live', billable: true, count: 1 }]);
 });
 
 test.serial('Idempotency-Key: the same request answers the original 201 and sends nothing', async (t) => {
