@@ -158,6 +158,20 @@ test.serial('nothing reached Sefin: ERROR; reconciliation finds no DPS and sends
   t.like(got.body.data, { status: 'AUTHORIZED', idDps: res.body.data.idDps, nDPS: res.body.data.nDPS });
 });
 
+test.serial('a DPS a crash left CREATED (numbered, never sent) is sent by reconciliation under its own idDps', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  const { id, idDps } = res.body.data;
+  // As if the process died between the numbering commit and TRANSMITTING: nothing of it reached Sefin.
+  await stack.knex('emission.nfse_documents').where({ id }).update({ status: 'CREATED', transmissions: 0, transmitting_until: null });
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  const round = await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {}) as any;
+  t.deepEqual(round.outcomes.filter((o: any) => o.id === id), [{ id, status: 'AUTHORIZED' }]);
+  t.true(sefin.calls.some((c) => c.action === 'nfseConsultDps' && c.params.idDps === idDps), 'consulted before sending');
+  t.is((await events('invoice.authorized', id)).length, 1);
+});
+
 test.serial('cancellation: 200 CANCELADA with invoice.canceled; repeating it sends nothing; a second NFS-e not authorized is 422', async (t) => {
   const doc = (await post(aValidNfseBody({ issuerId }))).body.data;
   const justificativa = 'Servico faturado em duplicidade para o tomador';
