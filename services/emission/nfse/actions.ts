@@ -4,7 +4,9 @@ import { nfseDetailView } from '../../../lib/emission/nfse/document.js';
 import { nfseBodyProps } from '../../../lib/nfse/schema.js';
 import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
-import { emitNfse, type NfseDeps } from './emit.js';
+import { emitNfse, respondNfse, type NfseDeps } from './emit.js';
+import { isNfseOpen } from '../../../lib/emission/nfse/state.js';
+import { isInFlight, transmissionInFlightError } from '../../../lib/emission/transmission.js';
 import { danfse, listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
 import { NFSE_EMIT_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
 import { reconcileNfse } from './transmit.js';
@@ -110,6 +112,26 @@ export const nfseActions = {
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
       return xml;
+    },
+  },
+
+  resendNfse: {
+    rest: 'POST /nfse/:id/reenvio',
+    params: { $$strict: true, id: 'string' },
+    openapi: {
+      summary: 'Reenvia agora a mesma DPS de uma NFS-e sem resultado (CREATED, TRANSMITTING vencida, ERROR)', tags: ['documentos'], response: nfseDetailDoc,
+      description: 'O que a reconciliação faria no próximo horário, já: consulta a Sefin pelo idDps e, se ela não conhece a DPS, envia a mesma DPS assinada (mesmo nDPS e idDps; nada é renumerado). '
+        + 'NFS-e com resultado final: 200 com ela, nada é enviado. Transmissão ainda em curso: 409 DOCUMENTO_EM_TRANSMISSAO. Rejeição: 400 BAD_REQUEST com erros[] como na emissão.',
+      responseExample: { ...NFSE_RESPONSE_EXAMPLE, ambiente: 2, situacao: null, authorizedAt: '2026-11-22T20:40:01.000Z', canceladaEm: null, erros: null, motivo: null, proximaVerificacaoEm: null, updatedAt: '2026-11-22T20:40:01.000Z' },
+    },
+    async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
+      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      if (!isNfseOpen(doc.status)) return nfseDetailView(doc);
+      const now = runtimeOf(this.broker).clock.now();
+      if (isInFlight(doc, now)) throw transmissionInFlightError({ id: doc.id, status: doc.status, number: doc.nDps, series: doc.serie });
+      const after = await reconcileNfse(nfseDeps(this, ctx), doc);
+      respondNfse(after); // a rejection answers as the emission does
+      return nfseDetailView(after);
     },
   },
 

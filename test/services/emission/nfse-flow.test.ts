@@ -172,6 +172,20 @@ test.serial('a DPS a crash left CREATED (numbered, never sent) is sent by reconc
   t.is((await events('invoice.authorized', id)).length, 1);
 });
 
+test.serial('POST /v1/nfse/{id}/reenvio sends the same DPS now: ERROR → AUTHORIZED under the same idDps; a final NFS-e sends nothing', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.like(res.body.data, { status: 'ERROR' });
+  sefin.submit = { kind: 'authorize' };
+  const again = await stack.request('POST', `/v1/nfse/${res.body.data.id}/reenvio`, { headers, body: {} });
+  t.is(again.status, 200, again.text);
+  t.like(again.body.data, { id: res.body.data.id, status: 'AUTHORIZED', idDps: res.body.data.idDps, nDPS: res.body.data.nDPS });
+  const sends = sefin.count('nfseSubmit');
+  const done = await stack.request('POST', `/v1/nfse/${res.body.data.id}/reenvio`, { headers, body: {} });
+  t.like(done.body.data, { status: 'AUTHORIZED' });
+  t.is(sefin.count('nfseSubmit'), sends);
+});
+
 test.serial('cancellation: 200 CANCELADA with invoice.canceled; repeating it sends nothing; a second NFS-e not authorized is 422', async (t) => {
   const doc = (await post(aValidNfseBody({ issuerId }))).body.data;
   const justificativa = 'Servico faturado em duplicidade para o tomador';
