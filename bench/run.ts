@@ -27,6 +27,7 @@ import { startStack, testEnv, TEST_REDIS_URL, type Stack } from '../test/support
 import { ALL_SERVICES } from '../services/index.js';
 import { createPartnerWithKey } from '../test/support/identity.js';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
 import { readFileSync } from 'node:fs';
 import { companyWithA1 } from '../test/support/e2e.js';
@@ -34,6 +35,10 @@ import { companyWithA1 } from '../test/support/e2e.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const inProcess = process.env.BENCH_INPROCESS === '1';
+/** BENCH_MODEL=nfse drives POST /v1/nfse (a DPS per request; `items` is ignored) instead of NF-e. */
+const nfse = process.env.BENCH_MODEL === 'nfse';
+const path = nfse ? '/v1/nfse' : '/v1/nfe';
+const table = nfse ? 'emission.nfse_documents' : 'emission.documents';
 const configs = (process.env.BENCH_CONFIGS ?? '1x1,1x50,2x1').split(',').map((c) => {
   const [nodes, items] = c.split('x').map(Number);
   return { nodes: nodes!, items: items! };
@@ -103,7 +108,7 @@ function childCpuSeconds(pid: number | undefined): number {
 async function settle(stack: Stack, issuerId: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const open = await stack.knex('emission.documents').where({ issuer_id: issuerId }).whereIn('status', ['CREATED', 'TRANSMITTING']).count('* as n').first();
+    const open = await stack.knex(table).where({ issuer_id: issuerId }).whereIn('status', ['CREATED', 'TRANSMITTING']).count('* as n').first();
     if (Number(open?.n ?? 0) === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -131,17 +136,17 @@ async function run(emissionNodes: number, items: number) {
     const partner = await createPartnerWithKey(stack, { plan: 'ENTERPRISE' });
     await stack.nodes[0]!.call('v1.auth.setPlan', { partnerId: partner.partnerId, plan: 'ENTERPRISE', enterpriseRateLimit: 1_000_000 });
     const headers = { 'x-api-key': partner.apiKey };
-    const { issuerId } = await companyWithA1(stack, headers);
+    const { issuerId } = await companyWithA1(stack, headers, nfse ? { crt: 1, inscricaoMunicipal: '12345678' } : {});
 
-    const body = JSON.stringify(bodyWith(items));
+    const body = JSON.stringify(nfse ? aValidNfseBody({ issuerId }) : bodyWith(items));
     // Warm-up: JIT, the XSD validator, signer cache, connection pools, on every emission node.
-    await autocannon({ url: `${stack.url}/v1/nfe`, method: 'POST', connections: Math.min(connections, 4 * emissionNodes), amount: 40 * emissionNodes, body, headers: { ...headers, 'content-type': 'application/json' } });
+    await autocannon({ url: `${stack.url}${path}`, method: 'POST', connections: Math.min(connections, 4 * emissionNodes), amount: 40 * emissionNodes, body, headers: { ...headers, 'content-type': 'application/json' } });
     for (const nodeID of nodeIds) await stack.nodes[0]!.call('v1.emission.stageStats', { reset: true }, { nodeID });
-    const warmedUp = Number((await stack.knex('emission.documents').where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0);
+    const warmedUp = Number((await stack.knex(table).where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0);
 
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
     const result = await autocannon({
-      url: `${stack.url}/v1/nfe`, method: 'POST', connections, duration: seconds, body,
+      url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
     });
     const mainCpu = process.cpuUsage(cpu0.main);
@@ -153,8 +158,9 @@ async function run(emissionNodes: number, items: number) {
     };
     await settle(stack, issuerId);
 
-    const rows: { number: string; status: string }[] = await stack.knex('emission.documents')
-      .where({ issuer_id: issuerId, model: '55', series: 1 }).orderBy('number').select('number', 'status');
+    const rows: { number: string; status: string }[] = nfse
+      ? await stack.knex(table).where({ issuer_id: issuerId, serie: 1 }).orderBy('n_dps').select('n_dps as number', 'status')
+      : await stack.knex(table).where({ issuer_id: issuerId, model: '55', series: 1 }).orderBy('number').select('number', 'status');
     const numbers = rows.map((r) => Number(r.number));
     const distinct = new Set(numbers).size === numbers.length;
     const consecutive = numbers.every((n, i) => n === i + 1);
@@ -162,7 +168,7 @@ async function run(emissionNodes: number, items: number) {
     for (const nodeID of nodeIds) stageStats.push(await stack.nodes[0]!.call('v1.emission.stageStats', {}, { nodeID }));
     return {
       summary: {
-        emissionNodes, items, mode: inProcess ? 'in-process' : 'child processes', connections, seconds,
+        model: nfse ? 'NFSe' : '55', emissionNodes, items, mode: inProcess ? 'in-process' : 'child processes', connections, seconds,
         rps: Math.round(result.requests.average * 10) / 10, p50ms: result.latency.p50, p99ms: result.latency.p99,
         '2xx': result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
         warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,

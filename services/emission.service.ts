@@ -31,6 +31,9 @@ import { partnerActivity } from './emission/partner-activity.js';
 import {
   cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
 } from './emission/event-actions.js';
+import { nfseActions } from './emission/nfse/actions.js';
+import { NfseStore } from './emission/nfse/store.js';
+import { NfseEventStore } from './emission/nfse/event-store.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -161,7 +164,7 @@ function printableAction(model: Model, path: string, format: PrintFormat): any {
 }
 
 /**
- * emission: NF-e and NFC-e from request to authority outcome (issue 7). Handlers wire I/O; the
+ * emission: NF-e, NFC-e (issue 7) and NFS-e (issue 16, services/emission/nfse/) from request to authority outcome. Handlers wire I/O; the
  * flow lives in services/emission/*.ts and the decisions in lib/emission/*.ts.
  */
 const EmissionService: ServiceSchema = {
@@ -197,6 +200,8 @@ const EmissionService: ServiceSchema = {
     listNfceInutilizacoes: listInutilizacaoAction('65', 'nfce'),
     nfeInutilizacaoXml: inutilizacaoXmlAction('55', 'nfe'),
     nfceInutilizacaoXml: inutilizacaoXmlAction('65', 'nfce'),
+    // NFS-e national standard (services/emission/nfse/).
+    ...nfseActions,
 
     emitNfeBatch: {
       rest: 'POST /nfe/batch',
@@ -415,6 +420,8 @@ const EmissionService: ServiceSchema = {
     this.storeDeps = storeDeps;
     this.fiscalEvents = new FiscalEventStore(storeDeps);
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
+    this.nfse = new NfseStore(storeDeps);
+    this.nfseEvents = new NfseEventStore(storeDeps, this.nfse);
     this.stages = new StageTimer();
     // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
     this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
@@ -426,8 +433,10 @@ const EmissionService: ServiceSchema = {
         return timer;
       };
       // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
+      const reconcileNfse = () => this.broker.call('v1.emission.reconcileNfseDue', { limit: 50 }, { nodeID: this.broker.nodeID });
       setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
-      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
+      setImmediate(() => reconcileNfse().catch((err: Error) => this.logger.warn({ err: err.message }, 'startup NFS-e reconciliation failed')));
+      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(RECONCILE_EVERY_MS, reconcileNfse, 'NFS-e reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
         every(CONTINGENCY_EVERY_MS, () => this.contingencyRound(50), 'contingency round')];
     }
   },

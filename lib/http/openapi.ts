@@ -24,6 +24,14 @@ export interface RouteDoc {
     /** Non-JSON success (e.g. application/xml downloads). */
     responseContentType?: string;
     headers?: { name: string; description: string; required?: boolean }[];
+    /**
+     * fastest-validator schema of a JSON body the handler validates itself (so that the issuer is
+     * resolved before the body is judged): documented as the request body, not run by the gateway.
+     */
+    body?: Record<string, unknown>;
+    /** Examples of the request body and of `data` in the success envelope. */
+    requestExample?: unknown;
+    responseExample?: unknown;
   };
 }
 
@@ -195,7 +203,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
     if (method === 'post' && r.auth !== 'none' && !(r.openapi?.headers ?? []).some((h) => h.name === 'Idempotency-Key')) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Mesma chave em 24 h devolve o resultado original sem reprocessar.', schema: { type: 'string', maxLength: 255 } });
     }
-    const bodyProps = Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
+    const bodyProps = r.openapi?.body ?? Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
     const hasBody = !['get', 'delete'].includes(method) && Object.keys(bodyProps).some((k) => !k.startsWith('$$'));
     const status = String(r.httpStatus ?? 200);
     const success = r.openapi?.responseContentType
@@ -203,7 +211,12 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       : {
           description: 'OK',
           headers: RATE_HEADERS,
-          content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: r.openapi?.response ?? {}, meta: { $ref: '#/components/schemas/Meta' } } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['data', 'meta'], properties: { data: r.openapi?.response ?? {}, meta: { $ref: '#/components/schemas/Meta' } } },
+              ...(r.openapi?.responseExample !== undefined ? { example: { data: r.openapi.responseExample, meta: { requestId: 'req_…', timestamp: '2026-11-25T12:00:00.000Z' } } } : {}),
+            },
+          },
         };
     const errorRef = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
     const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, 503: UNAVAILABLE, default: errorRef };
@@ -217,7 +230,12 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       tags: r.openapi?.tags ?? [r.action.split('.').slice(-2, -1)[0] ?? 'api'],
       security: securityFor(r.auth),
       ...(parameters.length ? { parameters } : {}),
-      ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: propsToJsonSchema(bodyProps) } } } } : {}),
+      ...(hasBody ? {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: propsToJsonSchema(bodyProps), ...(r.openapi?.requestExample !== undefined ? { example: r.openapi.requestExample } : {}) } },
+        },
+      } : {}),
       responses,
       ...(r.roles?.length ? { 'x-roles': r.roles } : {}),
     };

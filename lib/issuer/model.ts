@@ -1,4 +1,4 @@
-import type { Ambiente, Crt, IssuerAddress, IssuerSnapshot } from './types.js';
+import type { Ambiente, Crt, IssuerAddress, IssuerSnapshot, RegEspTribPadrao, TribIssqnPadrao } from './types.js';
 
 /**
  * The issuer as stored and edited: the snapshot's fields, but any of them may still be missing
@@ -22,6 +22,11 @@ export interface IssuerProfile {
   cTribNacPadrao?: string | null;
   pTotTribSNPadrao?: number | null;
   pTotTribSNCompetencia?: string | null;
+  codigoNbsPadrao?: string | null;
+  tribIssqnPadrao?: TribIssqnPadrao | null;
+  indDestPadrao?: 0 | 1 | null;
+  regEspTribPadrao?: RegEspTribPadrao | null;
+  email?: string | null;
   fiscalBrainEnabled: boolean;
   valorAproximadoTributosEnabled: boolean;
   sefazUrl?: string | null;
@@ -82,6 +87,11 @@ export function toIssuerResponse(r: IssuerRecord): Record<string, unknown> {
     cTribNacPadrao: p.cTribNacPadrao ?? null,
     pTotTribSNPadrao: p.pTotTribSNPadrao ?? null,
     pTotTribSNCompetencia: p.pTotTribSNCompetencia ?? null,
+    codigoNbsPadrao: p.codigoNbsPadrao ?? null,
+    tribIssqnPadrao: p.tribIssqnPadrao ?? null,
+    indDestPadrao: p.indDestPadrao ?? null,
+    regEspTribPadrao: p.regEspTribPadrao ?? null,
+    email: p.email ?? null,
     fiscalBrainEnabled: p.fiscalBrainEnabled,
     valorAproximadoTributosEnabled: p.valorAproximadoTributosEnabled,
     sefazUrl: p.sefazUrl ?? null,
@@ -122,6 +132,11 @@ export function toSnapshot(r: IssuerRecord): IssuerSnapshot {
     cTribNacPadrao: p.cTribNacPadrao ?? null,
     pTotTribSNPadrao: p.pTotTribSNPadrao ?? null,
     pTotTribSNCompetencia: p.pTotTribSNCompetencia ?? null,
+    codigoNbsPadrao: p.codigoNbsPadrao ?? null,
+    tribIssqnPadrao: p.tribIssqnPadrao ?? null,
+    indDestPadrao: p.indDestPadrao ?? null,
+    regEspTribPadrao: p.regEspTribPadrao ?? null,
+    email: p.email ?? null,
     sefazUrl: p.sefazUrl ?? null,
   };
 }

@@ -37,7 +37,8 @@ const ADDRESS_REQUIRED = ['logradouro', 'numero', 'bairro', 'codigoMunicipio', '
 
 /**
  * Every field the emitter group needs and the record lacks, all at once (rule 4). NF-e/NFC-e need
- * IE (digits or ISENTO), CRT and the full address (C05 enderEmit); the NFS-e DPS has no IE.
+ * IE (digits or ISENTO), CRT and the full address (C05 enderEmit); the NFS-e DPS has no IE but
+ * needs the inscrição municipal, the CRT (opSimpNac) and the address (cLocEmi).
  */
 export function missingFields(issuer: Pick<IssuerRecord, 'profile'>, model: EmissionModel): string[] {
   const p = issuer.profile;
@@ -45,6 +46,8 @@ export function missingFields(issuer: Pick<IssuerRecord, 'profile'>, model: Emis
   if (!p.razaoSocial) missing.push('razaoSocial');
   if (model !== 'NFSe' && !p.ie) missing.push('ie');
   if (!p.crt) missing.push('crt');
+  // The DPS identifies the provider to its municipality by the inscrição municipal (prest/IM).
+  if (model === 'NFSe' && !p.inscricaoMunicipal) missing.push('inscricaoMunicipal');
   for (const k of ADDRESS_REQUIRED) if (!p.endereco[k]) missing.push(`endereco.${k}`);
   return missing;
 }

@@ -49,6 +49,11 @@ export const issuerFieldRules = {
   cscId: { type: 'string', pattern: /^\d{1,6}$/, description: 'Identificador do CSC, 1-6 dígitos' },
   servicoPadraoLc116: { type: 'string', pattern: /^\d{1,2}\.\d{2}$/, description: 'Item da lista da LC 116/2003, ex. 1.07' },
   cTribNacPadrao: { type: 'string', pattern: /^\d{6}$/, description: 'Código de tributação nacional (6 dígitos)' },
+  codigoNbsPadrao: { type: 'string', pattern: /^\d{9}$/, description: 'NFS-e: código NBS padrão do serviço (9 dígitos), usado por resolverTributacao' },
+  tribIssqnPadrao: { type: 'enum', values: [1, 2, 3, 4], description: 'NFS-e: tribISSQN padrão (1 operação tributável, 2 imunidade, 3 exportação, 4 não incidência), usado por resolverTributacao' },
+  indDestPadrao: { type: 'enum', values: [0, 1], description: 'NFS-e: indDest padrão do grupo IBS/CBS (0 o tomador é o destinatário), usado por resolverTributacao' },
+  regEspTribPadrao: { type: 'enum', values: [0, 1, 2, 3, 4, 5, 6, 9], description: 'NFS-e: regime especial de tributação padrão (regEspTrib; 0 nenhum), usado por resolverTributacao' },
+  email: { type: 'string', min: 1, max: 80, pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, description: 'NFS-e: e-mail do prestador (prest/email da DPS)' },
   pTotTribSNPadrao: { type: 'decimal', intDigits: 3, fracDigits: 2, min: 0, max: 100, description: 'Percentual aproximado de tributos do Simples' },
   pTotTribSNCompetencia: { type: 'string', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, description: 'AAAA-MM' },
   fiscalBrainEnabled: { type: 'boolean', description: 'Tributação assistida (resolverTributacao: true) nas NF-e/NFC-e deste emissor; exige também plano com fiscalBrain (Growth, Scale, Enterprise), senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL' },
@@ -62,6 +67,7 @@ export type IssuerField = keyof typeof issuerFieldRules;
 export const CLEARABLE_FIELDS: ReadonlySet<string> = new Set([
   'nomeFantasia', 'ie', 'inscricaoMunicipal', 'cnae', 'crt', 'endereco', 'csc', 'cscId', 'servicoPadraoLc116',
   'cTribNacPadrao', 'pTotTribSNPadrao', 'pTotTribSNCompetencia', 'sefazUrl',
+  'codigoNbsPadrao', 'tribIssqnPadrao', 'indDestPadrao', 'regEspTribPadrao', 'email',
   ...Object.keys(enderecoRules).map((k) => `endereco.${k}`),
 ]);
 

@@ -5,6 +5,10 @@
  */
 export type Crt = 1 | 2 | 3 | 4;
 export type Ambiente = 1 | 2; // 1 produção, 2 homologação
+/** NFS-e tribISSQN (TSTribISSQN): 1 taxable, 2 immunity, 3 export, 4 no incidence. */
+export type TribIssqnPadrao = 1 | 2 | 3 | 4;
+/** NFS-e regEspTrib (TSRegEspTrib): 0 none, 1-6 special regimes, 9 other. */
+export type RegEspTribPadrao = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 9;
 
 export interface IssuerAddress {
   logradouro: string;
@@ -47,6 +51,13 @@ export interface IssuerSnapshot {
   pTotTribSNPadrao?: number | null;
   /** AAAA-MM */
   pTotTribSNCompetencia?: string | null;
+  /** NFS-e defaults read by assisted taxation (API.md, NFS-e rule 10) and the DPS prest group. */
+  codigoNbsPadrao?: string | null;
+  tribIssqnPadrao?: TribIssqnPadrao | null;
+  indDestPadrao?: 0 | 1 | null;
+  regEspTribPadrao?: RegEspTribPadrao | null;
+  /** prest/email of the DPS. */
+  email?: string | null;
   /** Override of the authority endpoint (e.g. the simulator); null = the official table. */
   sefazUrl?: string | null;
 }

@@ -108,22 +108,13 @@ export interface NfseBody {
 }
 
 /**
- * What the NFS-e rules and the DPS builder read about the issuer. Every IssuerSnapshot is one; the
- * extra optional fields are issuer-record defaults the snapshot does not carry yet (the service
- * issue adds them to the issuer record), read only by assisted taxation (rule 10).
+ * What the NFS-e rules and the DPS builder read about the issuer: a part of every IssuerSnapshot,
+ * including the NFS-e defaults of the issuer record that assisted taxation (rule 10) reads.
  */
 export type NfseIssuer = Pick<
   IssuerSnapshot,
   'cnpj' | 'crt' | 'endereco' | 'inscricaoMunicipal' | 'cTribNacPadrao' | 'servicoPadraoLc116' | 'pTotTribSNPadrao' | 'pTotTribSNCompetencia'
-> & {
-  email?: string | null;
-  /** Default NBS code (9 digits) of the issuer's service. */
-  codigoNbsPadrao?: string | null;
-  /** Default tribISSQN of the issuer's service. */
-  tribIssqnPadrao?: TribIssqn | null;
-  /** Default indDest of the IBS/CBS group (0: the taker is the recipient). */
-  indDestPadrao?: 0 | 1 | null;
-};
+> & Partial<Pick<IssuerSnapshot, 'email' | 'codigoNbsPadrao' | 'tribIssqnPadrao' | 'indDestPadrao' | 'regEspTribPadrao'>>;
 
 /** Adherence of the service municipality to the national standard in the issuer's environment. */
 export type AdesaoMunicipio = 'aderente' | 'nao_aderente' | 'desconhecido';

@@ -1,6 +1,7 @@
 import type { Migration } from '../../services/shared/migrations.js';
 import { outboxMigration } from '../../services/mixins/outbox.mixin.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
+import { nfseMigration } from './nfse.js';
 
 /** Tables of the emission service (schema `emission`). */
 export const migrations: Migration[] = [
@@ -326,4 +327,5 @@ export const migrations: Migration[] = [
       [schema, schema, schema, schema, schema, schema, schema, schema]);
     },
   },
+  nfseMigration,
 ];

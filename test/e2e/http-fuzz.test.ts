@@ -7,6 +7,7 @@ import { loginAs } from '../support/identity.js';
 import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
 import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
+import { aValidNfseBody } from '../support/nfse-factories.js';
 import { CATALOG } from '../../lib/errors/index.js';
 import { testTableCsv } from '../support/approximate-tax.js';
 import {
@@ -64,6 +65,7 @@ let issuerId: string;
 let spareIssuerId: string;
 let nfeId: string;
 let nfceId: string;
+let nfseId: string;
 let pfx: { pfxBase64: string; password: string };
 const logs = captureLogs();
 const crashes: string[] = [];
@@ -192,6 +194,7 @@ function knownIds(route: Route): string[] {
   if (route.path.startsWith('/v1/companies')) return [issuerId];
   if (route.path.startsWith('/v1/nfce/{')) return [nfceId];
   if (route.path.startsWith('/v1/nfe/{')) return [nfeId];
+  if (route.path.startsWith('/v1/nfse/{')) return [nfseId];
   return [];
 }
 
@@ -297,7 +300,7 @@ test.before(async () => {
   await renew('adminJwt');
   await renew('superJwt');
 
-  const company = await stack.request('POST', '/v1/companies', { headers: creds.liveKey, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001' }) });
+  const company = await stack.request('POST', '/v1/companies', { headers: creds.liveKey, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001', inscricaoMunicipal: '12345678', servicoPadraoLc116: '1.01' }) });
   if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
   issuerId = company.body.data.issuerId;
   const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });
@@ -314,6 +317,9 @@ test.before(async () => {
   const nfce = await stack.request('POST', '/v1/nfce', { headers: creds.liveKey, body: aValidNfceBody({ issuerId }) });
   if (nfce.status !== 201) throw new Error(`nfce: ${nfce.status} ${nfce.text}`);
   nfceId = nfce.body.data.id;
+  const nfse = await stack.request('POST', '/v1/nfse', { headers: creds.liveKey, body: aValidNfseBody({ issuerId, dpsNacional: { opSimpNac: 1, cTribNac: '010101', tribISSQN: 1 } }) });
+  if (nfse.status !== 201) throw new Error(`nfse: ${nfse.status} ${nfse.text}`);
+  nfseId = nfse.body.data.id;
   documentsBefore = { nfe: await documentCount('nfe'), nfce: await documentCount('nfce') };
 
   const docs = await stack.request('GET', '/api-docs-json');
@@ -421,6 +427,8 @@ function validBodies(): { route: string; path: () => string; body: () => unknown
   return [
     { route: 'POST /v1/nfe', path: () => '/v1/nfe', body: () => aValidNfeBody({ issuerId }), auth: 'liveKey' },
     { route: 'POST /v1/nfce', path: () => '/v1/nfce', body: () => aValidNfceBody({ issuerId }), auth: 'liveKey' },
+    { route: 'POST /v1/nfse', path: () => '/v1/nfse', body: () => aValidNfseBody({ issuerId, dpsNacional: { opSimpNac: 1, cTribNac: '010101', tribISSQN: 1 } }), auth: 'liveKey' },
+    { route: 'POST /v1/fiscal/resolve-servico', path: () => '/v1/fiscal/resolve-servico', body: () => ({ issuerId, lc116: '1.01', municipio: '3550308', valor: 10, dataEmissao: '2026-11-22' }), auth: 'liveKey' },
     // The spare issuer: a batch that passes creates its notes later, outside the count of the main issuer.
     { route: 'POST /v1/nfe/batch', path: () => '/v1/nfe/batch', body: () => ({ notas: [aValidNfeBody({ issuerId: spareIssuerId }), aValidNfeBody({ issuerId: spareIssuerId })] }), auth: 'testKey' },
     { route: 'POST /v1/companies', path: () => '/v1/companies', body: () => aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001' }), auth: 'liveKey' },

@@ -28,12 +28,14 @@ test('checkKeyKind: ek_test_ refused only for a production issuer that is not sa
   t.notThrows(() => checkKeyKind({ ambienteFiscal: 1, sandbox: false }, null));
 });
 
-test('missingFields lists every missing field at once; NFS-e does not need IE', (t) => {
+test('missingFields lists every missing field at once; NFS-e needs the inscrição municipal instead of IE', (t) => {
   const bare = anIssuerRecord({ profile: { ie: null, crt: null, endereco: { uf: 'SP' } } });
-  const all = ['ie', 'crt', 'endereco.logradouro', 'endereco.numero', 'endereco.bairro', 'endereco.codigoMunicipio', 'endereco.municipio', 'endereco.cep'];
-  t.deepEqual(missingFields(bare, '55'), all);
-  t.deepEqual(missingFields(bare, 'NFSe'), all.filter((f) => f !== 'ie'));
+  const address = ['endereco.logradouro', 'endereco.numero', 'endereco.bairro', 'endereco.codigoMunicipio', 'endereco.municipio', 'endereco.cep'];
+  t.deepEqual(missingFields(bare, '55'), ['ie', 'crt', ...address]);
+  t.deepEqual(missingFields(bare, 'NFSe'), ['crt', 'inscricaoMunicipal', ...address]);
   t.deepEqual(missingFields(anIssuerRecord(), '65'), []);
+  t.deepEqual(missingFields(anIssuerRecord(), 'NFSe'), ['inscricaoMunicipal']);
+  t.deepEqual(missingFields(anIssuerRecord({ profile: { inscricaoMunicipal: '12345678' } }), 'NFSe'), []);
 });
 
 test('preflight order: certificate, complete record, then CSC for NFC-e only', (t) => {

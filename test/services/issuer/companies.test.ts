@@ -38,6 +38,7 @@ test.serial('POST /v1/companies creates an issuer in homologation with defaults 
       endereco: { logradouro: 'Rua das Flores', numero: '100', complemento: null, bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000', telefone: '1133334444' },
       ambienteFiscal: 2, sandbox: false, serieNfe: 1, serieNfce: 1, serieNfse: 1, csc: null, cscId: null,
       servicoPadraoLc116: null, cTribNacPadrao: null, pTotTribSNPadrao: null, pTotTribSNCompetencia: null,
+      codigoNbsPadrao: null, tribIssqnPadrao: null, indDestPadrao: null, regEspTribPadrao: null, email: null,
       fiscalBrainEnabled: false, valorAproximadoTributosEnabled: false, sefazUrl: null, certificado: null,
       createdAt: res.body.data.createdAt, updatedAt: res.body.data.updatedAt,
     },

@@ -1,0 +1,94 @@
+import type { Migration } from '../../services/shared/migrations.js';
+import { NFSE_STATUSES } from '../../lib/emission/nfse/state.js';
+
+/**
+ * NFS-e tables of the emission service (issue 16): their own numbering space (nDPS per issuer,
+ * série and environment), documents, history, the adherence of municipalities to the national
+ * standard as Sefin answered it (rule 9), and events (e101101 cancellation).
+ */
+export const nfseMigration: Migration = {
+  name: '030_nfse',
+  async up(knex, schema) {
+    const s = () => knex.schema.withSchema(schema);
+    // One row per numbering space, locked FOR UPDATE by the allocation: consecutive nDPS across nodes.
+    await s().createTable('nfse_sequences', (t) => {
+      t.uuid('issuer_id').notNullable();
+      t.integer('serie').notNullable();
+      t.smallint('environment').notNullable();
+      t.bigInteger('next_number').notNullable();
+      t.primary(['issuer_id', 'serie', 'environment']);
+    });
+    await s().createTable('nfse_documents', (t) => {
+      t.uuid('id').primary();
+      t.string('partner_id', 64).notNullable();
+      t.uuid('issuer_id').notNullable();
+      t.integer('serie').notNullable();
+      t.bigInteger('n_dps').notNullable();
+      t.smallint('environment').notNullable();
+      t.string('key_kind', 8).notNullable();
+      t.string('id_dps', 45).notNullable();
+      t.string('codigo_municipio', 7).notNullable();
+      t.timestamp('emitted_at', { useTz: true }).notNullable();
+      t.enu('status', [...NFSE_STATUSES]).notNullable();
+      t.bigInteger('amount_cents').notNullable();
+      t.string('chave_acesso', 50);
+      t.string('numero_nfse', 15);
+      t.timestamp('authorized_at', { useTz: true });
+      t.timestamp('canceled_at', { useTz: true });
+      t.jsonb('request_body').notNullable();
+      t.text('dps_xml').notNullable();
+      t.text('nfse_xml');
+      t.jsonb('erros');
+      t.jsonb('avisos').notNullable();
+      t.jsonb('alertas').notNullable();
+      t.text('motivo');
+      t.string('idempotency_key', 255);
+      t.timestamp('created_at', { useTz: true }).notNullable();
+      t.timestamp('updated_at', { useTz: true }).notNullable();
+      t.timestamp('next_check_at', { useTz: true });
+      t.integer('check_attempts').notNullable().defaultTo(0);
+      t.integer('transmissions').notNullable().defaultTo(0);
+      t.timestamp('transmitting_until', { useTz: true });
+      t.unique(['issuer_id', 'serie', 'environment', 'n_dps'], { indexName: 'nfse_documents_number_unique' });
+      t.index(['partner_id', 'created_at', 'id'], 'nfse_documents_list_idx');
+    });
+    await knex.raw('create index nfse_documents_due_idx on ??.nfse_documents (next_check_at) where next_check_at is not null', [schema]);
+    await s().createTable('nfse_history', (t) => {
+      t.bigIncrements('id');
+      t.uuid('document_id').notNullable().index();
+      t.string('from_status', 16);
+      t.string('to_status', 16).notNullable();
+      t.string('trigger', 64).notNullable();
+      t.text('motivo');
+      t.jsonb('detail');
+      t.timestamp('at', { useTz: true }).notNullable();
+    });
+    // What Sefin said about a municipality in an environment; absent = desconhecido (never refuses).
+    await s().createTable('nfse_municipalities', (t) => {
+      t.string('codigo_municipio', 7).notNullable();
+      t.smallint('environment').notNullable();
+      t.string('adesao', 16).notNullable(); // aderente | nao_aderente
+      t.text('mensagem');
+      t.timestamp('updated_at', { useTz: true }).notNullable();
+      t.primary(['codigo_municipio', 'environment']);
+    });
+    // Billing counts NFS-e under model 'NFSe' (API.md, Events: model is 55, 65 or NFSe).
+    await knex.raw('alter table ??.billing_counters alter column model type varchar(4)', [schema]);
+    await s().createTable('nfse_events', (t) => {
+      t.uuid('id').primary();
+      t.uuid('document_id').notNullable().index();
+      t.string('tipo', 16).notNullable(); // e101101 cancelamento
+      t.string('status', 12).notNullable(); // PENDING | REGISTERED | REJECTED
+      t.string('codigo_motivo', 1).notNullable();
+      t.text('justificativa').notNullable();
+      t.text('request_xml').notNullable();
+      t.text('event_xml');
+      t.jsonb('erros');
+      t.timestamp('registered_at', { useTz: true });
+      // Lease of the send in flight: a repeated request meanwhile answers 409, never a second send.
+      t.timestamp('sending_until', { useTz: true });
+      t.timestamp('created_at', { useTz: true }).notNullable();
+      t.timestamp('updated_at', { useTz: true }).notNullable();
+    });
+  },
+};

@@ -1,0 +1,115 @@
+import { DomainError, type ErrorCode } from '../../../lib/errors/index.js';
+import { toCents } from '../../../lib/money.js';
+import { brasiliaDateTime, brasiliaDay } from '../../../lib/emission/build-context.js';
+import { nfseEmissionView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
+import { transmissionInFlightError } from '../../../lib/emission/transmission.js';
+import { checkNfse } from '../../../lib/nfse/check.js';
+import { buildSignedDps } from '../../../lib/nfse/document.js';
+import { checkAdesaoMunicipio, SEFIN_MUNICIPIO_NAO_ADERENTE } from '../../../lib/nfse/rules/municipio.js';
+import { validateNfseBody } from '../../../lib/nfse/validate.js';
+import type { IssuerSnapshot } from '../../../lib/issuer/types.js';
+import { createSigner } from '../../../lib/sign/signer.js';
+import { API_VERSION } from '../../../lib/version.js';
+import { signingMaterial } from '../ports.js';
+import { municipalityAdherence } from './sefin-ports.js';
+import { sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
+
+export interface NfseDeps extends NfseTransmitDeps {
+  now(): Date;
+}
+
+export interface NfseRequest {
+  partnerId: string;
+  keyKind: 'live' | 'test' | null;
+  body: unknown;
+  idempotencyKey: string | null;
+}
+
+/** verAplic (1-20 characters): the application that wrote the DPS. */
+const VER_APLIC = `fiscal-api ${API_VERSION}`;
+
+/**
+ * One DPS, in the order of issue 16: issuer (400 without issuerId, 404, 403) → strict validation
+ * (400) → rules 2-10 (422) → preflight (422: certificate, inscrição municipal, address) →
+ * municipality adherence (422 when confirmed nao_aderente) → nDPS under the sequence row lock,
+ * built, signed and XSD-checked in the same transaction (a refusal there rolls the number back) →
+ * CREATED with idDps → TRANSMITTING committed → Sefin → outcome with its webhook in the outbox.
+ */
+export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<ReturnType<typeof nfseEmissionView>> {
+  const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
+  const { issuer, preflight, fingerprint } = await issuerForNfse(deps, req, issuerId);
+  const body = validateNfseBody(req.body);
+  // The rules read the issuer's regime (crt → opSimpNac, rule 7): without it that refusal goes first.
+  if (preflight && Array.isArray(preflight.data?.camposFaltando) && (preflight.data!.camposFaltando as string[]).includes('crt')) throw preflight;
+  const now = deps.now();
+  const { dps, avisos } = checkNfse(body, issuer, { mesAtual: brasiliaDay(now).slice(0, 7) });
+  if (preflight) throw preflight;
+
+  // Rule 9, judged for the emitter's municipality (cLocEmi): Sefin's E0037 names it.
+  const environment = issuer.ambienteFiscal;
+  const codigoMunicipio = issuer.endereco.codigoMunicipio;
+  const known = await adherenceOf(deps, issuer, codigoMunicipio);
+  checkAdesaoMunicipio(codigoMunicipio, known.adesao, known.mensagem ?? undefined);
+
+  const signer = createSigner(await signingMaterial(deps.calls, issuer.id, fingerprint));
+  const base = {
+    issuerId: issuer.id, serie: dps.serie, environment, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt' as const, codigoMunicipio,
+    amountCents: toCents(dps.valores.valorServicos), requestBody: req.body, idempotencyKey: req.idempotencyKey, emittedAt: now, avisos,
+  };
+  const doc = await deps.nfse.createNumbered(base, async (nDPS) => {
+    const signed = buildSignedDps(dps, { issuer, nDPS, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
+    return { xml: signed.xml, idDps: signed.id };
+  });
+
+  const claim = await deps.nfse.markTransmitting(doc.id, 'emission');
+  if (claim.kind === 'in-flight') throw transmissionInFlightError({ id: doc.id, status: claim.doc.status, number: doc.nDps, series: doc.serie });
+  if (claim.kind !== 'started') return respondNfse(claim.doc);
+  const xml = (await deps.nfse.xmlOf(doc.id))!.dps;
+  return respondNfse(await transmitNfse(deps, claim.doc, xml, sefinTarget(doc)));
+}
+
+/**
+ * Adherence known for the municipality; when never asked, Sefin's municipal parameters are asked
+ * once and a conclusive answer is stored. No answer stays `desconhecido`, which never refuses.
+ */
+async function adherenceOf(deps: NfseDeps, issuer: IssuerSnapshot, codigoMunicipio: string) {
+  const known = await deps.nfse.adesao(codigoMunicipio, issuer.ambienteFiscal);
+  if (known.adesao !== 'desconhecido') return known;
+  const asked = await municipalityAdherence(deps.calls, { issuerId: issuer.id, ambiente: issuer.ambienteFiscal }, codigoMunicipio);
+  if (asked.kind === 'failed') return known;
+  const mensagem = asked.kind === 'nao_aderente' ? asked.mensagem : null;
+  await deps.nfse.recordAdesao(codigoMunicipio, issuer.ambienteFiscal, asked.kind, mensagem);
+  return { adesao: asked.kind, mensagem };
+}
+
+/** Selection errors (400/404/403) throw at once; the preflight refusal (422) is returned for later. */
+async function issuerForNfse(deps: NfseDeps, req: NfseRequest, issuerId: string | undefined) {
+  const res = await (deps.calls.call as any)('v1.issuer.forEmission', { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind, preflight: 'report' }) as {
+    issuer: IssuerSnapshot;
+    certificate?: { fingerprint: string } | null;
+    preflight: { type: string; data: Record<string, unknown> | null; message: string } | null;
+  };
+  const p = res.preflight;
+  return {
+    issuer: res.issuer,
+    fingerprint: res.certificate?.fingerprint ?? null,
+    preflight: p ? new DomainError(p.type as ErrorCode, p.data ?? undefined, p.message) : null,
+  };
+}
+
+/**
+ * 201 for anything that is not a Sefin refusal; a refusal is API.md's 400 BAD_REQUEST with erros[]
+ * verbatim, and an E0037 also keeps its message in `details.mensagemSefin` (rule 9).
+ */
+export function respondNfse(doc: NfseRecord): ReturnType<typeof nfseEmissionView> {
+  if (doc.status === 'REJECTED') {
+    const erros = doc.erros ?? [];
+    const e0037 = erros.find((e) => e.codigo === SEFIN_MUNICIPIO_NAO_ADERENTE);
+    throw new DomainError('BAD_REQUEST', {
+      erros, nfseId: doc.id, status: doc.status, idDps: doc.idDps,
+      ...(e0037 ? { mensagemSefin: e0037.descricao, codigoMunicipio: doc.codigoMunicipio } : {}),
+    }, doc.motivo ?? 'DPS rejeitada pela Sefin Nacional.');
+  }
+  return nfseEmissionView(doc);
+}

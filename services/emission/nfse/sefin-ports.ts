@@ -1,0 +1,59 @@
+import type { Context, ServiceBroker } from 'moleculer';
+import type {
+  DpsConsultResult, MunicipalityAdherenceResult, NfseEventResult, NfseSubmitResult, SefinTarget,
+} from '../../../lib/sefin/results.js';
+
+/**
+ * The v1.sefaz actions the NFS-e path calls (the Sefin Nacional client, lib/sefin/results.ts is
+ * the contract). A call that throws is mapped to the typed union as for NF-e
+ * (services/emission/ports.ts): no node to take it certainly sent nothing; anything else (broker
+ * timeout, node lost mid-call) may have reached Sefin and is consulted by idDps, never resent blindly.
+ */
+type Caller = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+
+function notSent(err: any): boolean {
+  const name = String(err?.name ?? err?.type ?? '');
+  return name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError' || err?.type === 'SERVICE_NOT_FOUND' || err?.type === 'SERVICE_NOT_AVAILABLE';
+}
+
+function callFailure(err: any): { kind: 'failed' | 'unknown'; reason: 'connect' | 'timeout-after-send'; detail: string } {
+  return notSent(err)
+    ? { kind: 'failed', reason: 'connect', detail: 'serviço sefaz indisponível' }
+    : { kind: 'unknown', reason: 'timeout-after-send', detail: String(err?.message ?? err) };
+}
+
+/** POST {base}/nfse with the signed DPS; sent once, never retried by the broker. */
+export async function submitDps(c: Caller, target: SefinTarget, signedDpsXml: string, idDps: string): Promise<NfseSubmitResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.nfseSubmit', { ...target, signedDpsXml, idDps }, { retries: 0 });
+  } catch (err) {
+    return callFailure(err);
+  }
+}
+
+/** GET {base}/dps/{idDps}: the reconciliation query. */
+export async function consultDps(c: Caller, target: SefinTarget, idDps: string): Promise<DpsConsultResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.nfseConsultDps', { ...target, idDps });
+  } catch (err: any) {
+    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+  }
+}
+
+/** POST {base}/nfse/{chaveAcesso}/eventos with the signed pedRegEvento; sent once. */
+export async function sendNfseEvent(c: Caller, target: SefinTarget, chaveAcesso: string, signedEventXml: string): Promise<NfseEventResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.nfseEvent', { ...target, chaveAcesso, signedEventXml }, { retries: 0 });
+  } catch (err) {
+    return callFailure(err);
+  }
+}
+
+/** Municipal parameters: does the municipality adhere to the national standard in this environment. */
+export async function municipalityAdherence(c: Caller, target: SefinTarget, codigoMunicipio: string): Promise<MunicipalityAdherenceResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio });
+  } catch (err: any) {
+    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+  }
+}

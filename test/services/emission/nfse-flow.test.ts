@@ -1,0 +1,275 @@
+import test from 'ava';
+import { STATUS_CODES } from 'node:http';
+import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
+import { aValidNfseBody } from '../../support/nfse-factories.js';
+import { companyWithA1, integratorWithA1 } from '../../support/e2e.js';
+import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { verifyDfe } from '../../support/verify-dfe.js';
+import { ManualClock } from '../../../services/shared/clock.js';
+
+/**
+ * POST /v1/nfse after the refusals: Sefin's answers (authorized, rejected with erros[] verbatim,
+ * E0037, lost after processing), reconciliation by idDps, cancellation and Idempotency-Key, over
+ * HTTP with the real gateway, auth, issuer and emission on Postgres, and a programmable stand-in for
+ * the v1.sefaz NFS-e actions (test/support/sefin-stand-in.ts).
+ */
+let stack: Stack;
+let headers: Record<string, string>;
+let issuerId: string;
+const sefin = new SefinStandIn();
+const clock = new ManualClock(new Date());
+const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
+
+test.before(async () => {
+  stack = await startStack({
+    clock,
+    env: { AUTH_SCRYPT_N: '1024' },
+    nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'webhook-dispatcher'], extra: [sefin.service()] }],
+  });
+  ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
+});
+test.after.always(async () => { await stack?.stop(); });
+test.beforeEach(() => {
+  sefin.submit = { kind: 'authorize' };
+  sefin.event = 'register';
+});
+
+const post = (body: unknown, extra: Record<string, string> = {}) => stack.request('POST', '/v1/nfse', { headers: { ...headers, ...extra }, body });
+const events = async (type: string, nfseId: string) => (await stack.knex('emission.outbox').select('payload'))
+  .map((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))
+  .filter((p: any) => p.type === type && p.data?.nfseId === nfseId);
+
+function envelope(res: HttpResult, status: number, slug: string, detail: string, extra: Record<string, unknown> = {}) {
+  return {
+    error: {
+      type: `https://errors.test/${slug}`, title: STATUS_CODES[status], status, detail, ...extra,
+      instance: res.body.error.instance, requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+    },
+  };
+}
+
+test.serial('authorized: 201 with chaveAcesso, numero, nDPS, the signed DPS passes verify-dfe, invoice.authorized with nfseId in the outbox', async (t) => {
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201, res.text);
+  const d = res.body.data;
+  t.like(d, { status: 'AUTHORIZED', model: 'NFSe', numero: '1', serie: 1, nDPS: 1, amount: '1500.00', issuerId, avisos: [], alertas: [] });
+  t.regex(d.chaveAcesso, /^\d{50}$/);
+  t.deepEqual(d.links, { self: `/v1/nfse/${d.id}`, xml: `/v1/nfse/${d.id}/xml`, cancelamento: `/v1/nfse/${d.id}/cancelamento`, danfse: `/v1/nfse/${d.id}/danfse.pdf`, danfseHtml: `/v1/nfse/${d.id}/danfse.html` });
+
+  const sent = sefin.calls.filter((c) => c.action === 'nfseSubmit').at(-1)!.params;
+  t.is(sent.idDps, d.idDps);
+  const check = verifyDfe({ dps: sent.signedDpsXml });
+  t.true(check.ok, check.output);
+
+  const got = await stack.request('GET', `/v1/nfse/${d.id}`, { headers });
+  t.like(got.body.data, { id: d.id, status: 'AUTHORIZED', chaveAcesso: d.chaveAcesso, situacao: null, erros: null });
+  const xml = await stack.request('GET', `/v1/nfse/${d.id}/xml`, { headers });
+  t.is(xml.status, 200);
+  t.is(xml.headers.get('content-disposition'), `attachment; filename="${d.chaveAcesso}-nfse.xml"`);
+  t.true(xml.text.startsWith('<NFSe ') && xml.text.includes(`<infDPS Id="${d.idDps}">`));
+
+  const authorized = await events('invoice.authorized', d.id);
+  t.is(authorized.length, 1);
+  t.like(authorized[0].data, { nfseId: d.id, model: 'NFSe', number: 1, series: 1, chaveAcesso: d.chaveAcesso, status: 'AUTHORIZED', amount: '1500.00' });
+  const mun = await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3550308', environment: 2 }).first();
+  t.is(mun.adesao, 'aderente');
+  const usage = await stack.nodes[0]!.call('v1.emission.usage', { partnerId: authorized[0].partnerId, period: new Date().toISOString().slice(0, 7) }) as any[];
+  t.deepEqual(usage, [{ model: 'NFSe', environment: 2, keyKind: 'live', billable: true, count: 1 }]);
+});
+
+test.serial('Idempotency-Key: the same request answers the original 201 and sends nothing', async (t) => {
+  const body = aValidNfseBody({ issuerId });
+  const first = await post(body, { 'Idempotency-Key': 'dps-idem-1' });
+  t.is(first.status, 201);
+  const sends = sefin.count('nfseSubmit');
+  const again = await post(body, { 'Idempotency-Key': 'dps-idem-1' });
+  t.is(again.status, 201);
+  t.deepEqual(again.body.data, first.body.data);
+  t.is(sefin.count('nfseSubmit'), sends);
+});
+
+test.serial('rejected: 400 BAD_REQUEST with erros[] verbatim, the signed DPS at /xml, invoice.rejected', async (t) => {
+  const erros = [{ codigo: 'E0312', descricao: 'Código de tributação nacional inexistente.' }, { codigo: 'E0699', descricao: 'Alíquota do ISSQN inválida.' }];
+  sefin.submit = { kind: 'reject', erros };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 400);
+  const nfseId = res.body.error.details.nfseId;
+  t.deepEqual(res.body, envelope(res, 400, 'BAD_REQUEST', 'E0312 - Código de tributação nacional inexistente.; E0699 - Alíquota do ISSQN inválida.', {
+    erros, details: { nfseId, status: 'REJECTED', idDps: res.body.error.details.idDps },
+  }));
+  const xml = await stack.request('GET', `/v1/nfse/${nfseId}/xml`, { headers });
+  t.true(xml.text.startsWith('<DPS '));
+  const danfse = await stack.request('GET', `/v1/nfse/${nfseId}/danfse.pdf`, { headers });
+  t.deepEqual(danfse.body, envelope(danfse, 409, 'DOCUMENTO_SEM_DANFE', 'Documento sem DANFE: só documentos autorizados, cancelados ou NFC-e emitida em contingência têm documento auxiliar.', { details: { status: 'REJECTED' } }));
+  const rejected = await events('invoice.rejected', nfseId);
+  t.is(rejected.length, 1);
+  t.like(rejected[0].data, { nfseId, model: 'NFSe', status: 'REJECTED', chaveAcesso: null, erros });
+});
+
+test.serial('E0037: 400 with details.mensagemSefin, the municipality becomes nao_aderente, the next DPS is 422 before numbering', async (t) => {
+  const rj = await companyWithA1(stack, headers, { ...NFSE_ISSUER, endereco: { logradouro: 'Rua A', numero: '1', bairro: 'Centro', codigoMunicipio: '3304557', uf: 'RJ', cep: '20010000' } });
+  const mensagem = 'O código do município emissor informado na DPS é inexistente no cadastro de convênio municipal do sistema nacional.';
+  sefin.submit = { kind: 'reject', erros: [{ codigo: 'E0037', descricao: mensagem }] };
+  const res = await post(aValidNfseBody({ issuerId: rj.issuerId }));
+  t.is(res.status, 400);
+  t.deepEqual(res.body, envelope(res, 400, 'BAD_REQUEST', `E0037 - ${mensagem}`, {
+    erros: [{ codigo: 'E0037', descricao: mensagem }],
+    details: { nfseId: res.body.error.details.nfseId, status: 'REJECTED', idDps: res.body.error.details.idDps, mensagemSefin: mensagem, codigoMunicipio: '3304557' },
+  }));
+  const sends = sefin.count('nfseSubmit');
+  const next = await post(aValidNfseBody({ issuerId: rj.issuerId }));
+  t.is(next.status, 422);
+  t.deepEqual(next.body, envelope(next, 422, 'MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL', 'Município não aderente ao padrão nacional neste ambiente.', { details: { codigoMunicipio: '3304557', mensagemSefin: mensagem } }));
+  t.is(sefin.count('nfseSubmit'), sends);
+  const numbered = await stack.knex('emission.nfse_documents').where({ issuer_id: rj.issuerId }).count('* as n');
+  t.is(Number(numbered[0]!.n), 1, 'the refused DPS used no number');
+});
+
+test.serial('answer lost after processing: 201 TRANSMITTING, listed indeterminada, reconciliation by idDps ends AUTHORIZED with exactly one invoice.authorized', async (t) => {
+  sefin.submit = { kind: 'drop-after-processing' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201);
+  const { id, idDps } = res.body.data;
+  t.like(res.body.data, { status: 'TRANSMITTING', chaveAcesso: null, numero: null });
+  const open = await stack.request('GET', '/v1/nfse?situacao=indeterminada', { headers });
+  t.deepEqual(open.body.data.items.map((i: any) => [i.id, i.idDps, i.situacao]), [[id, idDps, 'indeterminada']]);
+
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  const round = await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {}) as any;
+  t.deepEqual(round.outcomes, [{ id, status: 'AUTHORIZED' }]);
+  t.is(sefin.calls.filter((c) => c.action === 'nfseSubmit' && c.params.idDps === idDps).length, 1, 'never resent blindly');
+  const got = await stack.request('GET', `/v1/nfse/${id}`, { headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', situacao: null, chaveAcesso: sefin.issued.get(idDps)!.chaveAcesso });
+  clock.advance(3 * 60_000);
+  await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {});
+  t.is((await events('invoice.authorized', id)).length, 1);
+});
+
+test.serial('nothing reached Sefin: ERROR; reconciliation finds no DPS and sends the same DPS again (same idDps)', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.is(res.status, 201);
+  t.like(res.body.data, { status: 'ERROR' });
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {});
+  const got = await stack.request('GET', `/v1/nfse/${res.body.data.id}`, { headers });
+  t.like(got.body.data, { status: 'AUTHORIZED', idDps: res.body.data.idDps, nDPS: res.body.data.nDPS });
+});
+
+test.serial('a DPS a crash left CREATED (numbered, never sent) is sent by reconciliation under its own idDps', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  const { id, idDps } = res.body.data;
+  // As if the process died between the numbering commit and TRANSMITTING: nothing of it reached Sefin.
+  await stack.knex('emission.nfse_documents').where({ id }).update({ status: 'CREATED', transmissions: 0, transmitting_until: null });
+  sefin.submit = { kind: 'authorize' };
+  clock.advance(3 * 60_000);
+  const round = await stack.nodes[0]!.call('v1.emission.reconcileNfseDue', {}) as any;
+  t.deepEqual(round.outcomes.filter((o: any) => o.id === id), [{ id, status: 'AUTHORIZED' }]);
+  t.true(sefin.calls.some((c) => c.action === 'nfseConsultDps' && c.params.idDps === idDps), 'consulted before sending');
+  t.is((await events('invoice.authorized', id)).length, 1);
+});
+
+test.serial('POST /v1/nfse/{id}/reenvio sends the same DPS now: ERROR → AUTHORIZED under the same idDps; a final NFS-e sends nothing', async (t) => {
+  sefin.submit = { kind: 'fail' };
+  const res = await post(aValidNfseBody({ issuerId }));
+  t.like(res.body.data, { status: 'ERROR' });
+  sefin.submit = { kind: 'authorize' };
+  const again = await stack.request('POST', `/v1/nfse/${res.body.data.id}/reenvio`, { headers, body: {} });
+  t.is(again.status, 200, again.text);
+  t.like(again.body.data, { id: res.body.data.id, status: 'AUTHORIZED', idDps: res.body.data.idDps, nDPS: res.body.data.nDPS });
+  const sends = sefin.count('nfseSubmit');
+  const done = await stack.request('POST', `/v1/nfse/${res.body.data.id}/reenvio`, { headers, body: {} });
+  t.like(done.body.data, { status: 'AUTHORIZED' });
+  t.is(sefin.count('nfseSubmit'), sends);
+});
+
+test.serial('cancellation: 200 CANCELADA with invoice.canceled; repeating it sends nothing; a second NFS-e not authorized is 422', async (t) => {
+  const doc = (await post(aValidNfseBody({ issuerId }))).body.data;
+  const justificativa = 'Servico faturado em duplicidade para o tomador';
+  const res = await stack.request('POST', `/v1/nfse/${doc.id}/cancelamento`, { headers, body: { justificativa } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body.data, { tipo: 'cancelamento', evento: 'e101101', status: 'REGISTERED', codigoMotivo: 1, justificativa, documento: { id: doc.id, status: 'CANCELADA' } });
+  const sentEvent = sefin.calls.filter((c) => c.action === 'nfseEvent').at(-1)!.params;
+  t.is(sentEvent.chaveAcesso, doc.chaveAcesso);
+  t.regex(sentEvent.signedEventXml, new RegExp(`^<pedRegEvento [^>]*><infPedReg Id="PRE${doc.chaveAcesso}101101">`));
+  const canceled = await events('invoice.canceled', doc.id);
+  t.is(canceled.length, 1);
+  t.like(canceled[0].data, { nfseId: doc.id, model: 'NFSe', status: 'CANCELADA', justificativa });
+
+  const sends = sefin.count('nfseEvent');
+  const again = await stack.request('POST', `/v1/nfse/${doc.id}/cancelamento`, { headers, body: { justificativa } });
+  t.is(again.status, 200);
+  t.is(again.body.data.id, res.body.data.id);
+  t.is(sefin.count('nfseEvent'), sends);
+  const xml = await stack.request('GET', `/v1/nfse/${doc.id}/cancelamento/xml`, { headers });
+  t.is(xml.status, 200);
+
+  sefin.submit = { kind: 'reject', erros: [{ codigo: 'E0001', descricao: 'x' }] };
+  const rejected = await post(aValidNfseBody({ issuerId }));
+  const refused = await stack.request('POST', `/v1/nfse/${rejected.body.error.details.nfseId}/cancelamento`, { headers, body: { justificativa } });
+  t.is(refused.status, 422);
+  t.deepEqual(refused.body, envelope(refused, 422, 'DOCUMENTO_NAO_CANCELAVEL', 'Só um documento autorizado (AUTHORIZED) pode ser cancelado.', { details: { status: 'REJECTED' } }));
+});
+
+test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao together are 400; another partner gets 404', async (t) => {
+  const page = await stack.request('GET', '/v1/nfse?limit=2&status=AUTHORIZED', { headers });
+  t.is(page.status, 200);
+  t.is(page.body.data.items.length, 2);
+  t.truthy(page.body.data.nextCursor);
+  const next = await stack.request('GET', `/v1/nfse?limit=2&status=AUTHORIZED&cursor=${page.body.data.nextCursor}`, { headers });
+  t.false(next.body.data.items.some((i: any) => page.body.data.items.some((p: any) => p.id === i.id)));
+  const both = await stack.request('GET', '/v1/nfse?status=ERROR&situacao=indeterminada', { headers });
+  t.is(both.status, 400);
+  const other = await integratorWithA1(stack, NFSE_ISSUER);
+  const foreign = await stack.request('GET', `/v1/nfse/${page.body.data.items[0].id}`, { headers: other.headers });
+  t.is(foreign.status, 404);
+  t.deepEqual(foreign.body, envelope(foreign, 404, 'NOT_FOUND', 'NFS-e não encontrada.'));
+});
+
+test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity with sources; without an item it is 422 with camposNaoResolvidos', async (t) => {
+  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000' });
+  const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId, valor: 1500.5, dataEmissao: '2026-11-22' } });
+  t.is(res.status, 200, res.text);
+  t.like(res.body.data, {
+    lc116: { item: '01.01', fonte: 'cadastro' }, cTribNac: { codigo: '010101', candidatas: [] }, nbs: { codigo: '115022000', fonte: 'cadastro' },
+    ibsCbs: { indOp: '100301', cClassTrib: '000001' }, iss: { municipio: '3550308', regime: 'simples_nacional', informativo: true },
+    camposNaoResolvidos: [], valor: '1500.50', dataEmissao: '2026-11-22', issuerId: withActivity.issuerId,
+  });
+  const none = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
+  t.is(none.status, 422);
+  t.deepEqual(none.body, envelope(none, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {
+    details: { camposNaoResolvidos: [{ campo: 'lc116', motivo: 'informe lc116 ou cadastre servicoPadraoLc116 no emissor' }] },
+  }));
+});
+
+test.serial('rule 10 with the annexes: resolverTributacao fills cTribNac from the issuer activity (Anexo B) and emits', async (t) => {
+  const assisted = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.02', tribIssqnPadrao: 1 });
+  const body = aValidNfseBody({ issuerId: assisted.issuerId, resolverTributacao: true, dpsNacional: { pTotTribSN: 6 }, servico: { valorServicos: 100, discriminacao: 'Programacao' } });
+  const res = await post(body);
+  t.is(res.status, 201, res.text);
+  const dps = sefin.calls.filter((c) => c.action === 'nfseSubmit').at(-1)!.params.signedDpsXml as string;
+  t.regex(dps, /<cTribNac>010201<\/cTribNac>/);
+});
+
+test.serial('the OpenAPI document describes every NFS-e route with request and response schemas and examples', async (t) => {
+  const doc = (await stack.request('GET', '/api-docs-json')).body;
+  const paths = doc.paths ?? doc.data?.paths;
+  const emit = paths['/v1/nfse'].post;
+  t.is(emit.requestBody.content['application/json'].schema.properties.servico.type, 'object');
+  t.is(emit.requestBody.content['application/json'].example.servico.valorServicos, 1500);
+  t.deepEqual(Object.keys(emit.responses['201'].content['application/json'].schema.properties.data.properties).slice(0, 5), ['id', 'status', 'model', 'chaveAcesso', 'numero']);
+  t.is(emit.responses['201'].content['application/json'].example.data.model, 'NFSe');
+  const resolve = paths['/v1/fiscal/resolve-servico'].post;
+  t.deepEqual(resolve.requestBody.content['application/json'].schema.required, ['issuerId']);
+  t.truthy(resolve.responses['200'].content['application/json'].example.data.cTribNac);
+  const cancel = paths['/v1/nfse/{id}/cancelamento'].post;
+  t.truthy(cancel.requestBody.content['application/json'].schema.properties.justificativa);
+  t.truthy(cancel.responses['200'].content['application/json'].example);
+  for (const [path, method] of [['/v1/nfse', 'get'], ['/v1/nfse/{id}', 'get'], ['/v1/nfse/{id}/xml', 'get'], ['/v1/nfse/{id}/danfse.pdf', 'get'], ['/v1/nfse/{id}/danfse.html', 'get'], ['/v1/nfse/{id}/cancelamento/xml', 'get']] as const) {
+    t.truthy(paths[path]?.[method], `${method} ${path}`);
+  }
+  t.truthy(paths['/v1/nfse/{id}'].get.responses['200'].content['application/json'].example);
+});

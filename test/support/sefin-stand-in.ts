@@ -1,0 +1,88 @@
+import { randomInt } from 'node:crypto';
+import type { ServiceSchema } from 'moleculer';
+import type { DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseEventResult, NfseSubmitResult, SefinMessage } from '../../lib/sefin/results.js';
+
+/**
+ * A programmable stand-in for the Sefin Nacional actions of v1.sefaz (lib/sefin/results.ts is the
+ * contract), for the emission tests that need an exact Sefin answer: a rejection with given
+ * erros[], E0037, an answer lost after processing, a cancellation. It keeps its own record of
+ * idDps → NFS-e, so the reconciliation query answers what "Sefin" processed. The real client and
+ * simulator are tested on their own (services/sefaz, branch sefin).
+ */
+export type SubmitMode =
+  | { kind: 'authorize' }
+  | { kind: 'reject'; erros: SefinMessage[] }
+  /** Processed (recorded), but the caller sees no answer. */
+  | { kind: 'drop-after-processing' }
+  | { kind: 'fail' };
+
+export class SefinStandIn {
+  submit: SubmitMode = { kind: 'authorize' };
+  event: 'register' | { reject: SefinMessage[] } | 'fail' = 'register';
+  adherence: MunicipalityAdherenceResult = { kind: 'failed', reason: 'connect', detail: 'sem resposta' };
+  readonly issued = new Map<string, IssuedNfse>();
+  readonly calls: { action: string; params: any }[] = [];
+  private nNfse = 0;
+
+  service(): ServiceSchema {
+    const self = this;
+    return {
+      name: 'sefaz',
+      version: 1,
+      actions: {
+        nfseSubmit(ctx: any): NfseSubmitResult {
+          self.calls.push({ action: 'nfseSubmit', params: ctx.params });
+          const { idDps, signedDpsXml } = ctx.params;
+          const mode = self.submit;
+          if (mode.kind === 'fail') return { kind: 'failed', reason: 'connect', detail: 'connection refused' };
+          if (mode.kind === 'reject') return { kind: 'rejected', httpStatus: 400, erros: mode.erros };
+          if (self.issued.has(idDps)) return { kind: 'rejected', httpStatus: 400, erros: [{ codigo: 'E0014', descricao: 'DPS já existente' }] };
+          const issued = self.issue(idDps, signedDpsXml);
+          if (mode.kind === 'drop-after-processing') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'read timeout' };
+          return { kind: 'authorized', alertas: [], ...issued };
+        },
+        nfseConsultDps(ctx: any): DpsConsultResult {
+          self.calls.push({ action: 'nfseConsultDps', params: ctx.params });
+          const found = self.issued.get(ctx.params.idDps);
+          return found ? { kind: 'authorized', ...found } : { kind: 'not-found' };
+        },
+        nfseMunicipality(ctx: any): MunicipalityAdherenceResult {
+          self.calls.push({ action: 'nfseMunicipality', params: ctx.params });
+          return self.adherence;
+        },
+        nfseEvent(ctx: any): NfseEventResult {
+          self.calls.push({ action: 'nfseEvent', params: ctx.params });
+          if (self.event === 'fail') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'read timeout' };
+          if (self.event !== 'register') return { kind: 'rejected', httpStatus: 400, erros: self.event.reject };
+          return { kind: 'registered', eventXml: `<evento xmlns="http://www.sped.fazenda.gov.br/nfse">${ctx.params.signedEventXml}</evento>`, registeredAt: '2026-11-22T21:00:00-03:00' };
+        },
+      },
+    };
+  }
+
+  count(action: string): number {
+    return this.calls.filter((c) => c.action === action).length;
+  }
+
+  private issue(idDps: string, dps: string): IssuedNfse {
+    const n = ++this.nNfse;
+    const cLocEmi = idDps.slice(3, 10);
+    const cnpj = idDps.slice(11, 25);
+    const chaveAcesso = `${cLocEmi}22${cnpj}${String(n).padStart(13, '0')}2611${String(randomInt(0, 1e9)).padStart(9, '0')}0`;
+    const issued: IssuedNfse = { chaveAcesso, idDps, numeroNfse: String(n), nfseXml: nfseXmlOf(chaveAcesso, n, dps), authorizedAt: '2026-11-22T17:40:01-03:00' };
+    this.issued.set(idDps, issued);
+    return issued;
+  }
+}
+
+/** An NFS-e document shaped like Sefin's (infNFSe with its own fields, then the DPS); not signed. */
+function nfseXmlOf(chave: string, n: number, dps: string): string {
+  const v = (tag: string) => dps.match(new RegExp(`<${tag}>([^<]*)</${tag}>`))?.[1] ?? '';
+  return '<NFSe xmlns="http://www.sped.fazenda.gov.br/nfse" versao="1.01">'
+    + `<infNFSe Id="NFS${chave}"><xLocEmi>São Paulo</xLocEmi><xLocPrestacao>São Paulo</xLocPrestacao><nNFSe>${n}</nNFSe>`
+    + `<cLocIncid>${v('cLocPrestacao')}</cLocIncid><xLocIncid>São Paulo</xLocIncid><xTribNac>Análise e desenvolvimento de sistemas.</xTribNac>`
+    + '<verAplic>SefinStandIn</verAplic><ambGer>2</ambGer><tpEmis>1</tpEmis><procEmi>1</procEmi><cStat>100</cStat>'
+    + `<dhProc>2026-11-22T17:40:01-03:00</dhProc><nDFSe>${n}</nDFSe>`
+    + `<emit><CNPJ>${chave.slice(9, 23)}</CNPJ><IM>${v('IM')}</IM><xNome>EMPRESA TESTE LTDA</xNome><enderNac><xLgr>Rua das Flores</xLgr><nro>100</nro><xBairro>Centro</xBairro><cMun>3550308</cMun><UF>SP</UF><CEP>01001000</CEP></enderNac></emit>`
+    + `<valores><vBC>${v('vServ')}</vBC><vLiq>${v('vServ')}</vLiq></valores>${dps.replace(/^<\?xml[^>]*>/, '')}</infNFSe></NFSe>`;
+}
