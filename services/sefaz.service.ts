@@ -249,6 +249,7 @@ const SefazService: ServiceSchema = {
     });
     this.sefin = new SefinClient({
       config,
+      transport: this.transport,
       now: () => clock.now(),
       material: (id: string) => this.materialFor(id),
       simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
@@ -258,7 +259,6 @@ const SefazService: ServiceSchema = {
   async stopped(this: any) {
     this.client?.close();
     this.transport?.close();
-    this.sefin?.close();
     await this.simulator?.stop();
   },
 };

@@ -51,6 +51,8 @@ export interface Exchange<R> {
   identity: SigningMaterial;
   trust: Trust;
   url: string;
+  /** POST unless said (Sefin Nacional's reads are GETs). */
+  method?: 'POST' | 'GET' | 'HEAD';
   body: string;
   contentType: string;
   /**
@@ -108,7 +110,7 @@ export class AuthorityTransport {
       let verdict: ReturnType<typeof breakerVerdict> = 'neutral';
       try {
         const out = await postSoap({
-          url: x.url, agent, body: x.body, contentType: x.contentType, connectTimeoutMs: this.opts.connectTimeoutMs,
+          url: x.url, agent, method: x.method, body: x.body, contentType: x.contentType, connectTimeoutMs: this.opts.connectTimeoutMs,
           readTimeoutMs: this.opts.readTimeoutMs, expectContinue: this.opts.expectContinue, socketWaitMs: this.opts.queueTimeoutMs,
         });
         const { result, evidence } = x.interpret(out);

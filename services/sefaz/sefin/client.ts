@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../../../config.js';
 import type { SigningMaterial } from '../../../lib/issuer/types.js';
-import { KeyedBreaker } from '../../../lib/sefaz/breaker.js';
+import type { CallEvidence } from '../../../lib/sefaz/breaker.js';
 import type { InfrastructureReason } from '../../../lib/sefaz/results.js';
 import { authorityBases, sefinUrl, twinBases, type SefinBases, type SefinOperation } from '../../../lib/sefin/endpoints.js';
 import { toGzipBase64 } from '../../../lib/sefin/payload.js';
@@ -9,13 +9,15 @@ import * as A from '../../../lib/sefin/responses.js';
 import type {
   DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinTarget,
 } from '../../../lib/sefin/results.js';
-import { AgentPool } from '../agents.js';
-import { postSoap } from '../http-client.js';
+import type { PostOutcome } from '../http-client.js';
+import type { AuthorityTransport } from '../transport.js';
 
 /**
  * The Sefin Nacional client (NFS-e national standard): REST + JSON over mutual TLS with the
- * issuer's A1, every XML gzip + base64 inside the JSON. Same transport as the NF-e client (the
- * agent pool and the one request function of services/sefaz), its own breaker per environment.
+ * issuer's A1, every XML gzip + base64 inside the JSON. It goes through the node's one
+ * AuthorityTransport, as the NF-e client does (services/sefaz/transport.ts): the same connections
+ * per certificate, per-issuer queue and timeouts, with a circuit of its own per environment
+ * (`sefin|<ambiente>|<trust>`) fed only by failures on the wire.
  *
  * Like the NF-e client it never throws for Sefin or the network: submissions and events are sent
  * once (`failed` when nothing left, `unknown` when it may have been processed); reads are repeated
@@ -23,6 +25,8 @@ import { postSoap } from '../http-client.js';
  */
 export interface SefinClientDeps {
   config: AppConfig;
+  /** The node's shared way to the authorities (agents, bulkhead, breaker). */
+  transport: AuthorityTransport;
   now(): Date;
   material(issuerId: string): Promise<SigningMaterial>;
   /** The in-process simulator, when this node runs it. */
@@ -39,18 +43,9 @@ const DUPLICATE_DPS = 'E0014';
 const CANCELLATION = { tipoEvento: '101101', numSeqEvento: 1 } as const;
 
 export class SefinClient {
-  readonly breaker: KeyedBreaker;
-  private readonly agents = new AgentPool();
   private authorityCa: string[] | undefined | null = null;
 
-  constructor(private readonly deps: SefinClientDeps) {
-    const s = deps.config.sefaz;
-    this.breaker = new KeyedBreaker({ threshold: s.breakerThreshold, failureRatio: 0.5, minRequests: 10, windowMs: 60_000, cooldownMs: s.breakerCooldownMs });
-  }
-
-  close(): void {
-    this.agents.destroyAll();
-  }
+  constructor(private readonly deps: SefinClientDeps) {}
 
   /**
    * Hosts and trust of a call: an override (issuer endpoint) laid out like the simulator; the
@@ -105,30 +100,13 @@ export class SefinClient {
     } catch (err) {
       return { kind: 'failed', reason: 'connect', detail: (err as Error).message };
     }
-    const agent = this.agents.get(await this.deps.material(target.issuerId), { id: where.trustId, ca: where.ca });
     const key = `sefin|${target.ambiente}|${where.trustId}`;
-    if (!this.breaker.allow(key, this.deps.now().getTime())) return { kind: 'failed', reason: 'circuit-open', detail: `circuit open for ${key}` };
-    const s = this.deps.config.sefaz;
-    const out = await postSoap({
-      url, agent, method: opts.method, body: opts.body ? JSON.stringify(opts.body) : '', contentType: JSON_TYPE,
-      connectTimeoutMs: s.connectTimeoutMs, readTimeoutMs: s.readTimeoutMs, expectContinue: s.expectContinue,
+    return this.deps.transport.exchange<Answer | Failure>({
+      key, identity: await this.deps.material(target.issuerId), trust: { id: where.trustId, ca: where.ca },
+      url, method: opts.method, body: opts.body ? JSON.stringify(opts.body) : '', contentType: JSON_TYPE,
+      interpret: (out) => interpret(out, opts.transmission),
+      refused: (reason, detail) => ({ kind: 'failed', reason, detail }),
     });
-    const maybe = opts.transmission ? 'unknown' : 'failed';
-    let result: Answer | Failure;
-    if (!out.ok) result = { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail };
-    // 5xx carries no judgement of the document (a front end or Sefin itself failing); before our
-    // body left it proves nothing was processed, after it may have been.
-    // 429: the ADN/Sefin front end's rate limit answers before anything is processed.
-    else if (out.status === 429) result = { kind: 'failed', reason: 'http-status', detail: `HTTP 429: ${out.body.slice(0, 200)}` };
-    else if (out.status >= 500) result = { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` };
-    else result = { status: out.status, body: out.body };
-    const now = this.deps.now().getTime();
-    const failure = 'kind' in result ? result : null;
-    // A TLS refusal is usually one issuer's certificate: it must not open the circuit for all.
-    if (failure && failure.reason === 'tls') this.breaker.neutral(key);
-    else if (failure) this.breaker.failure(key, now);
-    else this.breaker.success(key, now);
-    return result;
   }
 
   /** Reads: repeat on infrastructure failure (not when the breaker is open). */
@@ -238,4 +216,17 @@ export class SefinClient {
 
 function pick(p: SefinTarget): SefinTarget {
   return { issuerId: p.issuerId, ambiente: p.ambiente, sandbox: p.sandbox, endpointUrl: p.endpointUrl };
+}
+
+/** The typed outcome of one exchange, and what it says about Sefin for the breaker. */
+function interpret(out: PostOutcome, transmission: boolean): { result: Answer | Failure; evidence: CallEvidence } {
+  const maybe = transmission ? 'unknown' : 'failed';
+  if (!out.ok) return { result: { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail }, evidence: { kind: 'failure', origin: out.origin } };
+  // 429: the ADN/Sefin front end's rate limit answers before anything is processed.
+  if (out.status === 429) return { result: { kind: 'failed', reason: 'http-status', detail: `HTTP 429: ${out.body.slice(0, 200)}` }, evidence: { kind: 'http-status', status: 429 } };
+  // 5xx carries no judgement of the document (a front end or Sefin itself failing); before our
+  // body left it proves nothing was processed, after it may have been.
+  if (out.status >= 500) return { result: { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` }, evidence: { kind: 'http-status', status: out.status } };
+  // Any other status is an answer about this request (a rejection is a 4xx): what it means is the parser's business.
+  return { result: { status: out.status, body: out.body }, evidence: { kind: 'answer' } };
 }
