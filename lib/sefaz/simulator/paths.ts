@@ -28,6 +28,7 @@ export interface PathTarget {
 interface Candidate { authority: string; model: '55' | '65'; host: string; service: SefazService }
 interface EndpointFile {
   authorizers: Record<'55' | '65', Record<string, string>>;
+  contingency: Record<'SVCAN' | 'SVCRS', string[]>;
   endpoints: Record<'55' | '65', Record<string, Record<string, Partial<Record<SefazService, string>>>>>;
 }
 
@@ -56,6 +57,7 @@ function load(): NonNullable<typeof loaded> {
   return loaded;
 }
 
+const SVC = new Set(['SVCAN', 'SVCRS']);
 const ALIAS = /^\/ws\/(?:([A-Za-z]{2,5})\/)?([A-Za-z0-9]+)\.asmx$/;
 const SIGLAS = new Set([...Object.keys(UF_BY_SIGLA), 'AN', 'SVRS', 'SVAN', 'SVCAN', 'SVCRS']);
 
@@ -70,7 +72,10 @@ export function resolvePath(path: string, host: string | undefined): PathTarget 
   if (!candidates?.length) return null;
   const hostname = (host ?? '').replace(/:\d+$/, '').toLowerCase();
   const byHost = candidates.filter((c) => c.host === hostname);
-  const chosen = byHost.length ? byHost : candidates;
+  const matched = byHost.length ? byHost : candidates;
+  // SVC-AN and SVC-RS answer at SVAN's and SVRS's own addresses: there the normal authorizer is meant.
+  const normal = matched.filter((c) => !SVC.has(c.authority));
+  const chosen = normal.length ? normal : matched;
   const models = new Set(chosen.map((c) => c.model));
   return {
     service: chosen[0]!.service,
@@ -92,7 +97,7 @@ export function servesUf(authorizers: readonly string[], cUF: string, model: '55
   const models = model ? [model] : (['55', '65'] as const);
   return authorizers.some((a) => a === sigla
     || models.some((m) => t[m]?.[sigla] === a)
-    || (a === 'SVCAN' || a === 'SVCRS'));
+    || ((a === 'SVCAN' || a === 'SVCRS') && load().table.contingency[a].includes(sigla)));
 }
 
 /**
