@@ -11,8 +11,8 @@ import { checkIdentifiers } from './recipient.js';
  */
 export interface NoteCheckInput {
   facts: NfeFacts;
-  /** 297/298 from signature.ts, or null when the signature holds. */
-  signatureCStat: 297 | 298 | null;
+  /** 290/297/298 from signature.ts, or null when the signature holds. */
+  signatureCStat: 290 | 297 | 298 | null;
   /** 29x from signer-certificate.ts, or null when the signing certificate is acceptable. */
   signerCStat: SimulatorCStat | null;
   /** CNPJ of the signing certificate (rule 213). */

@@ -9,7 +9,8 @@ import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
  * (issue 18, item 1). The certificate itself is judged by signer-certificate.ts.
  *
  * 298 when the signature does not follow the profile (algorithms, one Reference to the element,
- * its transforms), 297 when it follows it but the digest or the value does not match.
+ * its transforms), 290 when its X509Certificate is not a certificate, 297 when the digest or the
+ * value does not match.
  */
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
 const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
@@ -20,9 +21,9 @@ const SHA1 = `${DS}sha1`;
 
 export type SignatureOutcome =
   | { ok: true; certificate: X509Certificate; certificateBase64: string }
-  | { ok: false; cStat: 297 | 298; reason: string };
+  | { ok: false; cStat: 290 | 297 | 298; reason: string };
 
-const fail = (cStat: 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
+const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
 
 function only(parent: XmlElement, name: string): XmlElement | null {
   const found = parent.find(`ds:${name}`, { ds: DS });
@@ -75,7 +76,7 @@ export function verifyEnvelopedSignature(xml: string, id: string, certificateOf:
     try {
       certificate = certificateOf(certText);
     } catch {
-      return fail(298, 'X509Certificate is not a certificate');
+      return fail(290, 'X509Certificate is not a certificate');
     }
     const signedInfoC14n = canonical(doc, signedInfo, c14n === C14N_COMMENTS);
     const digestValue = b64(only(reference, 'DigestValue'));

@@ -10,8 +10,8 @@ import type { SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
  * (node:crypto, then node-forge for the ICP-Brasil CNPJ) costs more than the whole signature check.
  */
 export interface SignatureVerdict {
-  /** 297/298: the signature itself. */
-  signatureCStat: 297 | 298 | null;
+  /** 290/297/298: the signature itself (290: its certificate cannot be read). */
+  signatureCStat: 290 | 297 | 298 | null;
   /** 291-295: the signing certificate. */
   signerCStat: SimulatorCStat | null;
   signerCnpj: string | null;

@@ -35,3 +35,8 @@ test('verifyEnvelopedSignature: 298 outside the NF-e profile or when the Id is a
   t.like(verifyEnvelopedSignature(n.xml, 'NFe1'), { ok: false, cStat: 298 });
 });
 
+test('verifyEnvelopedSignature: 290 when the X509Certificate is not a certificate', (t) => {
+  const n = note();
+  t.like(verifyEnvelopedSignature(n.xml.replace(/<X509Certificate>[^<]+<\/X509Certificate>/, '<X509Certificate>QUJD</X509Certificate>'), `NFe${n.accessKey}`), { ok: false, cStat: 290 });
+});
+

@@ -71,6 +71,15 @@ test('292: a signing certificate without a CNPJ', async (t) => {
   await rejects(t, '292', 'Rejeição: Certificado Assinatura sem CNPJ', {}, createA1(c.ca, { cnpj: '', cnOnly: true }));
 });
 
+test('290: a Signature whose X509Certificate is not a certificate', async (t) => {
+  const note = aNote(c);
+  const broken = note.xml.replace(/<X509Certificate>[^<]+<\/X509Certificate>/, '<X509Certificate>QUJD</X509Certificate>');
+  const r = resultOf(await c.post(SP.path, envelope12('NFeAutorizacao4', enviNFe(broken)), { host: SP.host }), 'retEnviNFe');
+  t.deepEqual(r.xsd, { valid: true, errors: [] });
+  t.is(lastTag(r.xml, 'cStat'), '290');
+  t.is(lastTag(r.xml, 'xMotivo'), 'Rejeição: Certificado Assinatura inválido');
+});
+
 test('297: a note changed after signing', async (t) => {
   await rejects(t, '297', 'Rejeição: Assinatura difere do calculado', { tamperAfterSigning: true });
 });
