@@ -1,4 +1,4 @@
-import { child, parseXml, text } from '../xml.js';
+import { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { NFE_NS } from '../services.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
@@ -29,51 +29,50 @@ export interface NfeFacts {
   digestValue: string | null;
 }
 
-/** The facts of the first NFe of a document (an NFe, or an enviNFe). */
+const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
+
+/** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath. */
+export function nfeFactsList(xml: string): NfeFacts[] {
+  const doc = XmlDocument.fromString(xml);
+  try {
+    const nfes = doc.find('//n:NFe', NS).filter((e): e is XmlElement => e instanceof XmlElement);
+    return nfes.map(factsOf);
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** The facts of the first NFe of a document. */
 export function nfeFacts(xml: string): NfeFacts {
-  const doc = parseXml(xml);
-  return nfeFactsOf((doc.getElementsByTagNameNS(NFE_NS, 'NFe')[0] as Element | undefined) ?? doc.documentElement!);
+  const first = nfeFactsList(xml)[0];
+  if (!first) throw new Error('no NFe in the document');
+  return first;
 }
 
-/** The NFe elements of a parsed enviNFe, in order. */
-export function nfeElements(doc: Document): Element[] {
-  return Array.from(doc.getElementsByTagNameNS(NFE_NS, 'NFe')) as Element[];
-}
-
-export function nfeFactsOf(nfe: Element): NfeFacts {
-  const inf = child(nfe, 'infNFe');
-  const ide = inf ? child(inf, 'ide') : null;
-  const get = (name: string) => text(ide, name) ?? '';
-  const emit = inf ? child(inf, 'emit') : null;
-  const enderEmit = emit ? child(emit, 'enderEmit') : null;
-  const dest = inf ? child(inf, 'dest') : null;
-  const enderDest = dest ? child(dest, 'enderDest') : null;
-  const infAdic = inf ? child(inf, 'infAdic') : null;
-  const digest = nfe.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'DigestValue')[0];
-  const items = inf ? Array.from(inf.getElementsByTagNameNS(NFE_NS, 'det')) : [];
-  // The dest/IE is the recipient's; emit/IE must not be read through a generic descendant search.
-  const directText = (parent: Element | null, name: string): string | null => {
-    if (!parent) return null;
-    for (let c = parent.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 1 && (c as Element).localName === name) return ((c as Element).textContent ?? '').trim();
-    }
-    return null;
+function factsOf(nfe: XmlElement): NfeFacts {
+  const opt = (path: string): string | null => {
+    const node = nfe.get(path, NS);
+    return node ? node.content.trim() : null;
   };
+  const get = (name: string) => opt(`n:infNFe/n:ide/n:${name}`) ?? '';
+  const inf = nfe.get('n:infNFe', NS) as XmlElement | null;
+  const hasDest = !!nfe.get('n:infNFe/n:dest', NS);
+  const dest = (name: string) => opt(`n:infNFe/n:dest/${name}`);
   return {
-    id: inf?.getAttribute('Id') ?? '',
+    id: inf?.attr('Id')?.value ?? '',
     cUF: get('cUF'), cNF: get('cNF'), mod: get('mod'), serie: get('serie'), nNF: get('nNF'), dhEmi: get('dhEmi'),
     tpEmis: get('tpEmis'), cDV: get('cDV'), tpAmb: get('tpAmb'), idDest: get('idDest'), indFinal: get('indFinal'), cMunFG: get('cMunFG'),
-    emitCnpj: directText(emit, 'CNPJ'),
-    emit: { ie: directText(emit, 'IE'), uf: text(enderEmit, 'UF') ?? '', cMun: text(enderEmit, 'cMun') ?? '' },
-    dest: dest ? {
-      cnpj: directText(dest, 'CNPJ'), cpf: directText(dest, 'CPF'), ie: directText(dest, 'IE'), indIEDest: directText(dest, 'indIEDest'),
-      uf: text(enderDest, 'UF'), cMun: text(enderDest, 'cMun'),
+    emitCnpj: opt('n:infNFe/n:emit/n:CNPJ'),
+    emit: { ie: opt('n:infNFe/n:emit/n:IE'), uf: opt('n:infNFe/n:emit/n:enderEmit/n:UF') ?? '', cMun: opt('n:infNFe/n:emit/n:enderEmit/n:cMun') ?? '' },
+    dest: hasDest ? {
+      cnpj: dest('n:CNPJ'), cpf: dest('n:CPF'), ie: dest('n:IE'), indIEDest: dest('n:indIEDest'),
+      uf: dest('n:enderDest/n:UF'), cMun: dest('n:enderDest/n:cMun'),
     } : null,
-    indIEDest: directText(dest, 'indIEDest'),
-    itemsWithoutIcmsUfDest: items.filter((d) => !child(d, 'ICMSUFDest')).map((d) => d.getAttribute('nItem') ?? '?'),
-    additionalInfo: [text(infAdic, 'infAdFisco'), text(infAdic, 'infCpl')].filter(Boolean).join(' '),
-    hasInfRespTec: !!(inf && child(inf, 'infRespTec')),
-    digestValue: digest ? (digest.textContent ?? '').trim() : null,
+    indIEDest: dest('n:indIEDest'),
+    itemsWithoutIcmsUfDest: nfe.find('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
+    hasInfRespTec: !!nfe.get('n:infNFe/n:infRespTec', NS),
+    digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),
   };
 }
 

@@ -1,7 +1,7 @@
 import { NFE_SCHEMAS } from '../../../lib/xml/schemas.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
-import { brasiliaDateTime, parseXml } from '../../../lib/sefaz/xml.js';
-import { nfeElements, nfeFactsOf, type NfeFacts } from '../../../lib/sefaz/simulator/facts.js';
+import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
+import { nfeFactsList, type NfeFacts } from '../../../lib/sefaz/simulator/facts.js';
 import { authorizationCStat, checkNote, duplicateMotivo, withItem } from '../../../lib/sefaz/simulator/rules.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
@@ -61,7 +61,7 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     if (PREFIXED.test(payload.replace(SIGNATURE, ''))) return R.retEnviNFe(head, motivo(404));
     if (!schemaValid(d, NFE_SCHEMAS.enviNFe, payload, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
     const receipt = R.receiptNumber(head.cUF, await store.nextSequence());
-    const notes = nfeElements(parseXml(payload)).map(nfeFactsOf);
+    const notes = nfeFactsList(payload);
     const prots: string[] = [];
     for (const f of notes) prots.push(await authorizeOne(payload, f, req, receipt));
     if (/<indSinc>1<\/indSinc>/.test(payload)) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
