@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Knex } from 'knex';
-import { isSefazService, type SefazService } from '../../../lib/sefaz/services.js';
+import type { SefazService } from '../../../lib/sefaz/services.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
