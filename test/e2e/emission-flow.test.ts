@@ -8,7 +8,7 @@ import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
 import { verifyDfe } from '../support/verify-dfe.js';
 import { verifyXmlSignature } from '../../lib/sign/verify.js';
-import { integratorWithA1, SANDBOX_CSC, subscribedReceiver, VALID_SP_IE } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2e.js';
 
 /**
  * The whole product, every service real: a partner and its API key (auth), an issuer with an A1
@@ -159,7 +159,7 @@ test.serial('a resend while the authority is still processing the first transmis
 
 test.serial('an issuer without certificate: a rule-breaking note answers the rule, a valid one CERTIFICADO_AUSENTE, and neither takes a number', async (t) => {
   // Runs last: a second issuer makes issuerId required for this partner.
-  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, ie: VALID_SP_IE }) });
+  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3 }) });
   t.is(company.status, 201, company.text);
   const second = company.body.data.issuerId;
   const rule = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId: second, items: [anItem({ cfop: '6102' }), anItem()], pagamentos: closingPayments([anItem(), anItem()]) }) });

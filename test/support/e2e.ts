@@ -7,14 +7,10 @@ import { startReceiver, type Receiver } from './webhook-receiver.js';
 /**
  * An issuer made the way an integrator makes one: `POST /v1/companies`, then an A1 issued by the
  * simulator's sandbox CA for the issuer's CNPJ, uploaded over HTTP. Set-up, not the subject of a
- * test: any refusal throws. `issuer` overrides fields of aCompleteIssuer (CRT 3 by default, and an
- * IE with SP's check digits: the simulator refuses an emitter IE that fails them with 209, as the
- * authority does).
+ * test: any refusal throws. `issuer` overrides fields of aCompleteIssuer (CRT 3 by default).
  */
-export const VALID_SP_IE = '110042490114';
-
 export async function companyWithA1(stack: Stack, headers: Record<string, string>, issuer: Record<string, unknown> = {}): Promise<{ issuerId: string; cnpj: string }> {
-  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, ie: VALID_SP_IE, ...issuer }) });
+  const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, ...issuer }) });
   if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
   const { issuerId, cnpj } = company.body.data as { issuerId: string; cnpj: string };
   const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj, password: 'senha-do-a1' });
