@@ -1,6 +1,6 @@
 /**
  * Rejections on demand (issue 19): in homologation, a text `SIMULAR_REJEICAO:<cStat>` in a note's
- * infAdic (infCpl or infAdFisco; `observacoes` of the API), an event's xJust/xCorrecao or an
+ * infAdic (infCpl or infAdFisco; the API's `informacoesComplementares`), an event's xJust/xCorrecao or an
  * inutilização's xJust makes the simulator answer that rejection with its verbatim text, after every
  * real rule passed, so a partner can exercise its handling of any code end to end. Only codes of the
  * table that are rejections (201-999 with a "Rejeição" text, or the duplicity answers) are honoured;
