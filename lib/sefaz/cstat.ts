@@ -3,18 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 
 /**
- * Authority status codes (cStat) and their texts, from data/sefaz/cstat.json (sped-nfe's table).
- * A few entries of that table are not the authority's text; OVERRIDES holds the official wording
- * (MOC 4.00 Anexo I / NT 2018.005 for infRespTec) so the simulator answers as the authority does.
+ * Authority status codes (cStat) and their texts, from data/sefaz/cstat.json (sped-nfe's table;
+ * rows whose text was not the authority's, and codes missing upstream, were corrected in the file
+ * with a `source` naming the MOC/NT rule).
  */
 const FILE = resolve(fileURLToPath(new URL('../../data/sefaz/cstat.json', import.meta.url)));
-
-const OVERRIDES: Record<number, string> = {
-  // cstat.json prefixes a help text ("No passo 1, mude…") to the authority's message.
-  696: 'Rejeição: Operacao com nao contribuinte deve indicar operacao com consumidor final',
-  // Missing from cstat.json; NT 2018.005 v1.30, rule 972.
-  972: 'Rejeição: Obrigatória as informações do responsável técnico',
-};
 
 let texts: Map<number, string> | null = null;
 
@@ -22,7 +15,6 @@ export function cstatText(code: number): string {
   if (!texts) {
     const rows = JSON.parse(readFileSync(FILE, 'utf8')) as { cod: string; msg: string }[];
     texts = new Map(rows.map((r) => [Number(r.cod), r.msg]));
-    for (const [c, m] of Object.entries(OVERRIDES)) texts.set(Number(c), m);
   }
   const t = texts.get(code);
   if (t === undefined) throw new Error(`unknown cStat ${code}`);

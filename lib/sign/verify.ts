@@ -4,7 +4,8 @@ import { SignedXml } from 'xml-crypto';
 /**
  * Independent XMLDSig verification with xml-crypto (generic C14N, not our canonical-by-construction
  * writer), using the certificate embedded in KeyInfo. Off the hot path: the tests verify every
- * generated document with it, and the authority simulator verifies every received one.
+ * generated document with it (the authority simulator has its own, cheaper libxml2 C14N check:
+ * lib/sefaz/simulator/signature.ts).
  */
 export interface SignatureCheck {
   valid: boolean;

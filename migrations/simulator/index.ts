@@ -62,6 +62,16 @@ export const migrations: Migration[] = [
     },
   },
   {
+    // Rule 577 (an event dated before the note's emission) needs dhEmi; null for notes received
+    // before this column existed (the rule then does not apply to them).
+    name: '060_notes_dh_emi',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('notes', (t) => {
+        t.timestamp('dh_emi', { useTz: true });
+      });
+    },
+  },
+  {
     // Sefin Nacional (NFS-e): the NFS-e generated per DPS (idDps unique per environment: Sefin's
     // E0014 key is série + número + município emissor + CNPJ/CPF, exactly what idDps concatenates),
     // the registered events, and the nNFSe sequence per issuer and environment.

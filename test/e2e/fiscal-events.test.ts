@@ -124,17 +124,17 @@ test.serial('a document that is not AUTHORIZED answers 422 DOCUMENTO_NAO_CANCELA
   t.is((await stack.knex('emission.document_events').where({ document_id: emitted.body.data.id })).length, 0);
 });
 
-test.serial('the authority refuses a cancellation after its 24 h window (501): 422 EVENTO_REJEITADO verbatim, document still AUTHORIZED', async (t) => {
+test.serial('the authority refuses a cancellation after its 24 h window (220 at 25 h; 501 says 7 days): 422 EVENTO_REJEITADO verbatim, document still AUTHORIZED', async (t) => {
   const doc = await authorized('nfe');
   await stack.knex('simulator.notes').where({ access_key: doc.accessKey }).update({ authorized_at: new Date(Date.now() - 25 * 3_600_000) });
   const res = await stack.request('POST', `/v1/nfe/${doc.id}/cancelamento`, { headers, body: { justificativa: JUST } });
   t.is(res.status, 422, res.text);
   t.is(res.body.error.type, 'https://errors.test/EVENTO_REJEITADO');
-  t.like(res.body.error.details, { cStat: 501, xMotivo: 'Rejeição: Pedido de Cancelamento intempestivo (NF-e autorizada a mais de 7 dias)', tipo: 'cancelamento', sequencia: 1 });
-  t.is(res.body.error.detail, 'Evento rejeitado pela autoridade fiscal: 501 - Rejeição: Pedido de Cancelamento intempestivo (NF-e autorizada a mais de 7 dias)');
+  t.like(res.body.error.details, { cStat: 220, xMotivo: 'Rejeição: Prazo de Cancelamento superior ao previsto na Legislação', tipo: 'cancelamento', sequencia: 1 });
+  t.is(res.body.error.detail, 'Evento rejeitado pela autoridade fiscal: 220 - Rejeição: Prazo de Cancelamento superior ao previsto na Legislação');
   t.is((await stack.request('GET', `/v1/nfe/${doc.id}`, { headers })).body.data.status, 'AUTHORIZED');
   const events = await stack.request('GET', `/v1/nfe/${doc.id}/eventos`, { headers });
-  t.like(events.body.data.items, [{ tipo: 'cancelamento', status: 'REJECTED', cStat: 501, protocolo: null, links: { xml: null } }]);
+  t.like(events.body.data.items, [{ tipo: 'cancelamento', status: 'REJECTED', cStat: 220, protocolo: null, links: { xml: null } }]);
   t.is((await stack.request('GET', `/v1/nfe/${doc.id}/eventos/${events.body.data.items[0].id}/xml`, { headers })).status, 409);
 });
 

@@ -25,7 +25,8 @@ test.afterEach.always(async () => { await s.clearFaults(); });
 
 const target = { uf: 'SP', model: '55', ambiente: 2 } as const;
 function note(o: Partial<SampleOptions> = {}) {
-  return sampleNfe({ cnpj: CNPJ, keyPem: a1.keyPem, certPem: a1.certPem, numero: numero++, ...o });
+  // Dated by the stack's clock: the simulator refuses an event dated before its note (577).
+  return sampleNfe({ cnpj: CNPJ, keyPem: a1.keyPem, certPem: a1.certPem, numero: numero++, at: s.clock.now(), ...o });
 }
 function authorize(n: { xml: string; accessKey: string }, extra: Record<string, unknown> = {}) {
   return s.call('v1.sefaz.authorize', { ...target, issuerId: 'iss-1', signedNfeXml: n.xml, accessKey: n.accessKey, ...extra });
@@ -62,14 +63,14 @@ test.serial('the client refuses to send a message that fails the official XSD', 
   await t.throwsAsync(authorize(n), { message: /enviNFe does not validate against the official XSD/ });
 });
 
-test.serial('simulator rejects a batch that fails the schema with 225 and the libxml2 message', async (t) => {
+test.serial('simulator rejects a batch that fails the schema with 225 verbatim; the libxml2 message is on the inspection route', async (t) => {
   const n = note({ breakSchema: true });
   const body = await s.rawPost('NFeAutorizacao4', buildEnviNFe({ idLote: '1', signedNfeXml: n.xml }), a1);
   const r = parseRetEnviNFe(body);
-  t.is(r.kind, 'rejected');
-  t.is((r as any).cStat, 225);
-  t.true((r as any).xMotivo.startsWith('Rejeição: Falha no Schema XML do lote de NFe: '));
-  t.regex((r as any).xMotivo, /natOp|Element/);
+  t.like(r, { kind: 'rejected', cStat: 225, xMotivo: 'Rejeição: Falha no Schema XML do lote de NFe' });
+  const inspected = await (await fetch(`${s.simulator.adminUrl}/__admin/rejeicoes?limit=1`)).json() as { rejeicoes: { cStat: number; service: string; details: string[] }[] };
+  t.like(inspected.rejeicoes[0], { cStat: 225, service: 'NFeAutorizacao4' });
+  t.regex(inspected.rejeicoes[0]!.details[0]!, /natOp|Element/);
 });
 
 test.serial('a note changed after signing is rejected with 297', async (t) => {
@@ -277,9 +278,13 @@ test.serial('the breaker opens after consecutive failures, refuses without calli
 
 test.serial('endpoint choice: an override URL or sandbox wins over the table; production without override goes to the authority', async (t) => {
   const prod = { uf: 'SP', model: '55', ambiente: 1, issuerId: 'iss-1' } as const;
-  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: s.simulator.url }), { kind: 'up', cStat: 107 });
-  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: `${s.simulator.url}/ws/SP/{service}.asmx` }), { kind: 'up' });
-  t.like(await s.call('v1.sefaz.status', { ...prod, sandbox: true }), { kind: 'up' });
+  // The simulator is a homologation authority: a production message reaching it is refused with 252,
+  // which is how these show that the override (and the sandbox flag) sent it there.
+  const refusedAsProduction = { cStat: 252, xMotivo: 'Rejeição: Ambiente informado diverge do Ambiente de recebimento' };
+  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: s.simulator.url }), refusedAsProduction);
+  t.like(await s.call('v1.sefaz.status', { ...prod, endpointUrl: `${s.simulator.url}/ws/SP/{service}.asmx` }), refusedAsProduction);
+  t.like(await s.call('v1.sefaz.status', { ...prod, sandbox: true }), refusedAsProduction);
+  t.like(await s.call('v1.sefaz.status', { ...prod, ambiente: 2, endpointUrl: s.simulator.url }), { kind: 'up', cStat: 107 });
   const real = await s.call('v1.sefaz.status', prod);
   t.is(real.kind, 'failed', 'the real SEFAZ-SP is not reachable from the test machine');
 });

@@ -30,6 +30,12 @@ export interface SampleOptions {
   tamperAfterSigning?: boolean;
   /** Break the schema (→ 225). */
   breakSchema?: boolean;
+  /** Model of the key and `mod` (65 makes an NFC-e of the same content for the date rules). */
+  model?: '55' | '65';
+  /** tpEmis of the key and ide (contingency: 9 offline NFC-e, 6/7 SVC). */
+  tpEmis?: 1 | 6 | 7 | 9;
+  /** Any other edit of the unsigned infNFe (the simulator's rejection tests break one field each). */
+  edit?: (nfe: string) => string;
 }
 
 export interface SampleNfe {
@@ -44,13 +50,13 @@ export function sampleNfe(o: SampleOptions): SampleNfe {
   const serie = o.serie ?? 1;
   const cNF = o.cNF ?? String(10_000_000 + (o.numero * 7919) % 89_999_999).slice(0, 8);
   const aamm = at.toISOString().slice(2, 4) + at.toISOString().slice(5, 7);
-  let key = buildAccessKey({ cUF: '35', aamm, document: o.cnpj, model: '55', serie, numero: o.numero, tpEmis: 1, cNF });
+  let key = buildAccessKey({ cUF: '35', aamm, document: o.cnpj, model: o.model ?? '55', serie, numero: o.numero, tpEmis: o.tpEmis ?? 1, cNF });
   if (o.wrongCheckDigit) key = key.slice(0, 43) + String((Number(key[43]) + 1) % 10);
   const dhEmi = new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 19) + '-03:00';
   const set = (tag: string, value: string) => { nfe = nfe.replace(new RegExp(`<${tag}>[^<]*</${tag}>`), `<${tag}>${value}</${tag}>`); };
   nfe = nfe.replace(/Id="NFe\d{44}"/, `Id="NFe${key}"`);
   set('cNF', cNF); set('serie', String(serie)); set('nNF', String(o.numero)); set('dhEmi', dhEmi);
-  set('cDV', key[43]!); set('tpAmb', String(o.tpAmb ?? 2));
+  set('cDV', key[43]!); set('tpAmb', String(o.tpAmb ?? 2)); set('mod', o.model ?? '55'); set('tpEmis', String(o.tpEmis ?? 1));
   nfe = nfe.replace(/<emit><CNPJ>\d{14}<\/CNPJ>/, `<emit><CNPJ>${o.cnpj}</CNPJ>`);
   if (o.nonContributorNotFinal) {
     nfe = nfe.replace(/<indFinal>1<\/indFinal>/, '<indFinal>0</indFinal>')
@@ -59,6 +65,7 @@ export function sampleNfe(o: SampleOptions): SampleNfe {
   if (!o.withoutInfRespTec) {
     nfe = nfe.replace('</infAdic></infNFe>', `</infAdic><infRespTec><CNPJ>${o.cnpj}</CNPJ><xContato>Equipe Fiscal</xContato><email>fiscal@example.com</email><fone>11999999999</fone></infRespTec></infNFe>`);
   }
+  if (o.edit) nfe = o.edit(nfe);
   if (o.breakSchema) nfe = nfe.replace(/<natOp>[^<]*<\/natOp>/, '');
   let signed = signXml(nfe, `NFe${key}`, o.keyPem, o.certPem);
   if (o.tamperAfterSigning) signed = signed.replace(/<xNome>([^<]*)<\/xNome>/, '<xNome>$1 ALTERADO</xNome>');

@@ -1,4 +1,5 @@
-import { child, parseXml, text } from '../xml.js';
+import { XmlDocument, XmlElement } from 'libxml2-wasm';
+import { NFE_NS } from '../services.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
 export interface NfeFacts {
@@ -12,29 +13,66 @@ export interface NfeFacts {
   tpEmis: string;
   cDV: string;
   tpAmb: string;
+  idDest: string;
   indFinal: string;
+  cMunFG: string;
   emitCnpj: string | null;
+  emit: { ie: string | null; uf: string; cMun: string };
+  /** null when the note has no recipient (an NFC-e to an unidentified consumer). */
+  dest: { cnpj: string | null; cpf: string | null; ie: string | null; indIEDest: string | null; uf: string | null; cMun: string | null } | null;
   indIEDest: string | null;
+  /** nItem of every item without the ICMSUFDest group (rule 694). */
+  itemsWithoutIcmsUfDest: string[];
+  /** infAdic/infAdFisco and infAdic/infCpl (where a sandbox user writes a rejection trigger). */
+  additionalInfo: string;
   hasInfRespTec: boolean;
   digestValue: string | null;
 }
 
-export function nfeFacts(nfeXml: string): NfeFacts {
-  const doc = parseXml(nfeXml);
-  const inf = child(doc, 'infNFe');
-  const ide = inf ? child(inf, 'ide') : null;
-  const get = (name: string) => text(ide, name) ?? '';
-  const emit = inf ? child(inf, 'emit') : null;
-  const dest = inf ? child(inf, 'dest') : null;
-  const digest = doc.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'DigestValue')[0];
+const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
+
+/** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath. */
+export function nfeFactsList(xml: string): NfeFacts[] {
+  const doc = XmlDocument.fromString(xml);
+  try {
+    const nfes = doc.find('//n:NFe', NS).filter((e): e is XmlElement => e instanceof XmlElement);
+    return nfes.map(factsOf);
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** The facts of the first NFe of a document. */
+export function nfeFacts(xml: string): NfeFacts {
+  const first = nfeFactsList(xml)[0];
+  if (!first) throw new Error('no NFe in the document');
+  return first;
+}
+
+function factsOf(nfe: XmlElement): NfeFacts {
+  const opt = (path: string): string | null => {
+    const node = nfe.get(path, NS);
+    return node ? node.content.trim() : null;
+  };
+  const get = (name: string) => opt(`n:infNFe/n:ide/n:${name}`) ?? '';
+  const inf = nfe.get('n:infNFe', NS) as XmlElement | null;
+  const hasDest = !!nfe.get('n:infNFe/n:dest', NS);
+  const dest = (name: string) => opt(`n:infNFe/n:dest/${name}`);
   return {
-    id: inf?.getAttribute('Id') ?? '',
+    id: inf?.attr('Id')?.value ?? '',
     cUF: get('cUF'), cNF: get('cNF'), mod: get('mod'), serie: get('serie'), nNF: get('nNF'), dhEmi: get('dhEmi'),
-    tpEmis: get('tpEmis'), cDV: get('cDV'), tpAmb: get('tpAmb'), indFinal: get('indFinal'),
-    emitCnpj: text(emit, 'CNPJ'),
-    indIEDest: text(dest, 'indIEDest'),
-    hasInfRespTec: !!(inf && child(inf, 'infRespTec')),
-    digestValue: digest ? (digest.textContent ?? '').trim() : null,
+    tpEmis: get('tpEmis'), cDV: get('cDV'), tpAmb: get('tpAmb'), idDest: get('idDest'), indFinal: get('indFinal'), cMunFG: get('cMunFG'),
+    emitCnpj: opt('n:infNFe/n:emit/n:CNPJ'),
+    emit: { ie: opt('n:infNFe/n:emit/n:IE'), uf: opt('n:infNFe/n:emit/n:enderEmit/n:UF') ?? '', cMun: opt('n:infNFe/n:emit/n:enderEmit/n:cMun') ?? '' },
+    dest: hasDest ? {
+      cnpj: dest('n:CNPJ'), cpf: dest('n:CPF'), ie: dest('n:IE'), indIEDest: dest('n:indIEDest'),
+      uf: dest('n:enderDest/n:UF'), cMun: dest('n:enderDest/n:cMun'),
+    } : null,
+    indIEDest: dest('n:indIEDest'),
+    itemsWithoutIcmsUfDest: nfe.find('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
+    hasInfRespTec: !!nfe.get('n:infNFe/n:infRespTec', NS),
+    digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),
   };
 }
 

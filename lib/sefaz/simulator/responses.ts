@@ -1,5 +1,8 @@
 import { NFE_NS } from '../services.js';
 import { escapeXml } from '../xml.js';
+import type { Motivo } from './codes.js';
+
+export type { Motivo };
 
 /**
  * Answers of the simulated authority, in the official layouts (retEnviNFe, retConsReciNFe,
@@ -8,7 +11,6 @@ import { escapeXml } from '../xml.js';
  */
 export const VER_APLIC = 'SIMULADOR_4.00';
 
-export interface Motivo { cStat: number; xMotivo: string }
 
 export interface ProtInput extends Motivo {
   tpAmb: string;
@@ -18,8 +20,9 @@ export interface ProtInput extends Motivo {
   digVal?: string | null;
 }
 
+/** infProt, infEvento and infInut carry no Id in the authorities' answers (fixtures of SP, RS, PR, SVRS, GO). */
 export function protNFe(p: ProtInput): string {
-  return `<protNFe versao="4.00"><infProt${p.nProt ? ` Id="ID${p.nProt}"` : ''}><tpAmb>${p.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+  return `<protNFe versao="4.00"><infProt><tpAmb>${p.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
     + `<chNFe>${p.chNFe}</chNFe><dhRecbto>${p.dhRecbto}</dhRecbto>${p.nProt ? `<nProt>${p.nProt}</nProt>` : ''}`
     + `${p.digVal ? `<digVal>${p.digVal}</digVal>` : ''}<cStat>${p.cStat}</cStat><xMotivo>${escapeXml(p.xMotivo)}</xMotivo></infProt></protNFe>`;
 }
@@ -56,7 +59,6 @@ export interface RetEventoInput extends Motivo {
   cOrgao: string;
   chNFe?: string;
   tpEvento?: string;
-  xEvento?: string;
   nSeqEvento?: string;
   dhRegEvento: string;
   nProt?: string;
@@ -64,10 +66,10 @@ export interface RetEventoInput extends Motivo {
 
 /** retEvento (HR11) of one event. */
 export function retEvento(ev: RetEventoInput): string {
-  return `<retEvento versao="1.00"><infEvento${ev.nProt ? ` Id="ID${ev.nProt}"` : ''}><tpAmb>${ev.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+  return `<retEvento versao="1.00"><infEvento><tpAmb>${ev.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
     + `<cOrgao>${ev.cOrgao}</cOrgao><cStat>${ev.cStat}</cStat><xMotivo>${escapeXml(ev.xMotivo)}</xMotivo>`
     + `${ev.chNFe ? `<chNFe>${ev.chNFe}</chNFe>` : ''}${ev.tpEvento ? `<tpEvento>${ev.tpEvento}</tpEvento>` : ''}`
-    + `${ev.xEvento ? `<xEvento>${escapeXml(ev.xEvento)}</xEvento>` : ''}${ev.nSeqEvento ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : ''}`
+    + `${ev.nSeqEvento ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : ''}`
     + `<dhRegEvento>${ev.dhRegEvento}</dhRegEvento>${ev.nProt ? `<nProt>${ev.nProt}</nProt>` : ''}</infEvento></retEvento>`;
 }
 
@@ -96,15 +98,27 @@ export interface RetInutInput extends Motivo {
 
 export function retInutNFe(r: RetInutInput): string {
   const opt = (tag: string, v?: string) => (v ? `<${tag}>${v}</${tag}>` : '');
-  return `<retInutNFe xmlns="${NFE_NS}" versao="4.00"><infInut${r.nProt ? ` Id="ID${r.nProt}"` : ''}><tpAmb>${r.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
+  return `<retInutNFe xmlns="${NFE_NS}" versao="4.00"><infInut><tpAmb>${r.tpAmb}</tpAmb><verAplic>${VER_APLIC}</verAplic>`
     + `<cStat>${r.cStat}</cStat><xMotivo>${escapeXml(r.xMotivo)}</xMotivo><cUF>${r.cUF}</cUF>`
     + `${opt('ano', r.ano)}${opt('CNPJ', r.CNPJ)}${opt('mod', r.mod)}${opt('serie', r.serie)}${opt('nNFIni', r.nNFIni)}${opt('nNFFin', r.nNFFin)}`
     + `<dhRecbto>${r.dhRecbto}</dhRecbto>${opt('nProt', r.nProt)}</infInut></retInutNFe>`;
 }
 
-/** nProt: 1 + cUF + yy + 10-digit sequence (15 digits, as the authorities number them). */
-export function protocolNumber(cUF: string, at: Date, seq: number | bigint): string {
-  return `1${cUF.padStart(2, '0')}${String(at.getUTCFullYear()).slice(2)}${String(seq).padStart(10, '0')}`;
+/**
+ * nProt: authorizer digit + cUF + yy + 10-digit sequence (15 digits). The first digit tells who
+ * authorized (MOC 4.00 §5, nProt): 1 the UF's own authority, 2 the Receita Federal environments
+ * (SVAN, SVC-AN), 3 SVRS and SVC-RS, 8 the Ambiente Nacional (cOrgao 91) — as in the authorized
+ * samples of shared/fixtures (RS 143…, SP 135…, PA via SVRS 315…, DF via SVRS 353…).
+ */
+export function authorizerDigit(authorizer: string | null): '1' | '2' | '3' | '8' {
+  if (authorizer === 'SVRS' || authorizer === 'SVCRS') return '3';
+  if (authorizer === 'SVAN' || authorizer === 'SVCAN') return '2';
+  if (authorizer === 'AN') return '8';
+  return '1';
+}
+
+export function protocolNumber(authorizer: string | null, cUF: string, at: Date, seq: number | bigint): string {
+  return `${authorizerDigit(authorizer)}${cUF.padStart(2, '0')}${String(at.getUTCFullYear()).slice(2)}${String(seq).padStart(10, '0')}`;
 }
 
 /** nRec: cUF + 1 + 12-digit sequence (15 digits). */

@@ -1,28 +1,80 @@
 import { modulo11 } from '../../nfe/access-key.js';
 import type { NfeFacts } from './facts.js';
+import { SIMULATOR_TP_AMB, type SimulatorCStat } from './codes.js';
+import { checkIdentifiers } from './recipient.js';
 
 /**
  * The simulator's per-note rules that need no database, in the order the authority applies them
- * (MOC 4.00 Anexo I: signature, certificate, key, then business rules). Returns the first cStat
- * broken, or null. Schema (225) and duplicity (204/539) are decided by the caller.
+ * (MOC 4.00 Anexo I: signature, certificate, environment and authorizer, key, dates, identifiers,
+ * business rules). Returns the first rule broken, or null. Schema (225) and duplicity (204/539) are
+ * decided by the caller.
  */
 export interface NoteCheckInput {
   facts: NfeFacts;
-  signatureValid: boolean;
-  /** CNPJ from the TLS client certificate. */
+  /** 290/297/298 from signature.ts, or null when the signature holds. */
+  signatureCStat: 290 | 297 | 298 | null;
+  /** 29x from signer-certificate.ts, or null when the signing certificate is acceptable. */
+  signerCStat: SimulatorCStat | null;
+  /** CNPJ of the signing certificate (rule 213). */
+  signerCnpj: string | null;
+  /** CNPJ of the TLS client certificate. */
   clientCnpj: string | null;
+  /** Whether the UF lets a third party transmit with its own certificate (data/sefaz/simulator-uf-rules.json). */
+  thirdPartyTransmitter: boolean;
+  infRespTecRequired: boolean;
+  /** Whether the authorizer addressed by the URL serves the note's cUF (rule 226). */
+  authorizerServesUf: boolean;
+  now: Date;
 }
 
-export function checkNote({ facts, signatureValid, clientCnpj }: NoteCheckInput): number | null {
-  if (!signatureValid) return 297;
-  // 213: CNPJ-base (8 first digits) of the emitter must be that of the transmitting certificate.
-  if (!clientCnpj || !facts.emitCnpj || clientCnpj.slice(0, 8) !== facts.emitCnpj.slice(0, 8)) return 213;
-  if (!keyMatchesFields(facts)) return 502;
-  // 972: infRespTec required (NT 2018.005).
-  if (!facts.hasInfRespTec) return 972;
+export interface Broken { cStat: SimulatorCStat; nItem?: string }
+
+const sameBase = (a: string | null, b: string | null) => !!a && !!b && a.slice(0, 8) === b.slice(0, 8);
+
+export function checkNote(i: NoteCheckInput): Broken | null {
+  const f = i.facts;
+  if (i.signatureCStat) return { cStat: i.signatureCStat };
+  if (i.signerCStat) return { cStat: i.signerCStat };
+  // 213: the CNPJ-base of the emitter is the signer's (MOC 4.00 rule 213 on the signature
+  // certificate); the transmitter's TLS certificate is held to it only where the UF says so.
+  if (!sameBase(i.signerCnpj, f.emitCnpj)) return { cStat: 213 };
+  if (!i.thirdPartyTransmitter && !sameBase(i.clientCnpj, f.emitCnpj)) return { cStat: 213 };
+  if (f.tpAmb !== SIMULATOR_TP_AMB) return { cStat: 252 };
+  if (!i.authorizerServesUf) return { cStat: 226 };
+  if (!keyMatchesFields(f)) return { cStat: 502 };
+  const late = emissionDateCStat(f, i.now);
+  if (late) return { cStat: late };
+  const identifiers = checkIdentifiers(f);
+  if (identifiers) return identifiers;
   // 696: a non-contributor recipient (indIEDest 9) makes the operation one with a final consumer.
-  if (facts.indIEDest === '9' && facts.indFinal !== '1') return 696;
+  if (f.indIEDest === '9' && f.indFinal !== '1') return { cStat: 696 };
+  // 972: infRespTec required (NT 2018.005) where the UF requires it.
+  if (i.infRespTecRequired && !f.hasInfRespTec) return { cStat: 972 };
   return null;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/**
+ * 703: dhEmi more than 5 minutes ahead of the reception; 228: a normal emission (tpEmis 1) older
+ * than 30 days; 704: an NFC-e in normal emission older than 5 minutes (its contingency is offline,
+ * tpEmis 9). Contingency notes are late-authorized instead (150, see authorizationCStat).
+ */
+export function emissionDateCStat(f: Pick<NfeFacts, 'dhEmi' | 'tpEmis' | 'mod'>, now: Date): 703 | 228 | 704 | null {
+  const at = Date.parse(f.dhEmi);
+  if (Number.isNaN(at)) return null; // the schema already refused a malformed date
+  const age = now.getTime() - at;
+  if (age < -5 * MINUTE) return 703;
+  if (f.tpEmis !== '1') return null;
+  if (f.mod === '65' && age > 5 * MINUTE) return 704;
+  if (age > 30 * DAY) return 228;
+  return null;
+}
+
+/** 150 for a contingency note received more than 24 hours after its emission, 100 otherwise. */
+export function authorizationCStat(f: Pick<NfeFacts, 'dhEmi' | 'tpEmis'>, now: Date): 100 | 150 {
+  return f.tpEmis !== '1' && now.getTime() - Date.parse(f.dhEmi) > DAY ? 150 : 100;
 }
 
 /** 502: the Id must be "NFe" + the concatenation of the ide/emit fields with a correct check digit. */
@@ -49,13 +101,7 @@ export function duplicateMotivo(d: Duplicate, template: string): { cStat: number
   };
 }
 
-/** 225 with the first libxml2 message, within TMotivo's 255 characters. */
-export function schemaMotivo(template: string, firstError: string | undefined): string {
-  const detail = (firstError ?? '').replace(/\s+/g, ' ').trim();
-  return (detail ? `${template}: ${detail}` : template).slice(0, 255);
-}
-
-/** Cancellation window (MOC 4.00 §5.1.2, rule 501): 24 hours from authorization by default. */
-export function withinCancelWindow(authorizedAt: Date, now: Date, windowMs = 24 * 3_600_000): boolean {
-  return now.getTime() - authorizedAt.getTime() <= windowMs;
+/** A text of the table with its [nItem:999] placeholder filled (694 and the other per-item rules). */
+export function withItem(template: string, nItem: string | undefined): string {
+  return nItem ? template.replace(/\[nItem:\d+\]/, `[nItem:${nItem}]`) : template;
 }

@@ -3,19 +3,24 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Knex } from 'knex';
-import { soap12Result, soapPayload, soapServiceOf, MalformedSoapError } from '../../../lib/sefaz/soap.js';
-import { isSefazService, type SefazService } from '../../../lib/sefaz/services.js';
+import type { SefazService } from '../../../lib/sefaz/services.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
+import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, type SoapVersion } from '../../../lib/sefaz/simulator/envelope.js';
+import { resolvePath, soapPathPattern } from '../../../lib/sefaz/simulator/paths.js';
+import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
+import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
 import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
 import { migrateSchema } from '../../shared/migrations.js';
 import { migrations } from '../../../migrations/simulator/index.js';
 import { FaultBoard, parseFaultSpec, type FaultSpec } from './faults.js';
-import { nfeHandlers } from './nfe-handlers.js';
+import { nfeHandlers, type NfeHandler } from './nfe-handlers.js';
 import { readBody, Router, type RouteContext } from './router.js';
 import { SimulatorStore } from './store.js';
+import { SignatureChecker } from './signatures.js';
+import { RejectionLog } from './rejection-log.js';
 import type { SimulatorPki } from './pki.js';
 import { registerSefinRoutes } from './sefin/routes.js';
 import { sefinSigningMaterial } from './sefin/signing.js';
@@ -23,12 +28,14 @@ import { SefinStore } from './sefin/store.js';
 
 /**
  * The authority simulator: a real HTTPS server that requires a client certificate signed by a
- * trusted CA (its own, plus `clientCaPems`, e.g. ICP-Brasil or the tests' CA), serving the NF-e 4.00
- * SOAP services at /ws/<UF>/<Service>.asmx (and /ws/<Service>.asmx, UF from the message), plus a
- * plain-HTTP admin listener on loopback for fault injection:
+ * trusted CA (its own, plus `clientCaPems`, e.g. ICP-Brasil, the sandbox CA or the tests' CA), serving
+ * the NF-e 4.00 SOAP services (SOAP 1.1 and 1.2) at the authorities' own paths
+ * (data/sefaz/nfe-endpoints.json, case-insensitive) and at the aliases /ws/<UF>/<Service>.asmx and
+ * /ws/<Service>.asmx (lib/sefaz/simulator/paths.ts), plus a plain-HTTP admin listener on loopback:
  *   GET    /__admin/faults            → { faults: Fault[] }
  *   POST   /__admin/faults  FaultSpec → 201 { fault }
  *   DELETE /__admin/faults[?uf=SP|?id=…] → { removed }
+ *   GET    /__admin/rejeicoes[?limit=N] → { rejeicoes: RejectionDetail[] } (schema and signature details)
  */
 export interface SimulatorOptions {
   knex: Knex;
@@ -39,20 +46,22 @@ export interface SimulatorOptions {
   adminPort?: number;
   now?: () => Date;
   faults?: FaultSpec[];
-  cancelWindowMs?: number;
   /** The Sefin Nacional (NFS-e) routes: IBGE codes of municipalities without convênio (E0037). */
   sefinNonAdherent?: readonly string[];
   log?: (msg: string, extra?: Record<string, unknown>) => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const SIGLAS = new Set([...Object.values(UF_CODES), 'AN', 'SVRS', 'SVAN', 'SVCAN', 'SVCRS']);
+const SIGLAS = new Set(Object.values(UF_CODES));
+/** MOC 4.00 §3.2.1: a message (the nfeDadosMsg content) over 500 KB is refused with 214. */
+const MAX_MESSAGE_BYTES = 500 * 1024;
 
 export class SefazSimulator {
   readonly faults = new FaultBoard();
   readonly router = new Router();
   /** Municipalities the simulated Sefin treats as without convênio (E0037); tests may change it live. */
   readonly sefinNonAdherent: Set<string>;
+  readonly rejections: RejectionLog;
   private server: https.Server | null = null;
   private admin: http.Server | null = null;
   private readonly now: () => Date;
@@ -62,12 +71,16 @@ export class SefazSimulator {
   constructor(private readonly opts: SimulatorOptions) {
     this.now = opts.now ?? (() => new Date());
     for (const f of opts.faults ?? []) this.faults.add(f);
-    const handlers = nfeHandlers(new SimulatorStore(opts.knex), { cancelWindowMs: opts.cancelWindowMs });
+    this.rejections = new RejectionLog(200, opts.log);
+    // The signing certificate must chain to a CA the simulator trusts for TLS clients (its stand-ins
+    // for ICP-Brasil); its own CA signs nothing but its server certificate.
+    const signatures = new SignatureChecker(opts.clientCaPems ?? []);
+    const handlers = nfeHandlers({ store: new SimulatorStore(opts.knex), signatures, rejections: this.rejections });
     this.sefinNonAdherent = new Set(opts.sefinNonAdherent ?? []);
     registerSefinRoutes(this.router, {
       store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: this.sefinNonAdherent,
     });
-    this.router.add('POST', /^\/ws\/(?:([A-Z]{2,5})\/)?([A-Za-z0-9]+)\.asmx$/, ['uf', 'service'], (ctx) => this.soap(ctx, handlers));
+    this.router.add('POST', soapPathPattern(), [], (ctx) => this.soap(ctx, handlers));
   }
 
   get caPem(): string {
@@ -135,57 +148,70 @@ export class SefazSimulator {
     }
   }
 
-  private async soap(ctx: RouteContext, handlers: Record<SefazService, (p: string, r: any) => Promise<string>>): Promise<void> {
-    const { res } = ctx;
-    const service = ctx.params.service!;
-    const uf = ctx.params.uf && SIGLAS.has(ctx.params.uf) ? ctx.params.uf : null;
-    if (!isSefazService(service)) { res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown service'); return; }
+  private async soap(ctx: RouteContext, handlers: Record<SefazService, NfeHandler>): Promise<void> {
+    const { req, res } = ctx;
+    const target = resolvePath((req.url ?? '/').split('?')[0]!, req.headers.host);
+    if (!target) { res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown service'); return; }
+    const service = target.service;
+    const pathUf = target.authorizers.length === 1 && SIGLAS.has(target.authorizers[0]!) ? target.authorizers[0]! : null;
     // Read the client certificate now: once the client gives up, the socket no longer has it.
-    const peer = (ctx.req.socket as TLSSocket).getPeerCertificate?.();
+    const peer = (req.socket as TLSSocket).getPeerCertificate?.();
     const clientCnpj = peer?.raw ? certificateCnpj(peer.raw) : null;
-    if (this.faults.take('timeout-before-processing', uf, service)) return; // hold: no 100, no answer
+    if (this.faults.take('timeout-before-processing', pathUf, service)) return; // hold: no 100, no answer
     // A UF named in the path that is down refuses before reading anything (as a front end would).
-    if (uf && service !== 'NFeStatusServico4' && this.faults.take('down', uf, service)) {
+    if (pathUf && service !== 'NFeStatusServico4' && this.faults.take('down', pathUf, service)) {
       res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('Service Unavailable');
       return;
     }
     const envelope = await ctx.body();
+    const declared: SoapVersion = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
     let payload: string;
+    let version: SoapVersion;
     try {
-      if (soapServiceOf(envelope) !== service) throw new MalformedSoapError(`nfeDadosMsg namespace does not name ${service}`);
-      payload = soapPayload(envelope, 'nfeDadosMsg');
+      const msg = parseSoapRequest(envelope);
+      if (msg.service !== service) throw new SoapFaultError(`nfeDadosMsg no namespace de ${msg.service}, endereço de ${service}`, msg.version);
+      ({ payload, version } = msg);
     } catch (err) {
-      res.writeHead(400, { 'content-type': 'application/soap+xml; charset=utf-8' })
-        .end(`<soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body><soap12:Fault><soap12:Code><soap12:Value>soap12:Sender</soap12:Value></soap12:Code><soap12:Reason><soap12:Text xml:lang="pt">${(err as Error).message}</soap12:Text></soap12:Reason></soap12:Fault></soap12:Body></soap12:Envelope>`);
+      // The authorities' SOAP stacks answer an unreadable envelope with a Fault and HTTP 500.
+      const fault = soapFault(err instanceof SoapFaultError ? err.version : declared, (err as Error).message);
+      res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }
-    const msgUf = /<cUF>(\d{2})<\/cUF>/.exec(payload)?.[1] ?? /<chNFe>(\d{2})/.exec(payload)?.[1] ?? /<cOrgao>(\d{2})<\/cOrgao>/.exec(payload)?.[1];
-    const effectiveUf = uf ?? (msgUf ? UF_CODES[msgUf] ?? null : null);
-    const down = this.faults.take('down', effectiveUf, service);
+    const msgCuf = /<(?:cUF|cOrgao)>(\d{2})</.exec(payload)?.[1] ?? /<chNFe>(\d{2})/.exec(payload)?.[1];
+    const faultUf = pathUf ?? (msgCuf ? UF_CODES[msgCuf] ?? null : null);
+    const now = this.now();
+    const at = { cUF: msgCuf ?? '91', dhRecbto: brasiliaDateTime(now) };
+    const down = this.faults.take('down', faultUf, service);
     if (down) {
       if (service === 'NFeStatusServico4') {
         const cStat = down.cStat ?? 108;
-        const xml = retConsStatServ({ tpAmb: /<tpAmb>1</.test(payload) ? '1' : '2', cUF: msgUf ?? '91', dhRecbto: brasiliaDateTime(this.now()) }, { cStat, xMotivo: cstatText(cStat) });
-        this.reply(res, service, xml);
+        this.reply(res, version, service, retConsStatServ({ tpAmb: SIMULATOR_TP_AMB, ...at }, { cStat, xMotivo: cstatText(cStat) }));
       } else {
         res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
       }
       return;
     }
-    const slow = this.faults.take('slow', effectiveUf, service);
+    const slow = this.faults.take('slow', faultUf, service);
     if (slow) await sleep(slow.delayMs ?? 2_000);
-    const result = await handlers[service](payload, { clientCnpj, uf: effectiveUf, now: this.now() });
-    if (this.faults.take('drop-after-processing', effectiveUf, service)) { ctx.req.socket.destroy(); return; }
-    this.reply(res, service, result);
+    const result = Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES
+      ? refuseMessage(service, payload, motivo(214), at)
+      : await handlers[service](payload, { clientCnpj, authorizers: target.authorizers, model: target.model, now });
+    if (this.faults.take('drop-after-processing', faultUf, service)) { req.socket.destroy(); return; }
+    this.reply(res, version, service, result);
   }
 
-  private reply(res: http.ServerResponse, service: SefazService, resultXml: string): void {
-    res.writeHead(200, { 'content-type': 'application/soap+xml; charset=utf-8' }).end(soap12Result(service, resultXml));
+  private reply(res: http.ServerResponse, version: SoapVersion, service: SefazService, resultXml: string): void {
+    const answer = soapAnswer(version, service, resultXml);
+    res.writeHead(200, { 'content-type': answer.contentType }).end(answer.body);
   }
 
   private async adminRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://admin');
     const json = (status: number, body: unknown): void => { res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)); };
+    if (url.pathname === '/__admin/rejeicoes' && req.method === 'GET') {
+      const limit = Math.min(Math.max(Number(url.searchParams.get('limit')) || 50, 1), 200);
+      return json(200, { rejeicoes: this.rejections.list(limit) });
+    }
     if (url.pathname !== '/__admin/faults') return json(404, { error: 'not found' });
     try {
       if (req.method === 'GET') return json(200, { faults: this.faults.list() });

@@ -13,6 +13,8 @@ export interface NoteRow {
   protocol: string;
   receipt: string;
   authorized_at: Date;
+  /** dhEmi of the note (rule 577); null for rows older than migration 060. */
+  dh_emi: Date | null;
   prot_xml: string;
 }
 
@@ -87,6 +89,10 @@ export class SimulatorStore {
   /** The registered events of a key, oldest first, with their procEventoNFe. */
   async eventsOf(key: string): Promise<{ tp_evento: string; n_seq: number; proc_xml: string | null }[]> {
     return this.knex(this.t('events')).where({ access_key: key }).orderBy('id').select('tp_evento', 'n_seq', 'proc_xml');
+  }
+
+  async eventExists(key: string, tpEvento: string, nSeq: number): Promise<boolean> {
+    return !!(await this.knex(this.t('events')).where({ access_key: key, tp_evento: tpEvento, n_seq: nSeq }).first('id'));
   }
 
   async insertEvent(e: { access_key: string; tp_evento: string; n_seq: number; protocol: string; registered_at: Date; proc_xml?: string }): Promise<boolean> {

@@ -33,7 +33,7 @@ test.serial('POST /v1/companies creates an issuer in homologation with defaults 
   t.regex(res.body.meta.timestamp, ISO);
   t.deepEqual(res.body, {
     data: {
-      issuerId: res.body.data.issuerId, cnpj: body.cnpj, razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: 'TESTE', ie: '123456789012',
+      issuerId: res.body.data.issuerId, cnpj: body.cnpj, razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: 'TESTE', ie: '110042490114',
       inscricaoMunicipal: null, cnae: null, crt: 1,
       endereco: { logradouro: 'Rua das Flores', numero: '100', complemento: null, bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000', telefone: '1133334444' },
       ambienteFiscal: 2, sandbox: false, serieNfe: 1, serieNfce: 1, serieNfse: 1, csc: null, cscId: null,

@@ -16,13 +16,16 @@ export function as(partnerId: string, extra: Partial<Caller> = {}): Record<strin
 
 export const SUPERADMIN: Partial<Caller> = { scheme: 'jwt', role: 'SUPERADMIN', partnerId: null, userId: 'u-admin', keyKind: null };
 
+/** An SP IE with valid check digits: the simulator refuses an emitter IE that fails them (209), as the authority does. */
+export const VALID_SP_IE = '110042490114';
+
 /** A complete NF-e emitter record for POST /v1/companies. */
 export function aCompleteIssuer(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     cnpj: aCnpj(),
     razaoSocial: 'EMPRESA TESTE LTDA',
     nomeFantasia: 'TESTE',
-    ie: '123456789012',
+    ie: VALID_SP_IE,
     crt: 1,
     endereco: { logradouro: 'Rua das Flores', numero: '100', bairro: 'Centro', codigoMunicipio: '3550308', uf: 'SP', cep: '01001000', telefone: '1133334444' },
     ...over,

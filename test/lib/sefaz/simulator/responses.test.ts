@@ -16,9 +16,17 @@ test('simulator answers validate against the official return schemas', (t) => {
   t.deepEqual(validateXml(NFE_SCHEMAS.retConsSitNFe, R.retConsSitNFe({ ...head, chNFe: key }, { cStat: 100, xMotivo: 'Autorizado o uso da NF-e' }, prot)), ok);
   t.deepEqual(validateXml(NFE_SCHEMAS.retConsStatServ, R.retConsStatServ(head, { cStat: 107, xMotivo: 'Serviço em Operação' })), ok);
   t.deepEqual(validateXml(NFE_SCHEMAS.retEnvEvento, R.retEnvEvento({ idLote: '1', tpAmb: '2', cOrgao: '35' }, { cStat: 128, xMotivo: 'Lote de Evento Processado' }, {
-    cStat: 135, xMotivo: 'Evento registrado e vinculado a NF-e', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento: '110111', xEvento: 'Cancelamento registrado', nSeqEvento: '1', dhRegEvento: head.dhRecbto, nProt: '135260000000002',
+    cStat: 135, xMotivo: 'Evento registrado e vinculado a NF-e', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento: '110111', nSeqEvento: '1', dhRegEvento: head.dhRecbto, nProt: '135260000000002',
   })), ok);
   t.deepEqual(validateXml(NFE_SCHEMAS.retInutNFe, R.retInutNFe({ ...head, cStat: 102, xMotivo: 'Inutilização de número homologado', ano: '26', CNPJ: '12345678000195', mod: '55', serie: '1', nNFIni: '1', nNFFin: '2', nProt: '135260000000003' })), ok);
+});
+
+test('infProt, infEvento and infInut carry no Id and retEvento no xEvento, as the authorities answer', (t) => {
+  t.regex(prot, /<infProt><tpAmb>/);
+  const ev = R.retEvento({ cStat: 135, xMotivo: 'Evento registrado e vinculado a NF-e', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento: '110111', nSeqEvento: '1', dhRegEvento: head.dhRecbto, nProt: '135260000000002' });
+  t.regex(ev, /^<retEvento versao="1.00"><infEvento><tpAmb>/);
+  t.notRegex(ev, /xEvento/);
+  t.regex(R.retInutNFe({ ...head, cStat: 102, xMotivo: 'x', nProt: '135260000000003' }), /<infInut><tpAmb>/);
 });
 
 test('simulator answers round-trip through the client parsers', (t) => {
@@ -27,14 +35,18 @@ test('simulator answers round-trip through the client parsers', (t) => {
   t.like(parseRetInutNFe(R.retInutNFe({ ...head, cStat: 241, xMotivo: 'Rejeição: Um número da faixa já foi utilizado' }), '<inutNFe/>'), { kind: 'rejected', cStat: 241 });
 });
 
-test('protocol and receipt numbers have 15 digits', (t) => {
-  t.is(R.protocolNumber('35', new Date('2026-05-01T00:00:00Z'), 42n), '135260000000042');
+test('protocol and receipt numbers have 15 digits; nProt starts with the authorizer digit', (t) => {
+  const at = new Date('2026-05-01T00:00:00Z');
+  t.is(R.protocolNumber('SP', '35', at, 42n), '135260000000042');
+  t.is(R.protocolNumber('SVRS', '15', at, 42n), '315260000000042');
+  t.is(R.protocolNumber('SVAN', '21', at, 42n), '221260000000042');
+  t.is(R.protocolNumber('AN', '91', at, 42n), '891260000000042');
   t.is(R.receiptNumber('35', 7), '351000000000007');
 });
 
 test('a consult lists the registered events as procEventoNFe, and the parser returns them with the 155 late cancellation', (t) => {
   const ret = (cStat: number, tpEvento: string, nSeq: string, nProt: string) => R.retEvento({
-    cStat, xMotivo: 'Evento registrado', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento, xEvento: 'x', nSeqEvento: nSeq, dhRegEvento: head.dhRecbto, nProt,
+    cStat, xMotivo: 'Evento registrado', tpAmb: '2', cOrgao: '35', chNFe: key, tpEvento, nSeqEvento: nSeq, dhRegEvento: head.dhRecbto, nProt,
   });
   const evento = `<evento xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.00"><infEvento Id="ID110111${key}01"><tpEvento>110111</tpEvento></infEvento></evento>`;
   const xml = R.retConsSitNFe({ ...head, chNFe: key }, { cStat: 101, xMotivo: 'Cancelamento de NF-e homologado' }, prot, [

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkNote, duplicateMotivo, keyMatchesFields, schemaMotivo, withinCancelWindow } from '../../../../lib/sefaz/simulator/rules.js';
+import { authorizationCStat, checkNote, duplicateMotivo, emissionDateCStat, keyMatchesFields, withItem, type NoteCheckInput } from '../../../../lib/sefaz/simulator/rules.js';
 import { nfeFacts } from '../../../../lib/sefaz/simulator/facts.js';
 import { cstatText } from '../../../../lib/sefaz/cstat.js';
 import { createA1, createCa } from '../../../support/certificates.js';
@@ -7,18 +7,40 @@ import { sampleNfe } from '../../../support/sample-nfe.js';
 
 const a1 = createA1(createCa(), { cnpj: '12345678000195' });
 const facts = (o: Record<string, unknown> = {}) => nfeFacts(sampleNfe({ cnpj: a1.cnpj, keyPem: a1.keyPem, certPem: a1.certPem, numero: 5, ...o }).xml);
-
-test('checkNote accepts a consistent signed note from the certificate owner', (t) => {
-  t.is(checkNote({ facts: facts(), signatureValid: true, clientCnpj: '12345678000195' }), null);
-  t.is(checkNote({ facts: facts(), signatureValid: true, clientCnpj: '12345678999999' }), null, 'same CNPJ base (branch)');
+const input = (over: Partial<NoteCheckInput> = {}): NoteCheckInput => ({
+  facts: facts(), signatureCStat: null, signerCStat: null, signerCnpj: '12345678000195', clientCnpj: '12345678000195',
+  thirdPartyTransmitter: true, infRespTecRequired: true, authorizerServesUf: true, now: new Date(), ...over,
 });
 
-test('checkNote: 297 signature, then 213 certificate, then 502 key, 972 infRespTec, 696 indFinal', (t) => {
-  t.is(checkNote({ facts: facts({ wrongCheckDigit: true }), signatureValid: false, clientCnpj: null }), 297);
-  t.is(checkNote({ facts: facts(), signatureValid: true, clientCnpj: '99999999000191' }), 213);
-  t.is(checkNote({ facts: facts({ wrongCheckDigit: true }), signatureValid: true, clientCnpj: '12345678000195' }), 502);
-  t.is(checkNote({ facts: facts({ withoutInfRespTec: true }), signatureValid: true, clientCnpj: '12345678000195' }), 972);
-  t.is(checkNote({ facts: facts({ nonContributorNotFinal: true }), signatureValid: true, clientCnpj: '12345678000195' }), 696);
+test('checkNote accepts a consistent signed note from the certificate owner', (t) => {
+  t.is(checkNote(input()), null);
+  t.is(checkNote(input({ signerCnpj: '12345678999999' })), null, 'same CNPJ base (branch)');
+  t.is(checkNote(input({ clientCnpj: '99999999000191' })), null, 'a third party transmits where the UF allows it');
+});
+
+test('checkNote: signature, signer certificate, 213, 252, 226, 502, 972, 696 in the authority order', (t) => {
+  t.deepEqual(checkNote(input({ facts: facts({ wrongCheckDigit: true }), signatureCStat: 297 })), { cStat: 297 });
+  t.deepEqual(checkNote(input({ signerCStat: 291 })), { cStat: 291 });
+  t.deepEqual(checkNote(input({ signerCnpj: '99999999000191' })), { cStat: 213 });
+  t.deepEqual(checkNote(input({ thirdPartyTransmitter: false, clientCnpj: '99999999000191' })), { cStat: 213 });
+  t.deepEqual(checkNote(input({ facts: facts({ tpAmb: 1 }) })), { cStat: 252 });
+  t.deepEqual(checkNote(input({ authorizerServesUf: false })), { cStat: 226 });
+  t.deepEqual(checkNote(input({ facts: facts({ wrongCheckDigit: true }) })), { cStat: 502 });
+  t.deepEqual(checkNote(input({ facts: facts({ withoutInfRespTec: true }) })), { cStat: 972 });
+  t.is(checkNote(input({ facts: facts({ withoutInfRespTec: true }), infRespTecRequired: false })), null);
+  t.deepEqual(checkNote(input({ facts: facts({ nonContributorNotFinal: true }) })), { cStat: 696 });
+});
+
+test('emissionDateCStat: 703 ahead of 5 minutes, 228 for a normal NF-e over 30 days, 704 for a normal NFC-e over 5 minutes', (t) => {
+  const now = new Date('2026-03-10T12:00:00Z');
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  t.is(emissionDateCStat({ dhEmi: at(6 * 60_000), tpEmis: '1', mod: '55' }, now), 703);
+  t.is(emissionDateCStat({ dhEmi: at(4 * 60_000), tpEmis: '1', mod: '55' }, now), null);
+  t.is(emissionDateCStat({ dhEmi: at(-31 * 86_400_000), tpEmis: '1', mod: '55' }, now), 228);
+  t.is(emissionDateCStat({ dhEmi: at(-31 * 86_400_000), tpEmis: '9', mod: '65' }, now), null);
+  t.is(emissionDateCStat({ dhEmi: at(-6 * 60_000), tpEmis: '1', mod: '65' }, now), 704);
+  t.is(authorizationCStat({ dhEmi: at(-25 * 3_600_000), tpEmis: '9' }, now), 150);
+  t.is(authorizationCStat({ dhEmi: at(-25 * 3_600_000), tpEmis: '1' }, now), 100);
 });
 
 test('keyMatchesFields catches a field that differs from the key', (t) => {
@@ -36,14 +58,7 @@ test('duplicateMotivo fills nRec and chNFe into the authority texts', (t) => {
     { cStat: 539, xMotivo: `Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${k}][nRec:351000000000042]` });
 });
 
-test('schemaMotivo appends the first libxml2 message within 255 characters', (t) => {
-  const m = schemaMotivo(cstatText(225), `Element 'x': ${'y'.repeat(400)}`);
-  t.is(m.length, 255);
-  t.true(m.startsWith('Rejeição: Falha no Schema XML do lote de NFe: Element'));
-});
-
-test('withinCancelWindow is 24 hours by default', (t) => {
-  const at = new Date('2026-01-01T00:00:00Z');
-  t.true(withinCancelWindow(at, new Date('2026-01-02T00:00:00Z')));
-  t.false(withinCancelWindow(at, new Date('2026-01-02T00:00:01Z')));
+test('withItem fills the item number of a per-item rule', (t) => {
+  t.is(withItem(cstatText(694), '3'), 'Rejeição: Não informado o grupo de ICMS para a UF de destino [nItem:3]');
+  t.is(withItem(cstatText(213), undefined), cstatText(213));
 });

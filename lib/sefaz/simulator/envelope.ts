@@ -1,0 +1,107 @@
+import { XmlC14NMode, XmlDocument, XmlElement, type XmlTreeNode } from 'libxml2-wasm';
+import { stripXmlDeclaration } from '../soap.js';
+import { WSDL_NS_BASE } from '../services.js';
+import { escapeXml } from '../xml.js';
+
+/**
+ * The SOAP envelope as the authority reads it: namespace-aware (libxml2), so any prefix (`soap:`,
+ * `soap12:`, `env:`, `S:`, none) and any place the namespaces are declared (on nfeDadosMsg, on
+ * Body, on Envelope, inherited) are the same message; comments and whitespace between elements are
+ * ignored. SOAP 1.1 and 1.2 are told apart by the Envelope namespace, and the answer is written in
+ * the version of the request (issue 19, items 1-2).
+ */
+export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
+
+export type SoapVersion = '1.1' | '1.2';
+
+export interface SoapRequestMessage {
+  version: SoapVersion;
+  /** The service named by the nfeDadosMsg namespace (…/nfe/wsdl/<Service>); not yet checked. */
+  service: string;
+  /**
+   * The message inside nfeDadosMsg as a standalone document: its exclusive canonical form, which
+   * carries the namespaces the message uses wherever they were declared and drops the envelope's.
+   * Signatures inside still verify: their C14N of the signed element is the same bytes.
+   */
+  payload: string;
+}
+
+/** A request the authority's SOAP stack refuses with a Fault (HTTP 500) before any business rule. */
+export class SoapFaultError extends Error {
+  constructor(message: string, readonly version: SoapVersion = '1.2') {
+    super(message);
+    this.name = 'SoapFaultError';
+  }
+}
+
+function elementChildren(node: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (let c: XmlTreeNode | null = node.firstChild; c; c = c.next) if (c instanceof XmlElement) out.push(c);
+  return out;
+}
+
+export function parseSoapRequest(body: string): SoapRequestMessage {
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(stripXmlDeclaration(body));
+  } catch (err) {
+    throw new SoapFaultError(`XML malformado: ${String((err as Error).message).trim()}`);
+  }
+  try {
+    const root = doc.root;
+    if (root.name !== 'Envelope' || (root.namespaceUri !== SOAP11_NS && root.namespaceUri !== SOAP12_NS)) {
+      throw new SoapFaultError('o elemento raiz não é um Envelope SOAP 1.1 ou 1.2');
+    }
+    const version: SoapVersion = root.namespaceUri === SOAP11_NS ? '1.1' : '1.2';
+    const body = elementChildren(root).find((e) => e.name === 'Body' && e.namespaceUri === root.namespaceUri);
+    if (!body) throw new SoapFaultError('Envelope sem Body', version);
+    const msg = elementChildren(body)[0];
+    if (!msg || msg.name !== 'nfeDadosMsg' || !msg.namespaceUri.startsWith(WSDL_NS_BASE)) {
+      throw new SoapFaultError('Body sem nfeDadosMsg no namespace do serviço', version);
+    }
+    const content = elementChildren(msg);
+    if (content.length !== 1) throw new SoapFaultError('nfeDadosMsg deve conter exatamente um elemento', version);
+    return {
+      version,
+      service: msg.namespaceUri.slice(WSDL_NS_BASE.length),
+      // Document-level call with a node set: a third of the cost of libxml2-wasm's subtree helper.
+      payload: doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_EXCLUSIVE_1_0, nodeSet: new Set([content[0]!]) }),
+    };
+  } finally {
+    doc.dispose();
+  }
+}
+
+/**
+ * The answer envelope. Prefix `soap:` as the ASP.NET authorities (SP, SVRS, …) write it, in the
+ * version of the request; content type per version (SOAP 1.2: application/soap+xml, 1.1: text/xml).
+ */
+export function soapAnswer(version: SoapVersion, service: string, resultXml: string): { contentType: string; body: string } {
+  const ns = version === '1.1' ? SOAP11_NS : SOAP12_NS;
+  return {
+    contentType: version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8',
+    body: '<?xml version="1.0" encoding="utf-8"?>'
+      + `<soap:Envelope xmlns:soap="${ns}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">`
+      + `<soap:Body><nfeResultMsg xmlns="${WSDL_NS_BASE}${service}">${stripXmlDeclaration(resultXml)}</nfeResultMsg></soap:Body></soap:Envelope>`,
+  };
+}
+
+/** A SOAP Fault (sent with HTTP 500, as the authorities' SOAP stacks do for an unreadable request). */
+export function soapFault(version: SoapVersion, reason: string): { contentType: string; body: string } {
+  const text = escapeXml(reason);
+  if (version === '1.1') {
+    return {
+      contentType: 'text/xml; charset=utf-8',
+      body: '<?xml version="1.0" encoding="utf-8"?>'
+        + `<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode>`
+        + `<faultstring>${text}</faultstring></soap:Fault></soap:Body></soap:Envelope>`,
+    };
+  }
+  return {
+    contentType: 'application/soap+xml; charset=utf-8',
+    body: '<?xml version="1.0" encoding="utf-8"?>'
+      + `<soap:Envelope xmlns:soap="${SOAP12_NS}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code>`
+      + `<soap:Reason><soap:Text xml:lang="pt">${text}</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
+  };
+}

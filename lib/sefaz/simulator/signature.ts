@@ -1,0 +1,99 @@
+import { createHash, verify, X509Certificate } from 'node:crypto';
+import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
+
+/**
+ * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
+ * C14N 1.0, SHA-1 digest, RSA-SHA1, X509Certificate in KeyInfo), done as libxml2 canonical XML of
+ * the signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
+ * XMLDSig library (digest, signature value, the certificate it names) at a fraction of the cost
+ * (issue 18, item 1). The certificate itself is judged by signer-certificate.ts.
+ *
+ * 298 when the signature does not follow the profile (algorithms, one Reference to the element,
+ * its transforms), 290 when its X509Certificate is not a certificate, 297 when the digest or the
+ * value does not match.
+ */
+const DS = 'http://www.w3.org/2000/09/xmldsig#';
+const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+const C14N_COMMENTS = `${C14N}#WithComments`;
+const ENVELOPED = `${DS}enveloped-signature`;
+const RSA_SHA1 = `${DS}rsa-sha1`;
+const SHA1 = `${DS}sha1`;
+
+export type SignatureOutcome =
+  | { ok: true; certificate: X509Certificate; certificateBase64: string }
+  | { ok: false; cStat: 290 | 297 | 298; reason: string };
+
+const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
+
+function only(parent: XmlElement, name: string): XmlElement | null {
+  const found = parent.find(`ds:${name}`, { ds: DS });
+  return found.length === 1 && found[0] instanceof XmlElement ? found[0] : null;
+}
+const algorithm = (el: XmlElement | null) => el?.attr('Algorithm')?.value ?? null;
+/**
+ * Inclusive C14N 1.0 of one element's subtree. The document-level call with a node set costs a third
+ * of libxml2-wasm's subtree helper (which builds a JS wrapper for every node it asks about).
+ */
+const canonical = (doc: XmlDocument, el: XmlElement, withComments: boolean) =>
+  doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([el]) });
+const b64 = (el: XmlElement | null) => (el?.content ?? '').replace(/\s+/g, '');
+
+/** Parses the X509Certificate text; the simulator passes a memoized one (parsing costs ~0.6 ms). */
+export type CertificateReader = (base64: string) => X509Certificate;
+const readCertificate: CertificateReader = (text) => new X509Certificate(Buffer.from(text, 'base64'));
+
+/** Verifies the signature over the element whose Id is `id` (Reference URI `#id`). */
+export function verifyEnvelopedSignature(xml: string, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
+  if (!/^[A-Za-z0-9_.-]+$/.test(id)) return fail(298, `Id "${id}" not referable`);
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch (err) {
+    return fail(297, `malformed XML: ${(err as Error).message}`);
+  }
+  try {
+    // One element with this Id, or a signature-wrapping attempt.
+    const targets = doc.find(`//*[@Id='${id}']`);
+    if (targets.length !== 1 || !(targets[0] instanceof XmlElement)) return fail(298, `${targets.length} elements with Id ${id}`);
+    const target = targets[0];
+    const signatures = doc.find(`//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS });
+    if (signatures.length !== 1 || !(signatures[0] instanceof XmlElement)) return fail(298, `${signatures.length} signatures reference #${id}`);
+    const signature = signatures[0];
+    const signedInfo = only(signature, 'SignedInfo');
+    const reference = signedInfo && only(signedInfo, 'Reference');
+    if (!signedInfo || !reference) return fail(298, 'SignedInfo must hold exactly one Reference');
+    const c14n = algorithm(only(signedInfo, 'CanonicalizationMethod'));
+    if (c14n !== C14N && c14n !== C14N_COMMENTS) return fail(298, `CanonicalizationMethod ${c14n}`);
+    if (algorithm(only(signedInfo, 'SignatureMethod')) !== RSA_SHA1) return fail(298, 'SignatureMethod must be rsa-sha1');
+    if (algorithm(only(reference, 'DigestMethod')) !== SHA1) return fail(298, 'DigestMethod must be sha1');
+    const transforms = reference.find('ds:Transforms/ds:Transform', { ds: DS }).map((t) => algorithm(t as XmlElement));
+    if (transforms.length !== 2 || transforms[0] !== ENVELOPED || (transforms[1] !== C14N && transforms[1] !== C14N_COMMENTS)) {
+      return fail(298, `Transforms ${transforms.join(', ')}`);
+    }
+    const certText = b64(signature.find('ds:KeyInfo/ds:X509Data/ds:X509Certificate', { ds: DS })[0] as XmlElement | undefined ?? null);
+    if (!certText) return fail(298, 'no X509Certificate in KeyInfo');
+    let certificate: X509Certificate;
+    try {
+      certificate = certificateOf(certText);
+    } catch {
+      return fail(290, 'X509Certificate is not a certificate');
+    }
+    const signedInfoC14n = canonical(doc, signedInfo, c14n === C14N_COMMENTS);
+    const digestValue = b64(only(reference, 'DigestValue'));
+    const signatureValue = b64(only(signature, 'SignatureValue'));
+    // Enveloped transform: the signature is not part of what it signs (NF-e places it beside the
+    // signed element, but a signature inside it must be cut out before the digest).
+    for (const inner of target.find(`.//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS })) inner.remove();
+    const digest = createHash('sha1').update(canonical(doc, target, transforms[1] === C14N_COMMENTS)).digest('base64');
+    if (digest !== digestValue) return fail(297, 'digest mismatch');
+    let valid = false;
+    try {
+      valid = verify('sha1', Buffer.from(signedInfoC14n, 'utf8'), certificate.publicKey, Buffer.from(signatureValue, 'base64'));
+    } catch (err) {
+      return fail(297, `signature value unusable: ${(err as Error).message}`);
+    }
+    return valid ? { ok: true, certificate, certificateBase64: certText } : fail(297, 'signature value mismatch');
+  } finally {
+    doc.dispose();
+  }
+}

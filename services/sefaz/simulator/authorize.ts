@@ -1,0 +1,83 @@
+import { NFE_SCHEMAS } from '../../../lib/xml/schemas.js';
+import { cstatText } from '../../../lib/sefaz/cstat.js';
+import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
+import { nfeFactsList, type NfeFacts } from '../../../lib/sefaz/simulator/facts.js';
+import { authorizationCStat, checkNote, duplicateMotivo, withItem } from '../../../lib/sefaz/simulator/rules.js';
+import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
+import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
+import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
+import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
+import * as R from '../../../lib/sefaz/simulator/responses.js';
+import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type NfeHandler, type RequestInfo } from './handler-context.js';
+
+/**
+ * NFeAutorizacao4 and NFeRetAutorizacao4: the batch (prefixes 404, schema 225), then each note by
+ * the rules of lib/sefaz/simulator/rules.ts in the authority's order, then the database (206, 204,
+ * 539) under the series lock. Texts verbatim from data/sefaz/cstat.json.
+ */
+const PREFIXED = /<[A-Za-z_][\w.-]*:[A-Za-z_]/;
+const SIGNATURE = /<(?:[\w.-]+:)?Signature\b[\s\S]*?<\/(?:[\w.-]+:)?Signature>/g;
+
+export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHandler; NFeRetAutorizacao4: NfeHandler } {
+  const { store } = d;
+
+  async function authorizeOne(payload: string, f: NfeFacts, req: RequestInfo, receipt: string): Promise<string> {
+    const chNFe = f.id.slice(3);
+    const dhRecbto = brasiliaDateTime(req.now);
+    const reject = (cStat: number, xMotivo: string) => R.protNFe({ cStat, xMotivo, tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto });
+    const sig = d.signatures.check(payload, f.id, req.now);
+    if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeAutorizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id: chNFe, details: [sig.reason] });
+    const rules = ufRules(siglaOf(f.cUF));
+    const broken = checkNote({
+      facts: f, ...sig, clientCnpj: req.clientCnpj, thirdPartyTransmitter: rules.thirdPartyTransmitter,
+      infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), now: req.now,
+    });
+    if (broken) return reject(broken.cStat, withItem(cstatText(broken.cStat), broken.nItem));
+    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText);
+    if (asked) return reject(asked, tableText(asked)!);
+    const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
+    const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, await store.nextSequence());
+    const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });
+    // The inutilização check and the insert under the series lock (see SimulatorStore.serialized).
+    const outcome = await store.serialized(number, async (s) => {
+      if (await s.isInutilizado(number)) return 'inutilizado' as const;
+      const row = { access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized' as const, protocol, receipt, authorized_at: req.now, dh_emi: new Date(f.dhEmi), prot_xml: prot };
+      return (await s.insertNote(row)) ? 'inserted' as const : 'duplicate' as const;
+    });
+    if (outcome === 'inutilizado') return reject(206, cstatText(206));
+    if (outcome === 'inserted') return prot;
+    const sameKey = await store.noteByKey(chNFe);
+    if (sameKey) { const m = duplicateMotivo({ kind: 'same-key', receipt: sameKey.receipt }, cstatText(204)); return reject(m.cStat, m.xMotivo); }
+    const sameNumber = await store.noteByNumber(number);
+    if (!sameNumber) throw new Error('unique violation without a matching note');
+    const m = duplicateMotivo({ kind: 'same-number', accessKey: sameNumber.access_key, receipt: sameNumber.receipt }, cstatText(539));
+    return reject(m.cStat, m.xMotivo);
+  }
+
+  const NFeAutorizacao4: NfeHandler = async (payload, req) => {
+    const cUFOf = () => /<cUF>(\d{2})<\/cUF>/.exec(payload)?.[1] ?? '91';
+    const head = { tpAmb: SIMULATOR_TP_AMB, cUF: cUFOf(), dhRecbto: brasiliaDateTime(req.now) };
+    // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
+    if (PREFIXED.test(payload.replace(SIGNATURE, ''))) return R.retEnviNFe(head, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.enviNFe, payload, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
+    const receipt = R.receiptNumber(head.cUF, await store.nextSequence());
+    const notes = nfeFactsList(payload);
+    const prots: string[] = [];
+    for (const f of notes) prots.push(await authorizeOne(payload, f, req, receipt));
+    if (/<indSinc>1<\/indSinc>/.test(payload)) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
+    await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
+    return R.retEnviNFe(head, motivo(103), { receipt });
+  };
+
+  const NFeRetAutorizacao4: NfeHandler = async (payload, req) => {
+    const nRec = /<nRec>(\d{15})<\/nRec>/.exec(payload)?.[1] ?? '0'.repeat(15);
+    const head = { tpAmb: SIMULATOR_TP_AMB, cUF: nRec.slice(0, 2), dhRecbto: brasiliaDateTime(req.now), nRec };
+    if (!schemaValid(d, NFE_SCHEMAS.consReciNFe, payload, 'NFeRetAutorizacao4', 215, req.now)) return R.retConsReciNFe(head, motivo(215));
+    if (!/<tpAmb>2<\/tpAmb>/.test(payload)) return R.retConsReciNFe(head, motivo(252));
+    const row = await store.receipt(nRec);
+    if (!row) return R.retConsReciNFe(head, motivo(106));
+    return R.retConsReciNFe({ ...head, cUF: row.c_uf }, motivo(104), row.prot_xml);
+  };
+
+  return { NFeAutorizacao4, NFeRetAutorizacao4 };
+}

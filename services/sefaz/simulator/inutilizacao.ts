@@ -1,0 +1,48 @@
+import { NFE_SCHEMAS } from '../../../lib/xml/schemas.js';
+import { cstatText } from '../../../lib/sefaz/cstat.js';
+import { brasiliaDateTime, child, parseXml, text } from '../../../lib/sefaz/xml.js';
+import { motivo, SIMULATOR_TP_AMB, type SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
+import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
+import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
+import * as R from '../../../lib/sefaz/simulator/responses.js';
+import { authorizerOf, schemaValid, tableText, type HandlerDeps, type NfeHandler } from './handler-context.js';
+
+/**
+ * NFeInutilizacao4 (MOC 4.00 §4.6): schema (215), signature and certificate (297/298, 29x, 213),
+ * environment (252), authorizer (226), range (224), then the database under the series lock
+ * (241 a number used, 256 already inutilizado).
+ */
+export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
+  const { store } = d;
+  return async (payload, req) => {
+    const cUF = /<cUF>(\d{2})<\/cUF>/.exec(payload)?.[1] ?? '91';
+    const base = { tpAmb: SIMULATOR_TP_AMB, cUF, dhRecbto: brasiliaDateTime(req.now) };
+    if (!schemaValid(d, NFE_SCHEMAS.inutNFe, payload, 'NFeInutilizacao4', 215, req.now)) return R.retInutNFe({ ...base, ...motivo(215) });
+    const inf = child(parseXml(payload), 'infInut')!;
+    const get = (n: string) => text(inf, n) ?? '';
+    const id = inf.getAttribute('Id') ?? '';
+    const fields = { ano: get('ano'), CNPJ: get('CNPJ'), mod: get('mod'), serie: get('serie'), nNFIni: get('nNFIni'), nNFFin: get('nNFFin') };
+    const reject = (cStat: number, xMotivo = cstatText(cStat)) => R.retInutNFe({ ...base, cStat, xMotivo, ...fields });
+    const sig = d.signatures.check(payload, id, req.now);
+    if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeInutilizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id, details: [sig.reason] });
+    const broken: SimulatorCStat | null = sig.signatureCStat ?? sig.signerCStat
+      ?? (!sig.signerCnpj || sig.signerCnpj.slice(0, 8) !== fields.CNPJ.slice(0, 8) ? 213 : null)
+      ?? (get('tpAmb') !== SIMULATOR_TP_AMB ? 252 : null)
+      ?? (!servesUf(req.authorizers, cUF, req.model ?? (fields.mod === '65' ? '65' : '55')) ? 226 : null)
+      ?? (Number(fields.nNFIni) > Number(fields.nNFFin) ? 224 : null);
+    if (broken) return reject(broken);
+    const asked = requestedRejection(get('xJust'), get('tpAmb'), tableText);
+    if (asked) return reject(asked, tableText(asked)!);
+    const range = { cnpj: fields.CNPJ, model: fields.mod, serie: Number(fields.serie), inicio: Number(fields.nNFIni), fim: Number(fields.nNFFin), tp_amb: Number(SIMULATOR_TP_AMB) };
+    const protocol = R.protocolNumber(authorizerOf(req, cUF, fields.mod), cUF, req.now, await store.nextSequence());
+    // Checks and insert under the series lock: overlapping requests cannot both be homologated.
+    const refused = await store.serialized(range, async (s) => {
+      if (await s.numbersUsed(range)) return 241 as const;
+      if (await s.rangeInutilizado(range)) return 256 as const;
+      await s.insertInutilizacao({ ...range, protocol, created_at: req.now });
+      return undefined;
+    });
+    if (refused) return reject(refused);
+    return R.retInutNFe({ ...base, ...motivo(102), ...fields, nProt: protocol });
+  };
+}

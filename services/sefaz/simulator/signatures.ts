@@ -1,0 +1,57 @@
+import { X509Certificate } from 'node:crypto';
+import { verifyEnvelopedSignature } from '../../../lib/sefaz/simulator/signature.js';
+import { judgeSigner } from '../../../lib/sefaz/simulator/signer-certificate.js';
+import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
+import type { SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
+
+/**
+ * The signature and signing-certificate checks of the simulator, with the parsed certificates kept
+ * per X509Certificate text: an issuer signs thousands of notes with one certificate, and parsing it
+ * (node:crypto, then node-forge for the ICP-Brasil CNPJ) costs more than the whole signature check.
+ */
+export interface SignatureVerdict {
+  /** 290/297/298: the signature itself (290: its certificate cannot be read). */
+  signatureCStat: 290 | 297 | 298 | null;
+  /** 291-295: the signing certificate. */
+  signerCStat: SimulatorCStat | null;
+  signerCnpj: string | null;
+  /** Why, in English, for the log and the inspection route. */
+  reason?: string;
+}
+
+interface Parsed { cert: X509Certificate; cnpj: string | null }
+const MAX_CACHED = 1_000;
+
+export class SignatureChecker {
+  private readonly cache = new Map<string, Parsed>();
+  private readonly trusted: X509Certificate[];
+
+  constructor(trustedCaPems: readonly string[]) {
+    this.trusted = trustedCaPems.flatMap(splitPem).map((pem) => new X509Certificate(pem));
+  }
+
+  check(xml: string, id: string, now: Date): SignatureVerdict {
+    const sig = verifyEnvelopedSignature(xml, id, (text) => this.parsed(text).cert);
+    if (!sig.ok) return { signatureCStat: sig.cStat, signerCStat: null, signerCnpj: null, reason: sig.reason };
+    const { cnpj } = this.parsed(sig.certificateBase64);
+    const verdict = judgeSigner(sig.certificate, { trusted: this.trusted, now, cnpj });
+    return verdict.ok
+      ? { signatureCStat: null, signerCStat: null, signerCnpj: verdict.cnpj }
+      : { signatureCStat: null, signerCStat: verdict.cStat, signerCnpj: cnpj, reason: `signing certificate refused (${verdict.cStat})` };
+  }
+
+  private parsed(text: string): Parsed {
+    let p = this.cache.get(text);
+    if (!p) {
+      const der = Buffer.from(text, 'base64');
+      p = { cert: new X509Certificate(der), cnpj: certificateCnpj(der) };
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(text, p);
+    }
+    return p;
+  }
+}
+
+function splitPem(bundle: string): string[] {
+  return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}

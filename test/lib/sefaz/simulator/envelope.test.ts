@@ -1,0 +1,31 @@
+import test from 'ava';
+import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, SOAP11_NS, SOAP12_NS } from '../../../../lib/sefaz/simulator/envelope.js';
+
+const WSDL = 'http://www.portalfiscal.inf.br/nfe/wsdl/NFeStatusServico4';
+const MSG = '<consStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ></consStatServ>';
+
+test('parseSoapRequest reads any prefix and any placement of the namespaces, and returns the message standalone', (t) => {
+  const shapes = [
+    `<soap12:Envelope xmlns:soap12="${SOAP12_NS}"><soap12:Body><nfeDadosMsg xmlns="${WSDL}">${MSG}</nfeDadosMsg></soap12:Body></soap12:Envelope>`,
+    `<env:Envelope xmlns:env="${SOAP12_NS}" xmlns:nfe="${WSDL}"><env:Body><nfe:nfeDadosMsg>${MSG}</nfe:nfeDadosMsg></env:Body></env:Envelope>`,
+    `<Envelope xmlns="${SOAP12_NS}"><!-- x --><Body xmlns:w="${WSDL}">\n <w:nfeDadosMsg>\n${MSG}\n</w:nfeDadosMsg></Body></Envelope>`,
+  ];
+  for (const s of shapes) t.deepEqual(parseSoapRequest(s), { version: '1.2', service: 'NFeStatusServico4', payload: MSG });
+  const s11 = `<?xml version="1.0" encoding="ISO-8859-1"?><S:Envelope xmlns:S="${SOAP11_NS}"><S:Header/><S:Body><nfeDadosMsg xmlns="${WSDL}">${MSG}</nfeDadosMsg></S:Body></S:Envelope>`;
+  t.like(parseSoapRequest(s11), { version: '1.1', service: 'NFeStatusServico4' });
+});
+
+test('parseSoapRequest refuses what is not an envelope with a message, keeping the version for the Fault', (t) => {
+  t.throws(() => parseSoapRequest('<a>'), { instanceOf: SoapFaultError, message: /XML malformado/ });
+  t.throws(() => parseSoapRequest('<Envelope/>'), { message: /Envelope SOAP/ });
+  const e = t.throws(() => parseSoapRequest(`<s:Envelope xmlns:s="${SOAP11_NS}"><s:Body><nfeDadosMsg xmlns="${WSDL}"/></s:Body></s:Envelope>`)) as SoapFaultError;
+  t.is(e.version, '1.1');
+  t.regex(e.message, /exatamente um elemento/);
+});
+
+test('soapAnswer and soapFault write the version and content type of the request', (t) => {
+  t.like(soapAnswer('1.1', 'NFeStatusServico4', '<r/>'), { contentType: 'text/xml; charset=utf-8' });
+  t.regex(soapAnswer('1.2', 'NFeStatusServico4', '<r/>').body, new RegExp(`<soap:Envelope xmlns:soap="${SOAP12_NS}".*<nfeResultMsg xmlns="${WSDL}"><r/></nfeResultMsg>`));
+  t.regex(soapFault('1.2', 'a < b').body, /<soap:Text xml:lang="pt">a &lt; b<\/soap:Text>/);
+  t.regex(soapFault('1.1', 'x').body, /<faultcode>soap:Client<\/faultcode><faultstring>x<\/faultstring>/);
+});
