@@ -170,6 +170,7 @@ test.serial('forEmission: issuer selection (rule 2) and test key against product
     endereco: { logradouro: 'Rua das Flores', numero: '100', complemento: null, bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000', telefone: '1133334444' },
     ambienteFiscal: 2, sandbox: false, csc: null, cscId: null, serieNfe: 1, serieNfce: 1, serieNfse: 1, valorAproximadoTributosEnabled: false, fiscalBrainEnabled: false,
     servicoPadraoLc116: null, cTribNacPadrao: null, pTotTribSNPadrao: null, pTotTribSNCompetencia: null, sefazUrl: null,
+    codigoNbsPadrao: null, tribIssqnPadrao: null, indDestPadrao: null, regEspTribPadrao: null, email: null,
   });
   t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-one', model: 'NFSe', keyKind: 'live' }), { type: 'BAD_REQUEST', code: 400, message: 'informe issuerId: NFS-e exige issuerId' });
 
@@ -212,7 +213,7 @@ test.serial('forEmission preflight (rule 4): certificate, then every missing fie
   t.deepEqual(await callError('v1.issuer.forEmission', { partnerId: 'p-pre', model: '55', keyKind: 'live' }), {
     type: 'CADASTRO_EMISSOR_INCOMPLETO', code: 422, message: `Cadastro do emissor incompleto: ${allMissing.join(', ')}.`, data: { camposFaltando: allMissing },
   });
-  t.deepEqual((await callError('v1.issuer.forEmission', { partnerId: 'p-pre', issuerId: bare.issuerId, model: 'NFSe', keyKind: 'live' })).data, { camposFaltando: allMissing.filter((f) => f !== 'ie') });
+  t.deepEqual((await callError('v1.issuer.forEmission', { partnerId: 'p-pre', issuerId: bare.issuerId, model: 'NFSe', keyKind: 'live' })).data, { camposFaltando: ['crt', 'inscricaoMunicipal', ...allMissing.filter((f) => f !== 'ie' && f !== 'crt')] });
 
   await stack.request('PATCH', `/v1/companies/${bare.issuerId}`, { headers: as('p-pre'), body: { ie: 'ISENTO', crt: 2, endereco: { logradouro: 'Av Brasil', numero: 'SN', bairro: 'Centro', codigoMunicipio: '3304557', uf: 'RJ', cep: '20000000' } } });
   t.is(((await call('v1.issuer.forEmission', { partnerId: 'p-pre', model: '55', keyKind: 'live' })) as any).issuer.endereco.municipio, 'Rio de Janeiro');
