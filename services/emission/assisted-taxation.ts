@@ -47,7 +47,11 @@ interface ResolveGoodsAnswer {
   fonte: string;
 }
 
-async function checkGate(calls: Calls, partnerId: string, issuer: IssuerSnapshot): Promise<void> {
+/**
+ * The gate of the assisted-taxation module (API.md, "What the service does" 5): a plan with
+ * fiscalBrain and the issuer's fiscalBrainEnabled; NF-e, NFC-e, batch and NFS-e (rule 10) alike.
+ */
+export async function checkAssistedTaxationGate(calls: Calls, partnerId: string, issuer: Pick<IssuerSnapshot, 'fiscalBrainEnabled'>): Promise<void> {
   const partner = await (calls.call as any)('v1.auth.getPartner', { partnerId }) as { plan: Plan };
   const plano = planIncludesFiscalBrain(partner.plan);
   if (!plano || !issuer.fiscalBrainEnabled) {
@@ -63,7 +67,7 @@ export async function assistedTaxation(
   now: Date,
 ): Promise<AssistedTaxation | null> {
   if (body.resolverTributacao !== true) return null;
-  await checkGate(calls, req.partnerId, issuer);
+  await checkAssistedTaxationGate(calls, req.partnerId, issuer);
   const rawItems = req.rawBody && typeof req.rawBody === 'object' ? (req.rawBody as Record<string, unknown>).items : undefined;
   const items = itemsToResolve(body.items, rawItems);
   const csosn = new Map<number, string>();

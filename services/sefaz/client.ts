@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../../config.js';
 import type { SigningMaterial } from '../../lib/issuer/types.js';
 import { UF_BY_SIGLA } from '../../lib/nfe/access-key.js';
@@ -17,6 +16,7 @@ import type { Target } from './target.js';
 import { AuthorityTransport, transportOptions } from './transport.js';
 import type { PostOutcome } from './http-client.js';
 import { signerFor } from './xmldsig.js';
+import { TrustStores } from './trust.js';
 
 /**
  * The authority client behind the sefaz service: endpoint choice, message building and
@@ -49,10 +49,11 @@ const LOCAL_REFUSALS: ReadonlySet<InfrastructureReason> = new Set(['circuit-open
 export class SefazClient {
   readonly transport: AuthorityTransport;
   private readonly probes: RecoveryProbes;
-  private authorityCa: string[] | undefined | null = null;
+  private readonly trust: TrustStores;
 
   constructor(private readonly deps: ClientDeps) {
     const s = deps.config.sefaz;
+    this.trust = new TrustStores(deps.config, deps.simulator);
     this.probes = new RecoveryProbes({
       delayMs: s.breakerCooldownMs,
       isOpen: (key) => this.transport.breaker.state(key, this.deps.now().getTime()) !== 'closed',
@@ -85,29 +86,16 @@ export class SefazClient {
     const simPath = (base: string) => `${base.replace(/\/$/, '')}/ws/${t.uf}/${service}.asmx`;
     if (t.endpointUrl) {
       const url = t.endpointUrl.includes('{service}') ? t.endpointUrl.replace('{service}', service) : simPath(t.endpointUrl);
-      const ca = [...(this.authorityTrust() ?? []), ...this.simulatorTrust()];
+      const ca = [...(this.trust.authority() ?? []), ...this.trust.simulatorCa()];
       return { url, trustId: 'custom', ca: ca.length ? ca : undefined };
     }
     if (t.sandbox || (t.ambiente === 2 && s.homologationTarget === 'simulator')) {
-      return { url: simPath(simulatorBase()), trustId: 'simulator', ca: this.simulatorTrust() };
+      return { url: simPath(simulatorBase()), trustId: 'simulator', ca: this.trust.simulatorCa() };
     }
-    return { url: endpointFor({ uf: t.uf, model: t.model, ambiente: t.ambiente, service }).url, trustId: 'authority', ca: this.authorityTrust() };
+    return { url: endpointFor({ uf: t.uf, model: t.model, ambiente: t.ambiente, service }).url, trustId: 'authority', ca: this.trust.authority() };
   }
 
-  private authorityTrust(): string[] | undefined {
-    if (this.authorityCa === null) {
-      const file = this.deps.config.sefaz.caFile;
-      this.authorityCa = file ? [readFileSync(file, 'utf8')] : undefined; // undefined: Node's roots
-    }
-    return this.authorityCa;
-  }
 
-  private simulatorTrust(): string[] {
-    const sim = this.deps.simulator();
-    if (sim) return [sim.caPem];
-    const file = this.deps.config.sefaz.simulatorCaFile ?? `${this.deps.config.sefaz.simulatorDir}/ca.pem`;
-    try { return [readFileSync(file, 'utf8')]; } catch { return []; }
-  }
 
   /**
    * Sends one message and interprets the answer. `transmission` decides what an after-send failure

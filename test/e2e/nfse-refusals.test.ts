@@ -14,7 +14,7 @@ let stack: Stack;
 let headers: Record<string, string>;
 let issuerId: string;
 
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
+const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br', fiscalBrainEnabled: true };
 
 test.before(async () => {
   stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
@@ -126,6 +126,12 @@ test.serial('rule 10: resolverTributacao without cTribNacPadrao nor tribIssqnPad
       { campo: 'dpsNacional.tribISSQN', motivo: 'emissor sem tributação do ISSQN padrão (tribIssqnPadrao) no cadastro' },
     ],
   });
+});
+
+test.serial('rule 10 is assisted taxation: an issuer without fiscalBrainEnabled is 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL before any number', async (t) => {
+  const closed = await companyWithA1(stack, headers, { ...NFSE_ISSUER, fiscalBrainEnabled: false });
+  const body = aValidNfseBody({ issuerId: closed.issuerId, resolverTributacao: true, dpsNacional: { pTotTribSN: 6 } });
+  await refusedWith(t, body, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: 'SCALE', planoIncluiFiscalBrain: true, fiscalBrainEnabled: false });
 });
 
 test.serial('preflight: no certificate is 422 CERTIFICADO_AUSENTE after the rules passed', async (t) => {

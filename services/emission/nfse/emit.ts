@@ -13,6 +13,7 @@ import { API_VERSION } from '../../../lib/version.js';
 import { signingMaterial } from '../ports.js';
 import { municipalityAdherence } from './sefin-ports.js';
 import { sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
+import { checkAssistedTaxationGate } from '../assisted-taxation.js';
 
 export interface NfseDeps extends NfseTransmitDeps {
   now(): Date;
@@ -40,6 +41,8 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
   const { issuer, preflight, fingerprint } = await issuerForNfse(deps, req, issuerId);
   const body = validateNfseBody(req.body);
+  // resolverTributacao (rule 10) is the assisted-taxation module: gated like goods, before the rules read the issuer record.
+  if (body.resolverTributacao === true) await checkAssistedTaxationGate(deps.calls, req.partnerId, issuer);
   // The rules read the issuer's regime (crt → opSimpNac, rule 7): without it that refusal goes first.
   if (preflight && Array.isArray(preflight.data?.camposFaltando) && (preflight.data!.camposFaltando as string[]).includes('crt')) throw preflight;
   const now = deps.now();

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../../../config.js';
 import type { SigningMaterial } from '../../../lib/issuer/types.js';
 import type { CallEvidence } from '../../../lib/sefaz/breaker.js';
@@ -11,6 +10,7 @@ import type {
 } from '../../../lib/sefin/results.js';
 import type { PostOutcome } from '../http-client.js';
 import type { AuthorityTransport } from '../transport.js';
+import { TrustStores } from '../trust.js';
 
 /**
  * The Sefin Nacional client (NFS-e national standard): REST + JSON over mutual TLS with the
@@ -43,9 +43,11 @@ const DUPLICATE_DPS = 'E0014';
 const CANCELLATION = { tipoEvento: '101101', numSeqEvento: 1 } as const;
 
 export class SefinClient {
-  private authorityCa: string[] | undefined | null = null;
+  private readonly trust: TrustStores;
 
-  constructor(private readonly deps: SefinClientDeps) {}
+  constructor(private readonly deps: SefinClientDeps) {
+    this.trust = new TrustStores(deps.config, deps.simulator);
+  }
 
   /**
    * Hosts and trust of a call: an override (issuer endpoint) laid out like the simulator; the
@@ -55,32 +57,19 @@ export class SefinClient {
   resolve(t: SefinTarget): { bases: SefinBases; trustId: string; ca: string[] | undefined } {
     const s = this.deps.config.sefaz;
     if (t.endpointUrl) {
-      const ca = [...(this.authorityTrust() ?? []), ...this.simulatorTrust()];
+      const ca = [...(this.trust.authority() ?? []), ...this.trust.simulatorCa()];
       return { bases: twinBases(t.endpointUrl), trustId: 'custom', ca: ca.length ? ca : undefined };
     }
     if (t.sandbox || (t.ambiente === 2 && s.homologationTarget === 'simulator')) {
       const sim = this.deps.simulator();
       const url = sim?.url ?? s.simulatorUrl;
       if (!url) throw new Error('no authority simulator: set SIMULATOR_URL or SIMULATOR_EMBEDDED=1');
-      return { bases: twinBases(url), trustId: 'simulator', ca: this.simulatorTrust() };
+      return { bases: twinBases(url), trustId: 'simulator', ca: this.trust.simulatorCa() };
     }
-    return { bases: authorityBases(t.ambiente), trustId: 'authority', ca: this.authorityTrust() };
+    return { bases: authorityBases(t.ambiente), trustId: 'authority', ca: this.trust.authority() };
   }
 
-  private authorityTrust(): string[] | undefined {
-    if (this.authorityCa === null) {
-      const file = this.deps.config.sefaz.caFile;
-      this.authorityCa = file ? [readFileSync(file, 'utf8')] : undefined; // undefined: Node's roots
-    }
-    return this.authorityCa;
-  }
 
-  private simulatorTrust(): string[] {
-    const sim = this.deps.simulator();
-    if (sim) return [sim.caPem];
-    const file = this.deps.config.sefaz.simulatorCaFile ?? `${this.deps.config.sefaz.simulatorDir}/ca.pem`;
-    try { return [readFileSync(file, 'utf8')]; } catch { return []; }
-  }
 
   /**
    * One HTTP exchange. `transmission` decides what a failure after the request left is: `unknown`

@@ -246,7 +246,7 @@ test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity w
 });
 
 test.serial('rule 10 with the annexes: resolverTributacao fills cTribNac from the issuer activity (Anexo B) and emits', async (t) => {
-  const assisted = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.02', tribIssqnPadrao: 1 });
+  const assisted = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.02', tribIssqnPadrao: 1, fiscalBrainEnabled: true });
   const body = aValidNfseBody({ issuerId: assisted.issuerId, resolverTributacao: true, dpsNacional: { pTotTribSN: 6 }, servico: { valorServicos: 100, discriminacao: 'Programacao' } });
   const res = await post(body);
   t.is(res.status, 201, res.text);
