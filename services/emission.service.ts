@@ -34,6 +34,8 @@ import {
 import { nfseActions } from './emission/nfse/actions.js';
 import { NfseStore } from './emission/nfse/store.js';
 import { NfseEventStore } from './emission/nfse/event-store.js';
+import { nfceBodySchema, nfeBodyProps, nfeBodySchema } from '../lib/nfe/schema.js';
+import { NFCE_REQUEST_EXAMPLE, NFE_BATCH_REQUEST_EXAMPLE, NFE_REQUEST_EXAMPLE } from './emission/openapi-examples.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -90,7 +92,12 @@ function emitAction(model: Model, path: string): any {
     // The key is bound to the document in the numbering transaction (services/emission/idempotent-retry.ts).
     idempotency: 'document',
     idempotencyLookup: { action: 'v1.emission.boundDocument', params: { model } },
-    openapi: { summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse, headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }] },
+    openapi: {
+      summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse,
+      headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }],
+      // Validated by the handler after the issuer is resolved (lib/emission/pipeline.ts), documented from the same schema.
+      body: model === '55' ? nfeBodySchema : nfceBodySchema, requestExample: model === '55' ? NFE_REQUEST_EXAMPLE : NFCE_REQUEST_EXAMPLE,
+    },
     async handler(this: any, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
       const view = await emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
@@ -213,6 +220,8 @@ const EmissionService: ServiceSchema = {
         description: 'Tudo ou nada: qualquer falha de validação estrita recusa o lote (400, caminhos notas[i]…) e nada é enfileirado. '
           + 'Cada nota segue a fila; preflight recusado termina o item FAILED com o envelope em resultData.error, sem consumir número.',
         tags: ['documentos'],
+        body: { $$strict: true, notas: { type: 'array', min: 1, max: 500, items: { type: 'object', strict: true, props: nfeBodyProps } } },
+        requestExample: NFE_BATCH_REQUEST_EXAMPLE,
       },
       async handler(this: any, ctx: Ctx<{ notas: unknown[] }>) {
         const { partnerId, keyKind } = partnerOf(ctx);
