@@ -1,16 +1,15 @@
 import type { ServiceSchema, Context } from 'moleculer';
 import ApiService from 'moleculer-web';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { getRedis } from './shared/redis.js';
-import { renderError, retryAfterSeconds, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
+import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
-import { jsonBoundsViolation } from '../lib/http/json-bounds.js';
-import { jsonBoundsRefusal } from '../lib/http/json-bounds-refusal.js';
+import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
@@ -23,54 +22,7 @@ import { requestScope } from './shared/request-context.js';
 export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
 
-type Req = IncomingMessage & {
-  $requestId: string; $ctx: Context<any, any>; $action?: any; $route?: any; $params?: any; body?: unknown;
-  parsedUrl?: string; originalUrl?: string; $idempotencyId?: number; $bodyError?: unknown;
-};
-
-/**
- * Wraps body-parser failures (which carry `status`/`type`, not Moleculer fields) as catalogued
- * errors. A body that cannot be read for any other reason (a Content-Encoding that does not
- * inflate: zlib's `Z_DATA_ERROR`, `Z_BUF_ERROR`; a Content-Length the body does not match) is a
- * 400 too: those errors carry no `type`, or one of their own, and must never become a 500.
- */
-function normalizeError(err: any): ErrorLike {
-  if (err && typeof err.type === 'string' && err.type.startsWith('entity.')) {
-    if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE');
-    if (err.type === 'entity.parse.failed') return new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição não é JSON válido.');
-    return new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição ilegível.');
-  }
-  if (err && (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')) return new DomainError('UNSUPPORTED_MEDIA_TYPE');
-  return err ?? {};
-}
-
-function bodyRefusal(err: any): ErrorLike {
-  const known = normalizeError(err);
-  return known instanceof DomainError ? known : new DomainError('BAD_REQUEST', undefined, 'Corpo da requisição ilegível.');
-}
-
-/**
- * moleculer-web's JSON body parser, except that a body that cannot be read or parsed, or breaks
- * the shape bounds of lib/http/json-bounds.ts (depth, keys per object, nodes), is refused only
- * after authentication and the route's key rules (in `authorize`), like every other body
- * validation: an ek_test_ key on a webhook write gets its 403 whatever it sent. An oversized body
- * is still refused at once (413), before anything else reads it.
- */
-function jsonBodyParser(opts: { limit: string; strict: boolean }) {
-  const parse = (ApiService as any).bodyParser.json(opts);
-  return (req: Req, res: ServerResponse, next: (err?: unknown) => void) => parse(req, res, (err: any) => {
-    if (!err) {
-      // Bounded here, in the node that received the body: a body no schema could accept never
-      // reaches the validator or crosses the transporter (issue 23, defect 2).
-      const violation = jsonBoundsViolation(req.body);
-      if (violation) req.$bodyError = jsonBoundsRefusal(violation);
-      return next();
-    }
-    if (err.type === 'entity.too.large') return next(bodyRefusal(err));
-    req.$bodyError = bodyRefusal(err);
-    return next();
-  });
-}
+type Req = GatewayRequest;
 
 /**
  * HTTP gateway. Routes are not listed here: every action that declares `rest` is published under
@@ -327,6 +279,7 @@ const ApiGateway: ServiceSchema = {
       const status = Number(ctx.meta.$statusCode ?? action.httpStatus ?? 200);
       ctx.meta.$statusCode = status;
       const body = successEnvelope(data, req.$requestId, runtimeOf(this.broker).clock.now().toISOString());
+      setLocation(res, status, body);
       if (req.$idempotencyId !== undefined) {
         // The work is done: failing to record it (the database lost meanwhile) must not turn the
         // answer into an error. A retry then runs again, which a document route answers from its binding.
@@ -357,6 +310,7 @@ const ApiGateway: ServiceSchema = {
           const original = raw.$replay.body?.error?.requestId ?? raw.$replay.body?.meta?.requestId;
           if (typeof original === 'string') res.setHeader('X-Request-Id', original);
           res.statusCode = raw.$replay.status;
+          setLocation(res, raw.$replay.status, raw.$replay.body);
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.end(JSON.stringify(raw.$replay.body));
           return;

@@ -8,7 +8,7 @@ let stack: Stack;
 test.before(async () => { stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } }); });
 test.after.always(async () => { await stack?.stop(); });
 
-test('POST /v1/nfe, /v1/nfce and /v1/nfe/batch document their whole request body, with an example that the schema accepts', async (t) => {
+test('POST /v1/nfe, /v1/nfce and /v1/nfe/batch document their whole request body, with examples the service authorizes (Location on the 201)', async (t) => {
   const doc = (await stack.request('GET', '/api-docs-json')).body;
   const result = await new Validator().validate(doc);
   t.true(result.valid, JSON.stringify(result.errors)?.slice(0, 2000));
@@ -34,5 +34,7 @@ test('POST /v1/nfe, /v1/nfce and /v1/nfe/batch document their whole request body
     const res = await stack.request('POST', path, { headers, body: body(path).example });
     t.is(res.status, 201, res.text);
     t.is(res.body.data.status, 'AUTHORIZED', res.text);
+    // A 201 names what it created.
+    t.is(res.headers.get('location'), `${path}/${res.body.data.id}`);
   }
 });

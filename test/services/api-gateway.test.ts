@@ -316,3 +316,21 @@ test.serial('a route marked idempotency: false runs again and stores nothing for
   const stored = await stack.knex('gateway.idempotency_keys').where({ key: 'idem-secret-1' });
   t.is(stored.length, 0);
 });
+
+test('a body that is not JSON (text, a form, no content type) answers 415 UNSUPPORTED_MEDIA_TYPE naming what was sent', async (t) => {
+  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+    const headers: Record<string, string> = { ...KEY, ...(contentType ? { 'content-type': contentType } : {}) };
+    const res = await stack.request('POST', '/v1/kit/things', { headers, rawBody: 'name=abc' });
+    t.is(res.status, 415, `${contentType}: ${res.text}`);
+    t.deepEqual(res.body, {
+      error: {
+        type: 'https://errors.test/UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type', status: 415, detail: 'Envie o corpo como application/json.',
+        details: { contentType: contentType ?? (res.body.error.details.contentType as string | null) }, instance: '/v1/kit/things',
+        requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+      },
+    });
+  }
+  // JSON under a +json type, with a charset, is JSON.
+  const ok = await stack.request('POST', '/v1/kit/things', { headers: { ...KEY, 'content-type': 'application/vnd.api+json; charset=utf-8' }, rawBody: '{"name":"abc"}' });
+  t.is(ok.status, 201, ok.text);
+});
