@@ -63,6 +63,14 @@ export const PROFILE_DEFAULTS = {
 
 const ADDRESS_KEYS: (keyof IssuerAddress)[] = ['logradouro', 'numero', 'complemento', 'bairro', 'codigoMunicipio', 'municipio', 'uf', 'cep', 'telefone'];
 
+/**
+ * The CSC signs every NFC-e QR code: like the other secrets it is write-only, and reads show only
+ * enough to tell two apart (`AB...yz`; nothing of one shorter than 8 characters).
+ */
+export function maskCsc(csc: string): string {
+  return csc.length < 8 ? '...' : `${csc.slice(0, 2)}...${csc.slice(-2)}`;
+}
+
 /** The Issuer resource as the API returns it (GET/POST/PATCH /v1/companies). */
 export function toIssuerResponse(r: IssuerRecord): Record<string, unknown> {
   const p = r.profile;
@@ -81,7 +89,7 @@ export function toIssuerResponse(r: IssuerRecord): Record<string, unknown> {
     serieNfe: p.serieNfe,
     serieNfce: p.serieNfce,
     serieNfse: p.serieNfse,
-    csc: p.csc ?? null,
+    csc: p.csc ? maskCsc(p.csc) : null,
     cscId: p.cscId ?? null,
     servicoPadraoLc116: p.servicoPadraoLc116 ?? null,
     cTribNacPadrao: p.cTribNacPadrao ?? null,

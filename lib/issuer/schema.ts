@@ -45,7 +45,7 @@ export const issuerFieldRules = {
   serieNfe: { type: 'number', integer: true, min: 0, max: MAX_ORDINARY_SERIES, description: 'Série padrão da NF-e (padrão 1)' },
   serieNfce: { type: 'number', integer: true, min: 0, max: MAX_ORDINARY_SERIES, description: 'Série padrão da NFC-e (padrão 1)' },
   serieNfse: { type: 'number', integer: true, min: 0, max: 99999, description: 'Série padrão da DPS/NFS-e (padrão 1)' },
-  csc: { type: 'string', pattern: /^[\x21-\x7E]{1,36}$/, description: 'CSC da NFC-e: caracteres imprimíveis, sem espaços, até 36' },
+  csc: { type: 'string', pattern: /^[\x21-\x7E]{1,36}$/, description: 'CSC da NFC-e: caracteres imprimíveis, sem espaços, até 36. Só escrita: as leituras o mostram mascarado (AB...yz)' },
   cscId: { type: 'string', pattern: /^\d{1,6}$/, description: 'Identificador do CSC, 1-6 dígitos' },
   servicoPadraoLc116: { type: 'string', pattern: /^\d{1,2}\.\d{2}$/, description: 'Item da lista da LC 116/2003, ex. 1.07' },
   cTribNacPadrao: { type: 'string', pattern: /^\d{6}$/, description: 'Código de tributação nacional (6 dígitos)' },
