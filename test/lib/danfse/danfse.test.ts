@@ -1,13 +1,12 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { buildDanfseView } from '../../../lib/danfse/view-model.js';
 import { renderDanfseHtml } from '../../../lib/danfse/html.js';
 import { renderDanfsePdf } from '../../../lib/danfse/pdf.js';
 import { danfseMarks, danfseSections } from '../../../lib/danfse/rows.js';
 import { pdfText } from '../../support/danfe-notes.js';
+import { readSample } from '../../support/samples.js';
 
-const sample = readFileSync(fileURLToPath(new URL('../../../../shared/fixtures/nfse/NFSe_v1.01_ibscbs_ficticia_sped-da.xml', import.meta.url)), 'utf8');
+const sample = readSample('nfse/NFSe_v1.01_ibscbs_ficticia_sped-da.xml');
 
 test('buildDanfseView reads the key, number, parties, service, taxes and totals of an NFS-e 1.01', (t) => {
   const v = buildDanfseView(sample);
