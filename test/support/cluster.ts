@@ -93,9 +93,15 @@ async function until(probe: () => Promise<boolean>, what: string, timeoutMs: num
 /** Neither exited nor killed by a signal (a SIGKILLed child has exitCode null and signalCode set). */
 const isRunning = (p: Running) => p.child.exitCode === null && p.child.signalCode === null;
 
-/** Every child still alive when the test process ends abruptly is killed with it. */
+/** Every child still alive when the test process exits is killed with it. */
 const alive = new Set<ChildProcess>();
 process.once('exit', () => { for (const c of alive) c.kill('SIGKILL'); });
+/**
+ * And if the test process is killed before its exit handler can run (ava's timeout, a signal), each
+ * child sees its stdin pipe close and exits: no cluster outlives its test on the shared machine.
+ * Only the main thread: worker threads (certificates, piscina) inherit the flag and have no stdin.
+ */
+const EXIT_WITH_PARENT = 'data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.stdin.on("end",()=>process.exit(1)).resume()';
 
 export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
   const db = await createTestDatabase();
@@ -133,7 +139,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       PORT: role === 'gateway' ? String(gatewayPort) : '0',
     };
     const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
     alive.add(child);
     const tail: string[] = [];
     const keep = (chunk: Buffer) => {
