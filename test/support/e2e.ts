@@ -8,8 +8,9 @@ import { startReceiver, type Receiver } from './webhook-receiver.js';
  * An issuer made the way an integrator makes one: `POST /v1/companies`, then an A1 issued by the
  * simulator's sandbox CA for the issuer's CNPJ, uploaded over HTTP. Set-up, not the subject of a
  * test: any refusal throws. `issuer` overrides fields of aCompleteIssuer (CRT 3 by default).
+ * Works on anything that answers HTTP and knows the simulator's directory (a Stack, a Cluster).
  */
-export async function companyWithA1(stack: Stack, headers: Record<string, string>, issuer: Record<string, unknown> = {}): Promise<{ issuerId: string; cnpj: string }> {
+export async function companyWithA1(stack: Pick<Stack, 'request'> & { config: { sefaz: { simulatorDir: string } } }, headers: Record<string, string>, issuer: Record<string, unknown> = {}): Promise<{ issuerId: string; cnpj: string }> {
   const company = await stack.request('POST', '/v1/companies', { headers, body: aCompleteIssuer({ crt: 3, ...issuer }) });
   if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
   const { issuerId, cnpj } = company.body.data as { issuerId: string; cnpj: string };

@@ -1,0 +1,277 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import { Redis } from 'ioredis';
+import { createTestDatabase, testEnv, TEST_REDIS_URL, type HttpResult, type RequestOptions } from './stack.js';
+import type { FaultSpec } from '../../services/sefaz/simulator/faults.js';
+
+/**
+ * The production layout as real processes (issue 20, "Done when"): the standalone simulator
+ * (bin/simulator.ts), one gateway, two emission nodes and one "core" node with every other
+ * service, each `node --import tsx server.ts` with SERVICES=… and the environment README's
+ * "Scaling out" documents, over a fresh Postgres database and a private Redis namespace and prefix.
+ * Unlike stack.ts, nothing of the product runs in the test's process: a kill is a real SIGKILL and
+ * the survivors learn of it only the way they would in production (Moleculer heartbeats).
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type Role = 'simulator' | 'core' | 'emission-1' | 'emission-2' | 'gateway';
+
+const SERVICES: Record<Exclude<Role, 'simulator'>, string> = {
+  core: 'auth,issuer,sefaz,contingency-monitor,webhook-dispatcher,classification',
+  'emission-1': 'emission',
+  'emission-2': 'emission',
+  gateway: 'api-gateway',
+};
+
+/** Printed by server.ts once its broker started (LOG_LEVEL info), and by bin/simulator.ts once it listens. */
+const READY: Record<Role, RegExp> = {
+  simulator: /SEFAZ and Sefin Nacional simulator at/,
+  core: /node \S+ up:/, 'emission-1': /node \S+ up:/, 'emission-2': /node \S+ up:/, gateway: /node \S+ up:/,
+};
+
+/** One authenticated route of each service behind the gateway. */
+const ROUTES_BY_SERVICE = ['/v1/nfe', '/v1/companies', '/v1/auth/me', '/v1/webhooks/config'];
+
+/** Each process keeps this many of its last output lines, for the message of a failed start. */
+const LOG_TAIL = 200;
+/** Generous for a loaded 2-core machine: tsx compiles, services migrate their schemas, nodes meet. */
+const START_TIMEOUT_MS = 60_000;
+
+interface Running { child: ChildProcess; tail: string[]; exited: Promise<number | null> }
+
+export interface Cluster {
+  /** The gateway's base URL; its port stays the same across restarts. */
+  readonly url: string;
+  /** Plain-HTTP admin of the simulator (fault injection). */
+  readonly simulatorAdminUrl: string;
+  /** The simulator's CA and sandbox CA: A1 certificates issued from here are trusted by it. */
+  readonly config: { readonly sefaz: { readonly simulatorDir: string } };
+  /** The cluster's database, for assertions. */
+  readonly knex: Knex;
+  /** The environment every process of the cluster shares (secrets, URLs, namespace). */
+  readonly env: Readonly<Record<string, string>>;
+  request<T = any>(method: string, path: string, opts?: Omit<RequestOptions, 'node'>): Promise<HttpResult<T>>;
+  /** SIGKILL: no handler of the process runs; resolves once it is gone. */
+  kill(role: Role): Promise<void>;
+  /** Starts the role again (a new node id, as a restarted process gets) and waits until it is ready. */
+  start(role: Role): Promise<void>;
+  addFault(spec: FaultSpec): Promise<void>;
+  /** The simulator's active faults (a fault with `times` leaves the list once its last use is taken). */
+  faults(): Promise<FaultSpec[]>;
+  clearFaults(): Promise<void>;
+  /** The last output lines of a role's process (diagnostics). */
+  logs(role: Role): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs: number, proc?: Running): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (proc && !isRunning(proc)) throw new Error(`${what}: the process exited (${proc.child.exitCode})\n${proc.tail.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${proc ? `\n${proc.tail.join('\n')}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Neither exited nor killed by a signal (a SIGKILLed child has exitCode null and signalCode set). */
+const isRunning = (p: Running) => p.child.exitCode === null && p.child.signalCode === null;
+
+/** Every child still alive when the test process exits is killed with it. */
+const alive = new Set<ChildProcess>();
+process.once('exit', () => { for (const c of alive) c.kill('SIGKILL'); });
+/**
+ * And if the test process is killed before its exit handler can run (ava's timeout, a signal), each
+ * child sees its stdin pipe close and exits: no cluster outlives its test on the shared machine.
+ * Only the main thread: worker threads (certificates, piscina) inherit the flag and have no stdin.
+ */
+const EXIT_WITH_PARENT = 'data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.stdin.on("end",()=>process.exit(1)).resume()';
+
+export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  const db = await createTestDatabase();
+  const [gatewayPort, simulatorPort, simulatorAdminPort] = [await freePort(), await freePort(), await freePort()];
+  const base = testEnv({
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    AUTH_SCRYPT_N: '1024',
+    // The ready lines are info; pino writes JSON lines to stdout, kept only as a short tail.
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  });
+  const simulatorDir = join(base.VAR_DIR!, 'simulator');
+  const env: Record<string, string> = {
+    ...base,
+    SIMULATOR_DIR: simulatorDir,
+    SIMULATOR_EMBEDDED: '0',
+    SIMULATOR_URL: `https://127.0.0.1:${simulatorPort}`,
+    SIMULATOR_CA_FILE: join(simulatorDir, 'ca.pem'),
+    SIMULATOR_PORT: String(simulatorPort),
+    SIMULATOR_ADMIN_PORT: String(simulatorAdminPort),
+    SIMULATOR_HOST: '127.0.0.1',
+  };
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  const simulatorAdminUrl = `http://127.0.0.1:${simulatorAdminPort}`;
+  const procs = new Map<Role, Running>();
+  let generation = 0;
+  const knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 4 } });
+
+  function spawnRole(role: Role): Running {
+    const script = role === 'simulator' ? 'bin/simulator.ts' : 'server.ts';
+    const roleEnv = role === 'simulator' ? {} : {
+      SERVICES: SERVICES[role],
+      NODE_ID: `${env.NAMESPACE}-${role}-${generation++}`,
+      PORT: role === 'gateway' ? String(gatewayPort) : '0',
+    };
+    const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
+    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    alive.add(child);
+    const tail: string[] = [];
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line) tail.push(line);
+      if (tail.length > LOG_TAIL) tail.splice(0, tail.length - LOG_TAIL);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => { alive.delete(child); done(code); }));
+    return { child, tail, exited };
+  }
+
+  async function start(role: Role): Promise<void> {
+    const previous = procs.get(role);
+    if (previous && isRunning(previous)) throw new Error(`${role} is already running`);
+    const proc = spawnRole(role);
+    procs.set(role, proc);
+    await until(async () => proc.tail.some((l) => READY[role].test(l)), `${role} to start`, START_TIMEOUT_MS, proc);
+    if (role === 'simulator') await until(async () => (await fetch(`${simulatorAdminUrl}/__admin/faults`)).ok, 'the simulator admin', START_TIMEOUT_MS, proc);
+    if (role === 'gateway') {
+      await until(async () => (await fetch(`${url}/health`)).status === 200, 'the gateway /health', START_TIMEOUT_MS, proc);
+      // Its routes come from the services it discovers: until then a route is 404, after it 401 without credentials.
+      await until(async () => (await Promise.all(ROUTES_BY_SERVICE.map((path) => fetch(url + path)))).every((r) => r.status === 401), 'the gateway routes', START_TIMEOUT_MS, proc);
+    }
+  }
+
+  async function kill(role: Role): Promise<void> {
+    const proc = procs.get(role);
+    if (!proc || !isRunning(proc)) return;
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+  }
+
+  const cluster: Cluster = {
+    url,
+    simulatorAdminUrl,
+    config: { sefaz: { simulatorDir } },
+    knex,
+    env,
+    async request(method, path, ro = {}) {
+      const headers: Record<string, string> = { ...(ro.headers ?? {}) };
+      let body: string | undefined = ro.rawBody;
+      if (ro.body !== undefined) { body = JSON.stringify(ro.body); headers['content-type'] ??= 'application/json'; }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: any = text;
+      try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep text */ }
+      return { status: res.status, headers: res.headers, body: parsed, text };
+    },
+    kill,
+    start,
+    async addFault(spec) {
+      const res = await fetch(`${simulatorAdminUrl}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+      if (res.status !== 201) throw new Error(`fault: ${res.status} ${await res.text()}`);
+    },
+    async faults() {
+      const res = await fetch(`${simulatorAdminUrl}/__admin/faults`);
+      if (!res.ok) throw new Error(`faults: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { faults: FaultSpec[] }).faults;
+    },
+    async clearFaults() {
+      const res = await fetch(`${simulatorAdminUrl}/__admin/faults`, { method: 'DELETE' });
+      if (!res.ok) throw new Error(`clear faults: ${res.status} ${await res.text()}`);
+    },
+    logs: (role) => procs.get(role)?.tail.join('\n') ?? '',
+    async stop() {
+      // Graceful first (brokers say goodbye, pools close), then whatever is left is killed.
+      const running = [...procs.values()].filter(isRunning);
+      for (const p of running) p.child.kill('SIGTERM');
+      await Promise.all(running.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 10_000))])));
+      for (const p of running) if (isRunning(p)) { p.child.kill('SIGKILL'); await p.exited; }
+      await knex.destroy();
+      await db.drop().catch(() => undefined);
+      await dropRedisKeys(env.REDIS_PREFIX!).catch(() => undefined);
+      rmSync(env.VAR_DIR!, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    // The simulator first: it writes the CA the core node's sefaz client trusts. Then the core
+    // (auth, issuer and sefaz migrate their schemas), then the gateway and the emission nodes.
+    await start('simulator');
+    await start('core');
+    await Promise.all([start('emission-1'), start('emission-2'), start('gateway')]);
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  return cluster;
+}
+
+/** The streams and rate-limit keys this cluster left under its own prefix. */
+async function dropRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * A partner with a live API key, made as an operator makes one: `npm run admin -- create-partner`
+ * then `issue-key`, each its own process on the cluster's database (no transporter: the command's
+ * own auth service writes the rows, which the cluster's auth node then reads).
+ */
+export async function partnerWithKey(cluster: Cluster, plan = 'SCALE'): Promise<{ partnerId: string; apiKey: string }> {
+  const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
+  const partner = await admin(cluster, ['create-partner', '--name', `Parceiro ${owner}`, '--owner-email', owner, '--owner-password', 'Senha-de-teste-123', '--plan', plan, '--subscription', 'ACTIVE']);
+  const key = await admin(cluster, ['issue-key', '--partner', partner.partnerId, '--kind', 'live']);
+  return { partnerId: partner.partnerId, apiKey: key.apiKey };
+}
+
+async function admin(cluster: Cluster, args: string[]): Promise<any> {
+  const { REDIS_URL: _r, LOG_LEVEL: _l, ...inherited } = process.env;
+  const env = { ...inherited, ...cluster.env, REDIS_URL: '', LOG_LEVEL: 'error', NAMESPACE: `admin${randomBytes(4).toString('hex')}` };
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => { stdout += c; });
+    child.stderr.on('data', (c) => { stderr += c; });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      if (code !== 0) fail(new Error(`admin ${args[0]}: exit ${code}: ${stderr}`));
+      else done(JSON.parse(stdout));
+    });
+  });
+}
