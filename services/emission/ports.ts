@@ -14,7 +14,8 @@ type Caller = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
 export interface ForEmissionParams {
   partnerId: string;
   issuerId?: string;
-  model: Model;
+  /** 'NFSe': the national-standard DPS, whose preflight asks for the inscrição municipal. */
+  model: Model | 'NFSe';
   keyKind: 'live' | 'test' | null;
 }
 

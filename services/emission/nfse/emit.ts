@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../../../lib/errors/index.js';
+import { DomainError } from '../../../lib/errors/index.js';
 import { toCents } from '../../../lib/money.js';
 import { brasiliaDateTime, brasiliaDay } from '../../../lib/emission/build-context.js';
 import { nfseEmissionView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
@@ -10,7 +10,7 @@ import { validateNfseBody } from '../../../lib/nfse/validate.js';
 import type { IssuerSnapshot } from '../../../lib/issuer/types.js';
 import { createSigner } from '../../../lib/sign/signer.js';
 import { API_VERSION } from '../../../lib/version.js';
-import { signingMaterial } from '../ports.js';
+import { issuerWithPreflight, signingMaterial } from '../ports.js';
 import { municipalityAdherence } from './sefin-ports.js';
 import { sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
 import { checkAssistedTaxationGate } from '../assisted-taxation.js';
@@ -39,7 +39,7 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
 export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<ReturnType<typeof nfseEmissionView>> {
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
-  const { issuer, preflight, fingerprint } = await issuerForNfse(deps, req, issuerId);
+  const { issuer, preflight, certificateFingerprint: fingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind });
   const body = validateNfseBody(req.body);
   // resolverTributacao (rule 10) is the assisted-taxation module: gated like goods, before the rules read the issuer record.
   if (body.resolverTributacao === true) await checkAssistedTaxationGate(deps.calls, req.partnerId, issuer);
@@ -86,20 +86,6 @@ async function adherenceOf(deps: NfseDeps, issuer: IssuerSnapshot, codigoMunicip
   return { adesao: asked.kind, mensagem };
 }
 
-/** Selection errors (400/404/403) throw at once; the preflight refusal (422) is returned for later. */
-async function issuerForNfse(deps: NfseDeps, req: NfseRequest, issuerId: string | undefined) {
-  const res = await (deps.calls.call as any)('v1.issuer.forEmission', { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind, preflight: 'report' }) as {
-    issuer: IssuerSnapshot;
-    certificate?: { fingerprint: string } | null;
-    preflight: { type: string; data: Record<string, unknown> | null; message: string } | null;
-  };
-  const p = res.preflight;
-  return {
-    issuer: res.issuer,
-    fingerprint: res.certificate?.fingerprint ?? null,
-    preflight: p ? new DomainError(p.type as ErrorCode, p.data ?? undefined, p.message) : null,
-  };
-}
 
 /**
  * 201 for anything that is not a Sefin refusal; a refusal is API.md's 400 BAD_REQUEST with erros[]
