@@ -74,7 +74,9 @@ test('a monitoring certificate the authority does not trust is refused in the ha
 test('with MONITOR_ENABLED the node polls on its own timer with the sandbox certificate', async (t) => {
   const stack = await startStack({
     nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
-    env: { ...quiet, MONITOR_ENABLED: '1', MONITOR_TICK_MS: '200' },
+    // The authority's default timeouts, not `quiet`'s: under a loaded CI machine an 800 ms connect
+    // timeout turns a check into our own failure, which (rightly) waits a whole interval to retry.
+    env: { MONITOR_ENABLED: '1', MONITOR_TICK_MS: '200', WEBHOOK_POLL_MS: '0' },
   });
   t.teardown(() => stack.stop());
   const deadline = Date.now() + 60_000; // leaves early; a loaded CI machine needs more than the usual ~15 s
