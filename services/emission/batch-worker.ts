@@ -1,7 +1,8 @@
 import { DomainError } from '../../lib/errors/index.js';
 import { renderError } from '../../lib/http/error-envelope.js';
 import type { Model } from '../../lib/nfe/types.js';
-import { emitDocument, type EmissionDeps } from './emit.js';
+import { emitDocument } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import { issuerForEmission } from './ports.js';
 import type { BatchItemRow, BatchRow, BatchStore } from './batch.js';
 import { MAX_ITEM_ATTEMPTS } from './batch.js';

@@ -8,7 +8,7 @@ import {
 import { AMBIENTE_NAMES } from '../../lib/contingency/availability.js';
 import type { AuthorizationResult } from '../../lib/sefaz/results.js';
 import type { ContingencyStore } from './contingency-store.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import { consult } from './ports.js';
 import { detailsOf, transmitAttempt } from './transmit.js';
 

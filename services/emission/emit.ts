@@ -1,19 +1,18 @@
 import { randomInt } from 'node:crypto';
-import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { chooseCnf } from '../../lib/nfe/access-key.js';
 import type { Model } from '../../lib/nfe/types.js';
-import type { BuildContext, DocumentPipeline } from '../../lib/emission/pipeline.js';
+import type { BuildContext } from '../../lib/emission/pipeline.js';
 import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { KeyAlreadyBound, type DocumentStore, type NewDocument, type ResendContent } from './store.js';
+import { KeyAlreadyBound, type NewDocument, type ResendContent } from './store.js';
+import type { EmissionDeps } from './deps.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmitAttempt } from './transmit.js';
 import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmission, needsMonitor } from '../../lib/emission/contingency.js';
 import { DEFAULT_JUSTIFICATIVA_CONTINGENCIA } from '../../lib/nfe/rules/nfce.js';
-import type { ContingencyStore } from './contingency-store.js';
 import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
@@ -23,7 +22,6 @@ import { numberedFailure } from '../../lib/emission/numbered-failure.js';
 import { respond } from './answer.js';
 import { continueBound } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
-import type { Bulkhead } from '../shared/bulkhead.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -33,24 +31,6 @@ export interface EmissionRequest {
   idempotencyKey: string | null;
 }
 
-export interface EmissionDeps {
-  store: DocumentStore;
-  pipeline: DocumentPipeline;
-  calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
-  now(): Date;
-  /** Per-stage durations of this node (v1.emission.stageStats); absent: nothing is timed. */
-  stages?: StageTimer;
-  /** NFC-e offline contingency; absent: never entered (the batch, NF-e only, has no use for it). */
-  contingency?: ContingencyStore;
-  /** Told of an unexpected failure after a document was numbered (the answer carries only its id). */
-  reportFault?(err: unknown, invoiceId: string): void;
-  /**
-   * Numbering transactions of one issuer in flight on this node (issue 20, defect 2): the rest of a
-   * burst waits here, in memory, instead of holding database connections while it queues on the
-   * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
-   */
-  numbering?: Bulkhead;
-}
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
 

@@ -5,7 +5,7 @@ import {
   type EventSettlement, type FiscalEventRecord, type FiscalEventType,
 } from '../../lib/emission/fiscal-events.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import type { FiscalEventStore } from './event-store.js';
 import { consult, issuerWithPreflight, sendEvent } from './ports.js';
 import { ownDocument } from './queries.js';

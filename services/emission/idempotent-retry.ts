@@ -1,6 +1,6 @@
 import type { DocumentRecord } from '../../lib/emission/document.js';
 import { checkSameRequest, retryAction } from '../../lib/emission/idempotent-retry.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import { reconcileOne, transmit } from './transmit.js';
 import { respond } from './answer.js';
 

@@ -5,7 +5,7 @@ import { checkRange, inutilizacaoView } from '../../lib/emission/inutilizacao.js
 import { mayHaveBeenSent } from '../../lib/emission/fiscal-events.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../lib/emission/fiscal-text.js';
 import type { InutilizacaoResult } from '../../lib/sefaz/results.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import type { InutilizacaoStore, RangeSettlement } from './inutilizacao-store.js';
 import { inutilizar, issuerWithPreflight } from './ports.js';
 

@@ -4,7 +4,7 @@ import type { Model } from '../../lib/nfe/types.js';
 import { mapLimit } from '../shared/map-limit.js';
 import { COLUMNS, toRecord, type StoreDeps } from './store.js';
 import { reconcileOne } from './transmit.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 
 /**
  * Notes that failed before sending (status ERROR: nothing reached the authority) are sent again as

@@ -3,7 +3,7 @@ import { isTerminal, transition, type Transition } from '../../lib/emission/stat
 import { assembleNfeProc } from '../../lib/emission/nfe-proc.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
 import type { AuthorityDetails } from './store.js';
-import type { EmissionDeps } from './emit.js';
+import type { EmissionDeps } from './deps.js';
 import { authorize, consult } from './ports.js';
 import { now } from './stage-timer.js';
 import { isSameKeyDuplicate, keyNamedByDuplicate, settleDuplicate, settleHeldKey } from '../../lib/emission/duplicate-key.js';
