@@ -11,7 +11,7 @@ import type { StatusResult } from '../lib/sefaz/results.js';
 import { StatusStore, type AuthorityStatusView, type Claim, type RecordOutcome } from './contingency-monitor/status-store.js';
 import { mapLimit } from './shared/map-limit.js';
 import { AUTHORITY_EVENTS, type AuthorityRecoveredPayload } from './shared/authority-events.js';
-import { SERVICE_UP } from '../lib/sefaz/cstat.js';
+import { SERVICE_DOWN, SERVICE_UP } from '../lib/sefaz/cstat.js';
 
 const SCHEMA = 'monitor';
 /** Rows one claim takes: every UF of one ambiente, so a tick needs one or two claims. */
@@ -168,7 +168,8 @@ const ContingencyMonitor: ServiceSchema = {
       const ambiente = AMBIENTE_NAMES[o.ambiente];
       if (!ambiente || !this.ambientes().includes(ambiente)) return 'unmonitored';
       const now = runtimeOf(this.broker).clock.now();
-      const result: StatusResult = { kind: o.cStat === SERVICE_UP ? 'up' : 'down', cStat: o.cStat, xMotivo: o.xMotivo, checkedAt: o.observedAt };
+      const kind = o.cStat === SERVICE_UP ? 'up' : SERVICE_DOWN.has(o.cStat) ? 'down' : 'refused';
+      const result: StatusResult = { kind, cStat: o.cStat, xMotivo: o.xMotivo, checkedAt: o.observedAt };
       const outcome = await this.store().observe(
         o.uf, ambiente, now,
         (previous: ConfirmedState | null) => decideAvailability({ uf: o.uf, ambiente, previous, result, now }),

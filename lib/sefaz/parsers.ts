@@ -133,15 +133,16 @@ function registeredEvents(root: Element): RegisteredEvent[] {
 }
 
 /**
- * retConsStatServ (FR01). 107 up; 108/109 down; any other answer (e.g. 656 consumo indevido) also
- * means the service cannot be used by us now, so it is `down` with the verbatim text.
+ * retConsStatServ (FR01). 107 up; 108/109 down: the authority's word about its service. Any other
+ * answer (252 ambiente, 289 UF not served, 656 consumo indevido) is about our request, not the
+ * service, so it is `refused` with the verbatim text: never evidence that the UF is stopped.
  */
 export function parseRetConsStatServ(xml: string, checkedAt: string): StatusResult {
   const doc = message(xml, 'retConsStatServ');
   const s = status(doc);
   if (s.cStat === SERVICE_UP) return { kind: 'up', ...s, checkedAt };
   if (SERVICE_DOWN.has(s.cStat)) return { kind: 'down', ...s, checkedAt };
-  return { kind: 'down', ...s, checkedAt };
+  return { kind: 'refused', ...s, checkedAt };
 }
 
 /** retEnvEvento (HR01) for a batch of one event; procEventoNFe assembled from the sent evento. */

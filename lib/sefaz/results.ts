@@ -72,6 +72,8 @@ export type ConsultResult =
 export type StatusResult =
   | ({ kind: 'up' } & AuthorityMessage & { checkedAt: string })
   | ({ kind: 'down' } & AuthorityMessage & { checkedAt: string })
+  /** An answer about the request or the caller, not the service (e.g. 252 wrong ambiente, 289 UF not served, 656 consumo indevido). */
+  | ({ kind: 'refused' } & AuthorityMessage & { checkedAt: string })
   | { kind: 'failed'; reason: InfrastructureReason; detail: string };
 
 export type EventResult =

@@ -42,12 +42,12 @@ test('decideAvailability treats every infrastructure failure as our own, never a
 });
 
 test('decideAvailability treats an authority answer about us (656, 280) as our own failure, not down', (t) => {
-  const d = decide(wasUp, { kind: 'down', cStat: 656, xMotivo: 'Rejeição: Consumo Indevido', checkedAt: '2026-11-22T09:00:00-03:00' });
+  const d = decide(wasUp, { kind: 'refused', cStat: 656, xMotivo: 'Rejeição: Consumo Indevido', checkedAt: '2026-11-22T09:00:00-03:00' });
   t.deepEqual(d, {
     kind: 'own-failure',
     failure: { reason: 'authority-refused-monitor', detail: 'cStat 656 is not a service status (107/108/109)', at: now.toISOString(), cStat: 656, xMotivo: 'Rejeição: Consumo Indevido' },
   });
-  t.like(decide(null, { kind: 'down', cStat: 280, xMotivo: 'Rejeição: Certificado Transmissor inválido', checkedAt: '2026-11-22T09:00:00-03:00' }), { kind: 'own-failure' });
+  t.like(decide(null, { kind: 'refused', cStat: 280, xMotivo: 'Rejeição: Certificado Transmissor inválido', checkedAt: '2026-11-22T09:00:00-03:00' }), { kind: 'own-failure' });
 });
 
 test('isConfirmedDown is true only for a confirmed down', (t) => {

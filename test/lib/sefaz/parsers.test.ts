@@ -64,10 +64,12 @@ test('parseRetConsSitNFe maps 217, 101 and unknown codes', (t) => {
   t.throws(() => P.parseRetConsSitNFe(sit(100, 'Autorizado')), { message: /without protNFe/ });
 });
 
-test('parseRetConsStatServ maps 107 up and 108/109 down; garbage throws', (t) => {
+test('parseRetConsStatServ maps 107 up, 108/109 down, and an answer about the request (252, 289, 656) refused, never down; garbage throws', (t) => {
   const st = (c: number) => `<retConsStatServ ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>x</verAplic><cStat>${c}</cStat><xMotivo>m</xMotivo><cUF>35</cUF><dhRecbto>2026-01-01T10:00:00-03:00</dhRecbto></retConsStatServ>`;
   t.is(P.parseRetConsStatServ(st(107), 'now').kind, 'up');
+  t.is(P.parseRetConsStatServ(st(108), 'now').kind, 'down');
   t.is(P.parseRetConsStatServ(st(109), 'now').kind, 'down');
+  for (const cStat of [252, 289, 656]) t.like(P.parseRetConsStatServ(st(cStat), 'now'), { kind: 'refused', cStat, xMotivo: 'm' });
   t.throws(() => P.parseRetConsStatServ('<html>502 Bad Gateway</html>', 'now'));
   t.throws(() => P.parseRetConsStatServ(`<retEnviNFe ${NS}/>`, 'now'), { message: /expected retConsStatServ/ });
 });
