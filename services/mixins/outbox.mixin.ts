@@ -21,11 +21,13 @@ export const ALL_SUBSCRIBERS = '*';
 
 /** How long a relay owns a claimed row before another relay may take it over. */
 const CLAIM_MS = 60_000;
+/** Rows of one channel claimed and handed over per round. */
+const CLAIM_BATCH = 100;
 /** The dispatcher action that stores the deliveries of a list of events (webhook-dispatcher.service.ts). */
 export const ACCEPT_EVENTS_ACTION = 'v1.webhook-dispatcher.acceptEvents';
 /**
  * The action that stores each channel's events in its consumer's own database and answers the ids
- * it took. A row of a channel missing here is a programming error: it stays pending and is logged.
+ * it took. A row of a channel missing here is a programming error: it is never claimed and stays pending.
  */
 const CHANNEL_CONSUMERS: Readonly<Record<string, string>> = {
   [EVENTS_CHANNEL]: ACCEPT_EVENTS_ACTION,
@@ -91,38 +93,40 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       async flushOutbox(this: any): Promise<number> {
         if (!this.knex) return 0;
         let total = 0;
+        // Each channel is claimed and relayed on its own: a consumer that is down, with any number
+        // of rows pending, never holds another channel's events back.
+        for (const channel of Object.keys(CHANNEL_CONSUMERS)) total += await this.flushOutboxChannel(channel);
+        return total;
+      },
+      async flushOutboxChannel(this: any, channel: string): Promise<number> {
+        let total = 0;
         for (;;) {
           const now = runtimeOf(this.broker).clock.now();
           // Claim in a short transaction, publish outside it: a handler in this same process may
           // need the database (PGlite has one connection), and no lock is held across I/O.
           const rows: any[] = await this.knex.transaction(async (trx: Knex.Transaction) => {
-            const due = await trx(table).whereNull('published_at')
+            const due = await trx(table).where({ channel }).whereNull('published_at')
               .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
-              .orderBy('created_at').limit(100).forUpdate().skipLocked();
+              .orderBy('created_at').limit(CLAIM_BATCH).forUpdate().skipLocked();
             if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
             return due;
           });
-          const published: string[] = [];
-          const byChannel = new Map<string, any[]>();
-          for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
-          // Each channel on its own: one consumer down never holds another's events back.
-          for (const [channel, group] of byChannel) {
-            try {
-              const accepted = new Set(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
-              published.push(...group.map((r) => r.id).filter((id) => accepted.has(id)));
-            } catch (err) {
-              // The consumer not running, restarting or its database down: the rows stay pending and
-              // are offered again on the next poll. Logged once a minute, not on every poll.
-              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
-              if (log) this.logger.warn({ err: (err as Error).message, channel, events: group.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
-            }
+          if (!rows.length) return total;
+          let accepted = new Set<string>();
+          try {
+            accepted = new Set(await this.deliverOutboxEvents(channel, rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+          } catch (err) {
+            // The consumer not running, restarting or its database down: the rows stay pending and
+            // are offered again on the next poll. Logged once a minute, not on every poll.
+            const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
+            if (log) this.logger.warn({ err: (err as Error).message, channel, events: rows.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
           }
-          const done = runtimeOf(this.broker).clock.now();
-          if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: done, claimed_until: null });
-          const failed = rows.map((r) => r.id).filter((id) => !published.includes(id));
+          const published = rows.map((r) => r.id).filter((id) => accepted.has(id));
+          const failed = rows.map((r) => r.id).filter((id) => !accepted.has(id));
+          if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: runtimeOf(this.broker).clock.now(), claimed_until: null });
           if (failed.length) await this.knex(table).whereIn('id', failed).update({ claimed_until: null });
           total += published.length;
-          if (rows.length < 100 || failed.length) return total;
+          if (rows.length < CLAIM_BATCH || failed.length) return total;
         }
       },
       /**
