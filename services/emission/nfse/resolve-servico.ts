@@ -1,5 +1,6 @@
 import type { Context } from 'moleculer';
 import { DomainError } from '../../../lib/errors/index.js';
+import { planIncludesFiscalBrain } from '../../../lib/plans.js';
 import type { IssuerSnapshot } from '../../../lib/issuer/types.js';
 import { formatCents, toCents } from '../../../lib/money.js';
 import { serviceItem } from '../../../lib/nfse/servico/catalog.js';
@@ -30,7 +31,7 @@ export const resolveServicoAction = {
     summary: 'Resolve a classificação do serviço (LC 116 → cTribNac → NBS) e a tributação da NFS-e', tags: ['tributação assistida'],
     description: 'Pelo item LC 116 do corpo (lc116) ou pela atividade fixa do emissor (servicoPadraoLc116). Cada valor traz sua fonte (cadastro, requisicao ou o anexo oficial). '
       + 'Item com vários desdobros/NBS sem escolha no cadastro: codigo null, candidatas[] e camposNaoResolvidos[]. MEI e Simples Nacional: ISS informativo (recolhido no DAS mensal). '
-      + 'Sem item no corpo nem no cadastro, ou item fora da lista nacional: 422 TRIBUTACAO_NAO_RESOLVIDA com camposNaoResolvidos. A emissão com resolverTributacao: true usa o mesmo resolvedor (regra 10).',
+      + 'Sem item no corpo nem no cadastro, ou item fora da lista nacional: 422 TRIBUTACAO_NAO_RESOLVIDA com camposNaoResolvidos. Exige plano com fiscalBrain (403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL). A emissão com resolverTributacao: true usa o mesmo resolvedor (regra 10).',
     requestExample: { issuerId: '8cfea046-5d1c-4c1e-9d0c-0b1f2a3c4d5e', lc116: '1.01', municipio: '3550308', valor: 1500, dataEmissao: '2026-11-22' },
     response: {
       type: 'object',
@@ -56,6 +57,8 @@ export const resolveServicoAction = {
   async handler(ctx: Ctx) {
     const caller = ctx.meta.caller;
     if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro: a tributação assistida exige um parceiro.');
+    // Part of the assisted-taxation module, like the goods classification routes: the plan decides.
+    if (!planIncludesFiscalBrain(caller.plan)) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: false });
     const { issuer } = await ctx.call('v1.issuer.forEmission', { partnerId: caller.partnerId, issuerId: ctx.params.issuerId, model: 'NFSe', keyKind: caller.keyKind, preflight: 'report' }) as { issuer: IssuerSnapshot };
     const { lc116, municipio, valor, dataEmissao } = ctx.params;
     const resolved = resolveServico({ ...(lc116 !== undefined ? { lc116 } : {}), ...(municipio !== undefined ? { municipio } : {}) }, issuer, serviceItem);

@@ -3,6 +3,8 @@ import { STATUS_CODES } from 'node:http';
 import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
 import { aValidNfseBody } from '../../support/nfse-factories.js';
 import { companyWithA1, integratorWithA1 } from '../../support/e2e.js';
+import { createPartnerWithKey } from '../../support/identity.js';
+import { assertEnvelope } from '../../support/assisted-taxation.js';
 import { SefinStandIn } from '../../support/sefin-stand-in.js';
 import { verifyDfe } from '../../support/verify-dfe.js';
 import { ManualClock } from '../../../services/shared/clock.js';
@@ -243,6 +245,14 @@ test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity w
   t.deepEqual(none.body, envelope(none, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {
     details: { camposNaoResolvidos: [{ campo: 'lc116', motivo: 'informe lc116 ou cadastre servicoPadraoLc116 no emissor' }] },
   }));
+});
+
+test.serial('POST /v1/fiscal/resolve-servico is assisted taxation: a plan without fiscalBrain answers 403', async (t) => {
+  const starter = await createPartnerWithKey(stack, { plan: 'STARTER' });
+  const starterHeaders = { 'x-api-key': starter.apiKey };
+  const { issuerId: starterIssuer } = await companyWithA1(stack, starterHeaders, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01' });
+  const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers: starterHeaders, body: { issuerId: starterIssuer } });
+  assertEnvelope(t, res, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', 'Tributação assistida (resolverTributacao) exige plano com fiscalBrain e o emissor com fiscalBrainEnabled.', { plano: 'STARTER', planoIncluiFiscalBrain: false }, '/v1/fiscal/resolve-servico');
 });
 
 test.serial('rule 10 with the annexes: resolverTributacao fills cTribNac from the issuer activity (Anexo B) and emits', async (t) => {
