@@ -128,6 +128,8 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     : work());
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
+  /** The signed XML stored with a new document: kept to transmit, not read back. */
+  let storedXml: string | undefined;
   if (body.numero !== undefined) {
     const existing = await deps.store.findByNumber(space, body.numero);
     if (existing) {
@@ -152,6 +154,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
       try {
         doc = await numbered(() => deps.store.createWithNumber({ ...base, cnf }, body.numero!, built, enter));
+        storedXml = built.xml;
       } catch (err) {
         return boundMeanwhile(err);
       }
@@ -162,7 +165,9 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       doc = await numbered(() => deps.store.createNumbered(base, async (number) => {
         if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
         const cnf = chooseCnf(number, random);
-        return { cnf, built: await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep) };
+        const built = await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep);
+        storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
+        return { cnf, built };
       }, enter));
     } catch (err) {
       return boundMeanwhile(err);
@@ -184,7 +189,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
     if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
     const transmitting = known = claim.doc;
-    const xml = resend?.xml ?? (await deps.store.xmlOf(doc.id))!.transmitted!;
+    const xml = resend?.xml ?? storedXml!;
     lap('persist');
     const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
     let final = known = sentDoc;

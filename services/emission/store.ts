@@ -250,13 +250,15 @@ export class DocumentStore {
       if (decision.kind !== 'start') return { kind: decision.kind, doc: current };
       const { replace } = opts;
       if (replace && replace.accessKey !== current.accessKey) throw new Error(`resend rebuilt key ${replace.accessKey}, stored ${current.accessKey}`);
-      await trx(this.t('documents')).where({ id }).update({
+      const changes = {
         status: 'TRANSMITTING', updated_at: now, transmissions: decision.attempt, transmitting_until: decision.leaseUntil,
         next_check_at: nextCheckAt(current.createdAt, 0, now),
         ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
-      });
+      };
+      await trx(this.t('documents')).where({ id }).update(changes);
       await this.history(trx, id, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
-      return { kind: 'started', doc: toRecord(await this.select(trx).where({ id }).first()) };
+      // The row is locked: what it is now is what was read plus what was written (no re-read).
+      return { kind: 'started', doc: toRecord({ ...locked, ...changes, has_transmitted_xml: locked.has_transmitted_xml || !!replace }) };
     });
   }
 
@@ -268,35 +270,38 @@ export class DocumentStore {
    */
   async applyOutcome(id: string, attempt: number, trigger: string, tr: Transition, details: AuthorityDetails = {}): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
-      const row = await trx(this.t('documents')).where({ id }).forUpdate().first('status', 'created_at', 'check_attempts', 'transmissions');
+      // The whole record under the lock: every answer below is built from it and what is written.
+      const row = await this.select(trx).where({ id }).forUpdate().first();
       if (!row) throw new Error(`document ${id} vanished`);
       const from = row.status as DocumentStatus;
       const now = this.d.now();
-      if (isTerminal(from)) return toRecord(await this.select(trx).where({ id }).first());
+      if (isTerminal(from)) return toRecord(row);
       const latest = Number(row.transmissions);
       if (isStaleAnswer(attempt, latest)) {
         await this.history(trx, id, from, from, trigger, `Resposta da transmissão ${attempt} descartada: a transmissão ${latest} é a vigente.`, {
           attempt, currentAttempt: latest, outcome: tr.to,
           ...(details.protocol ? { protocol: details.protocol } : {}), ...(details.erros ? { erros: details.erros } : {}),
         });
-        return toRecord(await this.select(trx).where({ id }).first());
+        return toRecord(row);
       }
       if (tr.to === null) {
-        await trx(this.t('documents')).where({ id }).update({ motivo: tr.motivo, updated_at: now, transmitting_until: null });
+        const changes = { motivo: tr.motivo, updated_at: now, transmitting_until: null };
+        await trx(this.t('documents')).where({ id }).update(changes);
         await this.history(trx, id, from, from, trigger, tr.motivo, null);
-        return toRecord(await this.select(trx).where({ id }).first());
+        return toRecord({ ...row, ...changes });
       }
       const terminal = isTerminal(tr.to);
-      await trx(this.t('documents')).where({ id }).update({
+      const { authorizedXml } = details;
+      const changes = {
         status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null,
         next_check_at: terminal ? null : nextCheckAt(new Date(row.created_at), Number(row.check_attempts), now),
         ...(details.protocol !== undefined ? { protocol: details.protocol } : {}),
         ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
-        ...(details.authorizedXml ? { authorized_xml: details.authorizedXml } : {}),
         ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
-      });
+      };
+      await trx(this.t('documents')).where({ id }).update({ ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) });
       await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
-      const record = toRecord(await this.select(trx).where({ id }).first());
+      const record = toRecord({ ...row, ...changes, has_authorized_xml: row.has_authorized_xml || !!authorizedXml });
       if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
       if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
       return record;

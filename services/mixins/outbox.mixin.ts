@@ -93,40 +93,46 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       async flushOutbox(this: any): Promise<number> {
         if (!this.knex) return 0;
         let total = 0;
-        // Each channel is claimed and relayed on its own: a consumer that is down, with any number
-        // of rows pending, never holds another channel's events back.
-        for (const channel of Object.keys(CHANNEL_CONSUMERS)) total += await this.flushOutboxChannel(channel);
-        return total;
-      },
-      async flushOutboxChannel(this: any, channel: string): Promise<number> {
-        let total = 0;
+        // A channel whose consumer failed (or left rows out) this round is left out of its next
+        // claims: with any number of its rows pending it never holds another channel's events back.
+        const stalled = new Set<string>();
         for (;;) {
+          const channels = Object.keys(CHANNEL_CONSUMERS).filter((c) => !stalled.has(c));
+          if (!channels.length) return total;
           const now = runtimeOf(this.broker).clock.now();
           // Claim in a short transaction, publish outside it: a handler in this same process may
           // need the database (PGlite has one connection), and no lock is held across I/O.
           const rows: any[] = await this.knex.transaction(async (trx: Knex.Transaction) => {
-            const due = await trx(table).where({ channel }).whereNull('published_at')
+            const due = await trx(table).whereIn('channel', channels).whereNull('published_at')
               .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
               .orderBy('created_at').limit(CLAIM_BATCH).forUpdate().skipLocked();
             if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
             return due;
           });
           if (!rows.length) return total;
-          let accepted = new Set<string>();
-          try {
-            accepted = new Set(await this.deliverOutboxEvents(channel, rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
-          } catch (err) {
-            // The consumer not running, restarting or its database down: the rows stay pending and
-            // are offered again on the next poll. Logged once a minute, not on every poll.
-            const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
-            if (log) this.logger.warn({ err: (err as Error).message, channel, events: rows.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
+          const byChannel = new Map<string, any[]>();
+          for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
+          const accepted = new Set<string>();
+          for (const [channel, group] of byChannel) {
+            try {
+              const took = new Set<string>(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+              for (const id of took) accepted.add(id);
+              // Rows the consumer left out (it could not store them) wait for the next poll.
+              if (group.some((row) => !took.has(row.id))) stalled.add(channel);
+            } catch (err) {
+              stalled.add(channel);
+              // The consumer not running, restarting or its database down: the rows stay pending and
+              // are offered again on the next poll. Logged once a minute, not on every poll.
+              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
+              if (log) this.logger.warn({ err: (err as Error).message, channel, events: group.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
+            }
           }
           const published = rows.map((r) => r.id).filter((id) => accepted.has(id));
           const failed = rows.map((r) => r.id).filter((id) => !accepted.has(id));
           if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: runtimeOf(this.broker).clock.now(), claimed_until: null });
           if (failed.length) await this.knex(table).whereIn('id', failed).update({ claimed_until: null });
           total += published.length;
-          if (rows.length < CLAIM_BATCH || failed.length) return total;
+          if (rows.length < CLAIM_BATCH) return total;
         }
       },
       /**

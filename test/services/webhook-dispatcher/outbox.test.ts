@@ -1,9 +1,10 @@
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
 import type { ServiceSchema } from 'moleculer';
 import { startStack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { DbMixin } from '../../../services/mixins/db.mixin.js';
-import { OutboxMixin, outboxMigration } from '../../../services/mixins/outbox.mixin.js';
+import { EVENTS_CHANNEL, OutboxMixin, outboxMigration } from '../../../services/mixins/outbox.mixin.js';
 import { PRODUCT_CLASS_CHANNEL } from '../../../services/shared/product-class-event.js';
 import { closeAllRedis } from '../../../services/shared/redis.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
@@ -115,22 +116,25 @@ test('a channel whose consumer is down, with more pending rows than one claim, d
     name: 'classification', version: 1,
     actions: { acceptProductClassEvents: { visibility: 'public', handler(ctx: any) { const ids = ctx.params.events.map((e: any) => e.id); taken.push(...ids); return { accepted: ids }; } } },
   };
+  // Its relay only runs when the test flushes: rows are inserted directly, with no nudge.
+  const Quiet: ServiceSchema = { name: 'outbox-test-quiet', mixins: [DbMixin({ schema: 'quiet_test', migrations: [outboxMigration] }), OutboxMixin({ schema: 'quiet_test', pollMs: 3_600_000 })] };
   const stack = await startStack({
-    nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Producer, FakeClassification] }],
+    nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Quiet, FakeClassification] }],
     env: { WEBHOOK_POLL_MS: '0' },
   });
   t.teardown(() => stack.stop());
   const broker = stack.nodes[0]!;
   const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
-  const producer: any = broker.getLocalService('webhook-test-producer');
+  const relay: any = broker.getLocalService('outbox-test-quiet');
   dispatcher.acceptEvent = async () => { throw new Error('database unavailable'); };
-  const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 1, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
+  const row = (id: string, channel: string, at: number) => ({ id, channel, created_at: new Date(at), payload: JSON.stringify({ id, type: 'invoice.authorized', timestamp: new Date(at).toISOString(), partnerId: 'p-stall', data: {} }) });
+  const start = Date.now();
   // 150 public events older than the product-class row: more than one claim of the stalled channel.
-  await Promise.all(Array.from({ length: 150 }, () => broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-stall', data })));
-  const classRow = { id: '7d0c1b2a-3e4f-4a5b-8c6d-7e8f9a0b1c2d', type: 'product-class.seen', timestamp: new Date().toISOString(), partnerId: 'p-stall', data: {} };
-  await stack.knex('producer_test.outbox').insert({ id: classRow.id, channel: PRODUCT_CLASS_CHANNEL, payload: JSON.stringify(classRow), created_at: new Date(Date.now() + 60_000) });
-  await producer.flushOutbox();
-  t.deepEqual(taken, [classRow.id]);
-  t.deepEqual(await stack.knex('producer_test.outbox').whereNotNull('published_at').pluck('id'), [classRow.id]);
-  t.is(Number((await stack.knex('producer_test.outbox').whereNull('published_at').count('* as n'))[0]!.n), 150);
+  await stack.knex('quiet_test.outbox').insert(Array.from({ length: 150 }, (_, i) => row(randomUUID(), EVENTS_CHANNEL, start + i)));
+  const classId = randomUUID();
+  await stack.knex('quiet_test.outbox').insert(row(classId, PRODUCT_CLASS_CHANNEL, start + 1_000));
+  t.is(await relay.flushOutbox(), 1);
+  t.deepEqual(taken, [classId]);
+  t.deepEqual(await stack.knex('quiet_test.outbox').whereNotNull('published_at').pluck('id'), [classId]);
+  t.is(Number((await stack.knex('quiet_test.outbox').whereNull('published_at').whereNull('claimed_until').count('* as n'))[0]!.n), 150, 'released for the next poll');
 });

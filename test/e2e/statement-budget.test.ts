@@ -1,0 +1,33 @@
+import test from 'ava';
+import { startStack } from '../support/stack.js';
+import { createPartnerWithKey } from '../support/identity.js';
+import { companyWithA1 } from '../support/e2e.js';
+import { aValidNfeBody } from '../support/nfe-factories.js';
+
+/**
+ * Issue 18 counts SQL statements per note: each costs ~0.2-0.3 ms of CPU. This guards the count
+ * of the emission service's own statements for one authorized 1-item NF-e (the outbox relay's
+ * polling excluded: it runs on its own timer). Lower is welcome; higher fails with the list.
+ */
+const EMISSION_STATEMENTS_PER_NOTE = 15;
+
+const relayPolling = /"emission"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "emission"\."outbox" where "channel"/;
+
+test('an authorized NF-e costs the emission service at most its budget of SQL statements', async (t) => {
+  const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
+  t.teardown(() => stack.stop());
+  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
+  const headers = { 'x-api-key': partner.apiKey };
+  const { issuerId } = await companyWithA1(stack, headers);
+  const emit = () => stack.request('POST', '/v1/nfe', { headers, body: { issuerId, ...aValidNfeBody() } });
+  t.is((await emit()).status, 201); // first note of the series creates its sequence row
+  const seen: string[] = [];
+  const listener = (q: { sql: string }) => { if (q.sql.includes('"emission".') && !relayPolling.test(q.sql)) seen.push(q.sql); };
+  stack.knex.on('query', listener);
+  const res = await emit();
+  stack.knex.off('query', listener);
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.status, 'AUTHORIZED');
+  t.true(seen.length <= EMISSION_STATEMENTS_PER_NOTE, `${seen.length} statements:\n${seen.map((s) => s.slice(0, 120)).join('\n')}`);
+  t.true(seen.length >= 8, 'the listener sees the emission statements'); // number, insert, history, status, outcome, outbox…
+});
