@@ -66,6 +66,8 @@ export interface Cluster {
   clearFaults(): Promise<void>;
   /** The last output lines of a role's process (diagnostics). */
   logs(role: Role): string;
+  /** The process id of a running role (memory soak: /proc/<pid>/status). */
+  pid(role: Role): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -205,6 +207,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       if (!res.ok) throw new Error(`clear faults: ${res.status} ${await res.text()}`);
     },
     logs: (role) => procs.get(role)?.tail.join('\n') ?? '',
+    pid: (role) => { const p = procs.get(role); return p && isRunning(p) ? p.child.pid : undefined; },
     async stop() {
       // Graceful first (brokers say goodbye, pools close), then whatever is left is killed.
       const running = [...procs.values()].filter(isRunning);
