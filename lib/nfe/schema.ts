@@ -163,7 +163,7 @@ export const icmsUfDestSchema = obj({
   vICMSUFRemet: optMoney,
 }, {
   optional: true,
-  description: 'Partilha do ICMS para a UF de destino (grupo ICMSUFDest, EC 87/2015), só na NF-e interestadual (idDest 2) a consumidor final (indFinal 1) não contribuinte (indicadorIE 9); fora dela 422 ICMS_UF_DEST_INDEVIDO (rejeição 695). Nessa operação todo item leva o grupo: omitido, o serviço calcula (alíquota interna e FCP da UF de destino da tabela data/icms, pICMSInter 4/7/12, pICMSInterPart 100, base única = valor da operação do item, vICMSUFRemet 0); campos enviados são mantidos e conferidos (422 ICMS_UF_DEST_INVALIDO). Envie pICMSUFDest/pFCPUFDest quando a alíquota do produto não for a modal da UF.',
+  description: 'Partilha do ICMS para a UF de destino (grupo ICMSUFDest, EC 87/2015), só na NF-e interestadual (idDest 2) a consumidor final (indFinal 1) não contribuinte (indicadorIE 9); fora dela 422 ICMS_UF_DEST_INDEVIDO (rejeição 695). Nessa operação todo item leva o grupo: omitido, o serviço calcula (alíquota interna e FCP da UF de destino da tabela data/icms, pICMSInter 4/7/12, pICMSInterPart 100, base única = valor da operação do item, 0 em item isento, imune ou não tributado, vICMSUFRemet 0); campos enviados são mantidos e conferidos (422 ICMS_UF_DEST_INVALIDO). Envie pICMSUFDest/pFCPUFDest quando a alíquota do produto não for a modal da UF.',
 });
 
 export const combustivelSchema = obj({

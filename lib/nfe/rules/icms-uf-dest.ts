@@ -16,7 +16,8 @@ import { ipiCents } from './pis-cofins-ipi.js';
  * - What the item omits is computed: pICMSUFDest and pFCPUFDest from the destination UF's row of
  *   data/icms/aliquotas-internas-uf.json, pICMSInter 4/7/12 % (lib/nfe/difal-rates.ts),
  *   pICMSInterPart 100 % (the destination's whole share since 2019, ADCT art. 99 V; rejection 699),
- *   vBCUFDest = the item's operation value (vProd − vDesc + vFrete + vSeg + vOutro + vIPI),
+ *   vBCUFDest = the item's operation value (vProd − vDesc + vFrete + vSeg + vOutro + vIPI; 0 for
+ *   exempt, immune and not taxed items),
  *   vICMSUFDest = vBCUFDest × (pICMSUFDest − pICMSInter) ("base única", data/icms/README.md),
  *   vFCPUFDest = vBCFCPUFDest × pFCPUFDest, vICMSUFRemet = 0. Each value is rounded half away
  *   from zero to the cent, from exact integers.
@@ -42,6 +43,13 @@ export function partilhaApplies(ctx: PartilhaContext): boolean {
 }
 
 const PERCENT_100 = toScaled(100, 4);
+/**
+ * Exempt (CST 40, CSOSN 103), immune (CSOSN 300) and not taxed (CST 41, CSOSN 400) items owe no
+ * partilha: NT 2015.003 v1.80 lifted rule NA01-20 for them. The group is still written, with base
+ * 0, because an authority that keeps the older rule (this project's simulator does) rejects 694.
+ */
+const NO_PARTILHA_CST: ReadonlySet<string> = new Set(['40', '41']);
+const NO_PARTILHA_CSOSN: ReadonlySet<string> = new Set(['103', '300', '400']);
 const INTER_RULE = '4% para importados (origem 1, 2, 3 ou 8); 7% de SP, RJ, MG, PR, RS ou SC para N, NE, CO ou ES; 12% nos demais casos';
 
 function refuse(code: ErrorCode, item: number, field: string, details: Record<string, unknown>): never {
@@ -91,7 +99,8 @@ export function resolveIcmsUfDest(item: Item, index: number, valorTotalCents: bi
   const pFcp = g.pFCPUFDest !== undefined ? scaled(g.pFCPUFDest, 4) : dest.pFCP;
   const pInter = toScaled(Number(pICMSInter), 4);
   const operation = operationValueCents(item, valorTotalCents);
-  const vBCUFDest = g.vBCUFDest !== undefined ? cents(g.vBCUFDest) : operation;
+  const exempt = NO_PARTILHA_CST.has(item.icms.cst ?? '') || NO_PARTILHA_CSOSN.has(item.icms.csosn ?? '');
+  const vBCUFDest = g.vBCUFDest !== undefined ? cents(g.vBCUFDest) : exempt ? 0n : operation;
   const vBCFCPUFDest = g.vBCFCPUFDest !== undefined ? cents(g.vBCFCPUFDest) : vBCUFDest;
 
   const single = percentOf(vBCUFDest, pDest > pInter ? pDest - pInter : 0n, 4);

@@ -65,6 +65,14 @@ test('resolveIcmsUfDest bases the partilha on the operation value: product − d
   t.like(resolve(item), { vBCUFDest: 11000n, vICMSUFDest: 880n, fcp: { vBCFCPUFDest: 11000n, vFCPUFDest: 220n } });
 });
 
+test('resolveIcmsUfDest writes base 0 for exempt, immune and not taxed items (NT 2015.003 v1.80 lifts NA01-20 for them)', (t) => {
+  for (const icms of [{ origem: 0, cst: '40' }, { origem: 0, cst: '41' }, { origem: 0, csosn: '103' }, { origem: 0, csosn: '300' }, { origem: 0, csosn: '400' }]) {
+    t.like(resolve(sale(100, { icms })), { vBCUFDest: 0n, vICMSUFDest: 0n, fcp: { vBCFCPUFDest: 0n, vFCPUFDest: 0n } }, JSON.stringify(icms));
+  }
+  t.like(resolve(sale(100, { icms: { origem: 0, csosn: '102' } })), { vBCUFDest: 10000n, vICMSUFDest: 800n }, 'a Simples sale with CSOSN 102 is taxed');
+  t.like(resolve(sale(100, { icms: { origem: 0, cst: '60' } })), { vBCUFDest: 10000n, vICMSUFDest: 800n }, 'ST charged before does not remove the partilha');
+});
+
 test('resolveIcmsUfDest takes the product rates the item sends instead of the modal ones', (t) => {
   const g = resolve(withGroup({ pICMSUFDest: 25, pFCPUFDest: 2 }));
   t.like(g, { pICMSUFDest: '25.00', vICMSUFDest: 1300n, fcp: { pFCPUFDest: '2.00', vFCPUFDest: 200n } });
