@@ -55,6 +55,8 @@ export interface DanfeTotals {
   vBC: string; vICMS: string; vICMSDeson: string; vFCP: string; vBCST: string; vST: string; vFCPST: string;
   vProd: string; vFrete: string; vSeg: string; vDesc: string; vII: string; vIPI: string;
   vPIS: string; vCOFINS: string; vOutro: string; vNF: string; vTotTrib: string;
+  /** Partilha do ICMS (EC 87/2015): '' when the note has no ICMSUFDest group. */
+  vFCPUFDest: string; vICMSUFDest: string; vICMSUFRemet: string;
 }
 
 export interface DanfeVolume {
@@ -176,7 +178,10 @@ function item(det: Group): DanfeItem {
   };
 }
 
-const TOTAL_TAGS = ['vBC', 'vICMS', 'vICMSDeson', 'vFCP', 'vBCST', 'vST', 'vFCPST', 'vProd', 'vFrete', 'vSeg', 'vDesc', 'vII', 'vIPI', 'vPIS', 'vCOFINS', 'vOutro', 'vNF', 'vTotTrib'] as const;
+const TOTAL_TAGS = [
+  'vBC', 'vICMS', 'vICMSDeson', 'vFCP', 'vBCST', 'vST', 'vFCPST', 'vProd', 'vFrete', 'vSeg', 'vDesc', 'vII', 'vIPI', 'vPIS', 'vCOFINS', 'vOutro', 'vNF', 'vTotTrib',
+  'vFCPUFDest', 'vICMSUFDest', 'vICMSUFRemet',
+] as const;
 
 function transport(transp: G): DanfeTransport {
   const t = direct(transp, 'transporta');

@@ -90,6 +90,10 @@ export const CATALOG = {
   ICMS_BENEFICIO_INVALIDO: { status: 422, detail: 'Valor de ICMS incoerente com base e alíquota.' },
   ICMS_MONOFASICO_NAO_SUPORTADO: { status: 422, detail: 'CST monofásico não suportado.' },
   ICMS_INVALIDO: { status: 422, detail: 'Grupo de ICMS inválido.' },
+  // Partilha do ICMS (EC 87/2015, group ICMSUFDest; lib/nfe/rules/icms-uf-dest.ts). The first is
+  // SEFAZ rejection 695 ("Informado indevidamente o grupo de ICMS para a UF de destino").
+  ICMS_UF_DEST_INDEVIDO: { status: 422, detail: 'Informado indevidamente o grupo de ICMS para a UF de destino (icmsUfDest): a partilha só se aplica à NF-e interestadual (idDest 2) para consumidor final (indFinal 1) não contribuinte (indicadorIE 9).' },
+  ICMS_UF_DEST_INVALIDO: { status: 422, detail: 'Grupo de ICMS para a UF de destino (icmsUfDest) incoerente: confira alíquotas, base e valores, ou omita o grupo para o serviço calculá-lo.' },
   FCP_INCOMPLETO: { status: 422, detail: 'Grupo de FCP deve ser informado completo.' },
   TRIBUTO_GRUPOS_MISTURADOS: { status: 422, detail: 'Não misture grupo de alíquota e grupo de quantidade.' },
   IPI_INVALIDO: { status: 422, detail: 'Grupo de IPI inválido para o CST.' },

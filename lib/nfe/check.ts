@@ -6,6 +6,7 @@ import { checkFinalidade } from './rules/finalidade.js';
 import { checkIcms } from './rules/icms.js';
 import { checkCombustivel } from './rules/icms-monofasico.js';
 import { resolveIbsCbs } from './rules/ibs-cbs.js';
+import { resolveIcmsUfDest, type PartilhaContext } from './rules/icms-uf-dest.js';
 import { checkJustificativaContingencia, DEFAULT_JUSTIFICATIVA_CONTINGENCIA, nfceConsumer } from './rules/nfce.js';
 import { checkPaymentsCloseTotal, checkSemPagamento } from './rules/pagamentos.js';
 import { checkIpi, checkPisCofins } from './rules/pis-cofins-ipi.js';
@@ -13,7 +14,7 @@ import { checkNotSelfReference, checkReferenciadas } from './rules/referenciadas
 import { resolveItemValues } from './rules/unidade-tributavel.js';
 import { computeTotals } from './totals.js';
 import { dropNulls } from './without-nulls.js';
-import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from './types.js';
+import type { CheckedItem, CheckedNote, Item, NfceBody, NfeBody } from './types.js';
 
 /**
  * The business rules of goods documents (API.md, NF-e/NFC-e payload, Item, icms, pis/cofins/ipi,
@@ -23,7 +24,7 @@ import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from '.
  *
  * Order: note-level facts the caller controls first (contingency text, destination, references,
  * finality, payment forms, billing), then each item in position order (CEST, values and tax unit,
- * ICMS, fuel group, PIS/COFINS/IPI, IBS/CBS), and last the payments against the computed total.
+ * ICMS, fuel group, PIS/COFINS/IPI, IBS/CBS, ICMS partilha to the destination UF), and last the payments against the computed total.
  * The body should come from validateNfeBody/validateNfceBody; null properties are dropped again
  * here so a body validated only by the action's params schema cannot reach the rules with nulls.
  * The input is never mutated.
@@ -46,7 +47,8 @@ export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOp
   checkFinalidade(body.finNFe, referenciadas, body.pagamentos);
   checkSemPagamento(body.pagamentos, '55');
   checkCobranca(body.cobranca);
-  const items = body.items.map((item, index) => checkItem(item, index, issuer, '55'));
+  const partilha: PartilhaContext = { model: '55', idDest, indFinal, originUf: issuer.endereco.uf, destinatario: body.destinatario };
+  const items = body.items.map((item, index) => checkItem(item, index, issuer, partilha));
   const note: CheckedNote = {
     model: '55',
     naturezaOperacao: body.naturezaOperacao,
@@ -76,7 +78,8 @@ export function checkNfce(sent: NfceBody, issuer: IssuerSnapshot): CheckedNote {
   checkNfceInternal(body.items);
   checkSemPagamento(body.pagamentos, '65');
   checkCobranca(body.cobranca);
-  const items = body.items.map((item, index) => checkItem(item, index, issuer, '65'));
+  const partilha: PartilhaContext = { model: '65', idDest: 1, indFinal: 1, originUf: issuer.endereco.uf };
+  const items = body.items.map((item, index) => checkItem(item, index, issuer, partilha));
   const consumer = nfceConsumer(body);
   const note: CheckedNote = {
     model: '65',
@@ -118,7 +121,8 @@ function common(body: NfeBody | NfceBody) {
   };
 }
 
-function checkItem(item: Item, index: number, issuer: IssuerSnapshot, model: Model): CheckedItem {
+function checkItem(item: Item, index: number, issuer: IssuerSnapshot, partilha: PartilhaContext): CheckedItem {
+  const model = partilha.model;
   const cest = normalizeCest(item.cest, index);
   const values = resolveItemValues(item, index);
   const icms = checkIcms(item.icms, index, { crt: issuer.crt, model, cfop: item.cfop });
@@ -127,10 +131,12 @@ function checkItem(item: Item, index: number, issuer: IssuerSnapshot, model: Mod
   checkPisCofins(item.pis, 'pis', index);
   checkPisCofins(item.cofins, 'cofins', index);
   const ibsCbsResolved = resolveIbsCbs(item, index, values.valorTotalCents);
+  const icmsUfDestResolved = resolveIcmsUfDest(item, index, values.valorTotalCents, partilha);
   // Copy then assign: an object literal mixing spreads with conditional spreads cost ~9 µs per
   // item here (bench/lib-nfe.ts, 990 items: checkNfe 13 ms → 4 ms), most of the rules' time.
   const checked: CheckedItem = Object.assign({}, item, values, { icms, nItem: index + 1 });
   if (cest !== undefined) checked.cest = cest;
   if (ibsCbsResolved) checked.ibsCbsResolved = ibsCbsResolved;
+  if (icmsUfDestResolved) checked.icmsUfDestResolved = icmsUfDestResolved;
   return checked;
 }

@@ -147,7 +147,7 @@ const ITEM: Record<string, string> = {
   IS: unsupported('imposto seletivo (IS)'),
   II: unsupported('imposto de importação (II)'),
   ISSQN: unsupported('ISSQN em NF-e (ISSQN)'),
-  ICMSUFDest: unsupported('partilha do ICMS interestadual / DIFAL (ICMSUFDest)'),
+  ICMSUFDest: renamed('icmsUfDest'),
   impostoDevol: unsupported('IPI devolvido (impostoDevol)'),
   vTotTrib: computed('valor aproximado dos tributos calculado pelo serviço quando o emissor habilita'),
 };

@@ -147,6 +147,25 @@ export const ibsCbsSchema = obj({
   vIbs: optMoney,
 }, { optional: true });
 
+/**
+ * Partilha do ICMS (ICMSUFDest, EC 87/2015), layout names. Every field optional: the service fills
+ * what is absent and checks what is sent (lib/nfe/rules/icms-uf-dest.ts).
+ */
+export const icmsUfDestSchema = obj({
+  vBCUFDest: optMoney,
+  vBCFCPUFDest: optMoney,
+  pFCPUFDest: optRate,
+  pICMSUFDest: optRate,
+  pICMSInter: { ...oneOf([4, 7, 12]), optional: true },
+  pICMSInterPart: optRate,
+  vFCPUFDest: optMoney,
+  vICMSUFDest: optMoney,
+  vICMSUFRemet: optMoney,
+}, {
+  optional: true,
+  description: 'Partilha do ICMS para a UF de destino (grupo ICMSUFDest, EC 87/2015), só na NF-e interestadual (idDest 2) a consumidor final (indFinal 1) não contribuinte (indicadorIE 9); fora dela 422 ICMS_UF_DEST_INDEVIDO (rejeição 695). Nessa operação todo item leva o grupo: omitido, o serviço calcula (alíquota interna e FCP da UF de destino da tabela data/icms, pICMSInter 4/7/12, pICMSInterPart 100, base única = valor da operação do item, 0 em item isento, imune ou não tributado, vICMSUFRemet 0); campos enviados são mantidos e conferidos (422 ICMS_UF_DEST_INVALIDO). Envie pICMSUFDest/pFCPUFDest quando a alíquota do produto não for a modal da UF.',
+});
+
 export const combustivelSchema = obj({
   cProdANP: str(9, 9, { pattern: DIGITS('9') }),
   descANP: str(2, 95),
@@ -188,6 +207,7 @@ export const itemSchema = obj({
   pis: pisCofinsSchema,
   cofins: pisCofinsSchema,
   ibsCbs: ibsCbsSchema,
+  icmsUfDest: icmsUfDestSchema,
   combustivel: combustivelSchema,
 });
 

@@ -11,6 +11,8 @@ import type { CheckedNote, NoteTotals } from './types.js';
  * indTot 0 stay out of vProd only (MOC 4.00, W07); their other amounts are still summed.
  * With `indDeduzDeson: 1` the item's vICMSDeson is also subtracted from vNF (NT 2023.004, the
  * rule behind rejection 610): the only departure from the API.md formula.
+ * vFCPUFDest, vICMSUFDest and vICMSUFRemet sum the items' ICMSUFDest groups and stay
+ * out of vNF: the partilha is paid to the destination UF apart (GNRE), not by the buyer.
  * vTotTrib is the sum of the items' approximate tax (lib/nfe/approximate-tax.ts), 0 when the issuer
  * does not enable it.
  */
@@ -19,6 +21,7 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
   let qBCMono = 0n, vICMSMono = 0n, qBCMonoRet = 0n, vICMSMonoRet = 0n;
   let vTotTrib = 0n, vProd = 0n, vFrete = 0n, vSeg = 0n, vDesc = 0n, vIPI = 0n, vPIS = 0n, vCOFINS = 0n, vOutro = 0n, deducted = 0n;
   let ibs: NonNullable<NoteTotals['ibsCbs']> | undefined;
+  let difal: NonNullable<NoteTotals['icmsUfDest']> | undefined;
   for (const item of note.items) {
     const icms = item.icms;
     if (item.indTot === 1) vProd += item.valorTotalCents;
@@ -43,6 +46,13 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
     vICMSMono += cents(icms.vICMSMono);
     if (icms.qBCMonoRet !== undefined) qBCMonoRet += scaled(icms.qBCMonoRet, 4);
     vICMSMonoRet += cents(icms.vICMSMonoRet);
+    const d = item.icmsUfDestResolved;
+    if (d) {
+      difal ??= { vFCPUFDest: 0n, vICMSUFDest: 0n, vICMSUFRemet: 0n };
+      difal.vFCPUFDest += d.fcp?.vFCPUFDest ?? 0n;
+      difal.vICMSUFDest += d.vICMSUFDest;
+      difal.vICMSUFRemet += d.vICMSUFRemet;
+    }
     const r = item.ibsCbsResolved;
     if (r) {
       ibs ??= { vBCIBSCBS: 0n, vIBSUF: 0n, vIBSMun: 0n, vIBS: 0n, vCBS: 0n };
@@ -59,6 +69,7 @@ export function computeTotals(note: Pick<CheckedNote, 'items'>): NoteTotals {
     vNF: vProd - vDesc + vFrete + vSeg + vOutro + vIPI + vST + vFCPST - deducted,
     vTotTrib,
   };
+  if (difal) totals.icmsUfDest = difal;
   if (ibs) totals.ibsCbs = ibs;
   return totals;
 }

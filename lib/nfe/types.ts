@@ -121,6 +121,23 @@ export interface ItemIbsCbs {
   vIbs?: number;
 }
 
+/**
+ * ICMS partilha to the destination UF (group ICMSUFDest, NT 2015.003, EC 87/2015), layout names.
+ * Every field is optional: what is absent is computed (rates from data/icms, values from them),
+ * what is sent is kept and must be coherent (lib/nfe/rules/icms-uf-dest.ts).
+ */
+export interface IcmsUfDest {
+  vBCUFDest?: number;
+  vBCFCPUFDest?: number;
+  pFCPUFDest?: number;
+  pICMSUFDest?: number;
+  pICMSInter?: 4 | 7 | 12;
+  pICMSInterPart?: number;
+  vFCPUFDest?: number;
+  vICMSUFDest?: number;
+  vICMSUFRemet?: number;
+}
+
 export interface Combustivel {
   /** ANP product code, 9 digits. */
   cProdANP: string;
@@ -168,6 +185,7 @@ export interface Item {
   pis?: PisCofins;
   cofins?: PisCofins;
   ibsCbs?: ItemIbsCbs;
+  icmsUfDest?: IcmsUfDest;
   combustivel?: Combustivel;
 }
 
@@ -294,6 +312,20 @@ export interface CheckedItem extends Item {
   ibsCbsResolved?: ResolvedIbsCbs;
   /** Lei 12.741 approximate tax of this item (imposto/vTotTrib), when the issuer enables it. */
   approximateTax?: ApproximateTaxAmounts;
+  /** The ICMSUFDest group, computed or checked; present exactly when the operation requires it. */
+  icmsUfDestResolved?: ResolvedIcmsUfDest;
+}
+
+/** ICMSUFDest as written: rates as layout decimal strings, values in cents. */
+export interface ResolvedIcmsUfDest {
+  vBCUFDest: bigint;
+  /** The FCP triple, only when the destination charges FCP on the item (pFCPUFDest > 0). */
+  fcp?: { vBCFCPUFDest: bigint; pFCPUFDest: string; vFCPUFDest: bigint };
+  pICMSUFDest: string;
+  pICMSInter: '4.00' | '7.00' | '12.00';
+  pICMSInterPart: string;
+  vICMSUFDest: bigint;
+  vICMSUFRemet: bigint;
 }
 
 /** Approximate tax burden in cents, split as Decreto 8.264/2014 requires it shown; total = the sum. */
@@ -348,6 +380,8 @@ export interface NoteTotals {
   vNF: bigint;
   /** Approximate tax (vTotTrib) when the issuer enables it; 0 otherwise. */
   vTotTrib: bigint;
+  /** ICMSTot's vFCPUFDest, vICMSUFDest, vICMSUFRemet: present when any item carries ICMSUFDest. */
+  icmsUfDest?: { vFCPUFDest: bigint; vICMSUFDest: bigint; vICMSUFRemet: bigint };
   /** Present when any item carries IBS/CBS. */
   ibsCbs?: { vBCIBSCBS: bigint; vIBSUF: bigint; vIBSMun: bigint; vIBS: bigint; vCBS: bigint };
 }

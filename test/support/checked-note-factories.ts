@@ -97,6 +97,11 @@ export function totalsOf(note: CheckedNote): NoteTotals {
       ibs ??= { vBCIBSCBS: 0n, vIBSUF: 0n, vIBSMun: 0n, vIBS: 0n, vCBS: 0n };
       ibs.vBCIBSCBS += r.vBC; ibs.vIBSUF += r.ibsUf.v; ibs.vIBSMun += r.ibsMun.v; ibs.vIBS += r.vIbs; ibs.vCBS += r.cbs.v;
     }
+    const d = it.icmsUfDestResolved;
+    if (d) {
+      t.icmsUfDest ??= { vFCPUFDest: 0n, vICMSUFDest: 0n, vICMSUFRemet: 0n };
+      t.icmsUfDest.vFCPUFDest += d.fcp?.vFCPUFDest ?? 0n; t.icmsUfDest.vICMSUFDest += d.vICMSUFDest; t.icmsUfDest.vICMSUFRemet += d.vICMSUFRemet;
+    }
   }
   t.vNF = t.vProd - t.vDesc + t.vFrete + t.vSeg + t.vOutro + t.vIPI + t.vST + t.vFCPST;
   if (ibs) t.ibsCbs = ibs;

@@ -1,4 +1,4 @@
-import type { CheckedItem, CheckedNote, Icms } from '../../lib/nfe/types.js';
+import type { CheckedItem, CheckedNote, Icms, ResolvedIcmsUfDest } from '../../lib/nfe/types.js';
 import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import type { TpEmis } from '../../lib/nfe/xml/context.js';
 import { aNfce, aNfe, anIssuer, anItem, ibsCbsFor, round2 } from './checked-note-factories.js';
@@ -7,7 +7,7 @@ import { applyApproximateTax } from '../../lib/nfe/approximate-tax.js';
 
 /**
  * Dozens of varied, fiscally sensible checked notes: each ICMS CST and CSOSN family, ST, FCP,
- * monofasic fuel, IPI, PIS/COFINS groups, IBS/CBS with and without reduction, transport,
+ * monofasic fuel, IPI, PIS/COFINS groups, IBS/CBS with and without reduction, ICMS partilha, transport,
  * billing, cards with change, references, escaping, NFC-e online and offline contingency.
  */
 export interface Scenario {
@@ -36,6 +36,12 @@ const fuel = (icms: Icms): CheckedItem => anItem({
   unidadeTributavel: 'L', quantidadeTributavel: 100, valorUnitarioTributavel: 6.19, icms,
   combustivel: { cProdANP: '320102001', descANP: 'GASOLINA C COMUM', ufConsumo: 'SP' },
 });
+
+const CONSUMER_RJ = { cnpjCpf: '52998224725', nome: 'MARIA DA SILVA', indicadorIE: 9 as const, endereco: { logradouro: 'Rua A', numero: 'S/N', bairro: 'Centro', codigoMunicipio: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } };
+const DIFAL_RJ: ResolvedIcmsUfDest = {
+  vBCUFDest: 10000n, fcp: { vBCFCPUFDest: 10000n, pFCPUFDest: '2.00', vFCPUFDest: 200n },
+  pICMSUFDest: '20.00', pICMSInter: '12.00', pICMSInterPart: '100.00', vICMSUFDest: 800n, vICMSUFRemet: 0n,
+};
 
 export function scenarios(): Scenario[] {
   const list: Scenario[] = [
@@ -99,6 +105,21 @@ export function scenarios(): Scenario[] {
       }),
     },
     { name: 'recipient-cpf-final-consumer', note: aNfe([item(I00)], { indFinal: 1, destinatario: { cnpjCpf: '52998224725', nome: 'MARIA DA SILVA', indicadorIE: 9, endereco: { logradouro: 'Rua A', numero: 'S/N', bairro: 'Centro', codigoMunicipio: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } }, idDest: 2 }) },
+    {
+      // Partilha SP → RJ (EC 87/2015): 100.00 × (20 − 12) % = 8.00 and FCP 2 % = 2.00; the imported item at 4 %.
+      name: 'difal-partilha-rj-fcp',
+      note: aNfe([
+        item({ ...I00, pICMS: 12, vICMS: 12 }, { cfop: '6102', icmsUfDestResolved: DIFAL_RJ }),
+        item({ ...I00, origem: 1, pICMS: 4, vICMS: 4 }, { cfop: '6102', icmsUfDestResolved: { ...DIFAL_RJ, pICMSInter: '4.00', vICMSUFDest: 1600n } }),
+      ], { indFinal: 1, idDest: 2, destinatario: CONSUMER_RJ }),
+    },
+    {
+      // SP → BA: 7 % interstate, BA 20.5 %, no general FCP: no FCP fields.
+      name: 'difal-partilha-ba-no-fcp',
+      note: aNfe([item({ ...I00, pICMS: 7, vICMS: 7 }, {
+        cfop: '6102', icmsUfDestResolved: { vBCUFDest: 10000n, pICMSUFDest: '20.50', pICMSInter: '7.00', pICMSInterPart: '100.00', vICMSUFDest: 1350n, vICMSUFRemet: 0n },
+      })], { indFinal: 1, idDest: 2, destinatario: { ...CONSUMER_RJ, endereco: { ...CONSUMER_RJ.endereco, codigoMunicipio: '2927408', municipio: 'Salvador', uf: 'BA', cep: '40010000' } } }),
+    },
     { name: 'return-with-reference', note: aNfe([item(I00, { cfop: '5202' })], { finNFe: 4, tpNF: 0, referenciadas: ['35180834128745000152550010000476051695511860'], pagamentos: [{ forma: '90', valor: 0 }] }) },
     { name: 'production-environment', tpAmb: 1, note: aNfe([item(I00)]) },
     {

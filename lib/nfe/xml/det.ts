@@ -7,11 +7,12 @@ import { buildIcms } from './det-icms.js';
 import { buildIpi } from './det-ipi.js';
 import { buildCofins, buildPis } from './det-pis-cofins.js';
 import { buildIbsCbs } from './det-ibscbs.js';
+import { buildIcmsUfDest } from './det-icms-uf-dest.js';
 
 /**
  * imposto: M01, child of det (H01). Goods branch of the choice: ICMS, IPI (NF-e only), then PIS,
- * COFINS and IBSCBS, after vTotTrib (M02), the item's approximate tax, written only when the issuer
- * enables it (computed in lib/nfe/approximate-tax.ts).
+ * COFINS, ICMSUFDest (the partilha, NA01) and IBSCBS, after vTotTrib (M02), the item's approximate
+ * tax, written only when the issuer enables it (computed in lib/nfe/approximate-tax.ts).
  */
 export function buildImposto(item: CheckedItem): XmlNode {
   return el('imposto', [
@@ -20,6 +21,7 @@ export function buildImposto(item: CheckedItem): XmlNode {
     item.ipi && buildIpi(item.ipi),
     item.pis && buildPis(item.pis),
     item.cofins && buildCofins(item.cofins),
+    item.icmsUfDestResolved && buildIcmsUfDest(item.icmsUfDestResolved),
     item.ibsCbsResolved && buildIbsCbs(item.ibsCbsResolved),
   ]);
 }

@@ -5,6 +5,7 @@ import { money, scaled4To2 } from './format.js';
 /**
  * ICMSTot: W02, child of total (W01). Every value was computed by lib/nfe/totals.ts (never taken
  * from the request). Fields the API has no source for (vFCPSTRet, vII, vIPIDevol) are 0.
+ * The partilha totals (vFCPUFDest, vICMSUFDest, vICMSUFRemet) only when an item carries ICMSUFDest (NT 2015.003).
  * Monofasic quantities/values (W06a-W06e) only when a fuel item carries them. vTotTrib (W16a)
  * only when the issuer enables the approximate-tax display.
  */
@@ -15,6 +16,9 @@ export function buildIcmsTot(t: NoteTotals, withTotTrib: boolean): XmlNode {
     leaf('vBC', money(t.vBC)),
     leaf('vICMS', money(t.vICMS)),
     leaf('vICMSDeson', money(t.vICMSDeson)),
+    t.icmsUfDest && leaf('vFCPUFDest', money(t.icmsUfDest.vFCPUFDest)),
+    t.icmsUfDest && leaf('vICMSUFDest', money(t.icmsUfDest.vICMSUFDest)),
+    t.icmsUfDest && leaf('vICMSUFRemet', money(t.icmsUfDest.vICMSUFRemet)),
     leaf('vFCP', money(t.vFCP)),
     leaf('vBCST', money(t.vBCST)),
     leaf('vST', money(t.vST)),

@@ -93,3 +93,11 @@ test('buildDanfeView fails loudly on XML that is not an NF-e', (t) => {
   t.throws(() => buildDanfeView('<procEventoNFe xmlns="http://www.portalfiscal.inf.br/nfe"/>'), { message: /no infNFe/ });
   t.throws(() => buildDanfeView('<NFe><broken'), { message: /malformed/ });
 });
+
+test('buildDanfeView reads the partilha totals (vFCPUFDest, vICMSUFDest, vICMSUFRemet), empty when the note has none', (t) => {
+  const s = scenarios().find((x) => x.name === 'difal-partilha-rj-fcp')!;
+  const v = buildDanfeView(authorizedProc(signedNote(s.note, { issuer: s.issuer })));
+  t.like(v.totais, { vFCPUFDest: '4.00', vICMSUFDest: '24.00', vICMSUFRemet: '0.00' });
+  t.like(buildDanfeView(SP).totais, { vFCPUFDest: '', vICMSUFDest: '', vICMSUFRemet: '' });
+  t.like(buildDanfeView(RS).totais, { vICMSUFDest: '0.00' });
+});

@@ -23,7 +23,8 @@ test('NFE_FIELD_HINTS maps the layout names the issue lists', (t) => {
   t.regex(NFE_FIELD_HINTS.cobr!, /'cobranca'/);
   for (const name of ['infAdic', 'infCpl']) t.regex(NFE_FIELD_HINTS[name]!, /'informacoesComplementares'/);
   for (const name of ['exporta', 'compra', 'cana', 'retirada', 'entrega', 'autXML']) t.regex(NFE_FIELD_HINTS[name]!, /não suportado/);
-  for (const name of ['II', 'ISSQN', 'ICMSUFDest']) t.regex(NFE_FIELD_HINTS[`items[].${name}`]!, /não suportado/);
+  for (const name of ['II', 'ISSQN']) t.regex(NFE_FIELD_HINTS[`items[].${name}`]!, /não suportado/);
+  t.regex(NFE_FIELD_HINTS['items[].ICMSUFDest']!, /'icmsUfDest'/);
   t.regex(NFE_FIELD_HINTS['items[].icms.CST']!, /'cst'/);
   t.regex(NFE_FIELD_HINTS['items[].pis.pPIS']!, /'aliquota'/);
   t.regex(NFE_FIELD_HINTS['items[].cofins.vCOFINS']!, /'valor'/);

@@ -271,3 +271,12 @@ test('validateNfeBody refuses 1e308 in a quantity or an amount with 400 naming t
   const error = fails(t, () => validateNfeBody(withItem({ quantidade: 1e308, valorUnitario: 1.797693134862316e304 })));
   t.deepEqual(fieldsOf(error).sort(), ['items[0].quantidade', 'items[0].valorUnitario']);
 });
+
+test('validateNfeBody takes items[].icmsUfDest with layout names, widths and the three interstate rates', (t) => {
+  const group = { vBCUFDest: 100, vBCFCPUFDest: 100, pFCPUFDest: 2, pICMSUFDest: 20.5, pICMSInter: 7, pICMSInterPart: 100, vFCPUFDest: 2, vICMSUFDest: 13.5, vICMSUFRemet: 0 };
+  t.deepEqual(validateNfeBody(withItem({ icmsUfDest: group })).items[0]!.icmsUfDest, group);
+  t.deepEqual(fieldsOf(fails(t, () => validateNfeBody(withItem({ icmsUfDest: { pICMSInter: 5 } })))), ['items[0].icmsUfDest.pICMSInter']);
+  t.deepEqual(fieldsOf(fails(t, () => validateNfeBody(withItem({ icmsUfDest: { vICMSUFDest: 1.005 } })))), ['items[0].icmsUfDest.vICMSUFDest']);
+  const unknown = fails(t, () => validateNfeBody(withItem({ icmsUfDest: { vICMSUFDestino: 1 } })));
+  t.like((unknown.data!.details as any).camposDesconhecidos, [{ campo: 'vICMSUFDestino', caminho: 'items[0].icmsUfDest.vICMSUFDestino' }]);
+});
