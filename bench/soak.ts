@@ -56,7 +56,7 @@ function print(s: Sample): void {
 }
 
 async function main(): Promise<void> {
-  const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000', LOG_LEVEL: 'warn' });
+  const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' });
   const observer = new ServiceBroker({
     namespace: cluster.env.NAMESPACE, nodeID: `${cluster.env.NAMESPACE}-soak-observer`, logger: false,
     transporter: { type: 'Redis', options: { url: cluster.env.REDIS_URL, prefix: cluster.env.REDIS_PREFIX } },

@@ -23,6 +23,12 @@ export interface NfeFacts {
   indIEDest: string | null;
   /** nItem of every item without the ICMSUFDest group (rule 694). */
   itemsWithoutIcmsUfDest: string[];
+  /** nItem of every item with the ICMSUFDest group (rule 695). */
+  itemsWithIcmsUfDest: string[];
+  /** Whether some item is a service (ISSQN group): ICMSUFDest never applies to it (rule 695). */
+  hasIssqn: boolean;
+  /** entrega/UF, when the note names a delivery place (rule 695, exceção 2). */
+  entregaUf: string | null;
   /** infAdic/infAdFisco and infAdic/infCpl (where a sandbox user writes a rejection trigger). */
   additionalInfo: string;
   hasInfRespTec: boolean;
@@ -70,6 +76,9 @@ function factsOf(nfe: XmlElement): NfeFacts {
     } : null,
     indIEDest: dest('n:indIEDest'),
     itemsWithoutIcmsUfDest: nfe.find('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    itemsWithIcmsUfDest: nfe.find('n:infNFe/n:det[n:imposto/n:ICMSUFDest]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    hasIssqn: !!nfe.get('n:infNFe/n:det/n:imposto/n:ISSQN', NS),
+    entregaUf: opt('n:infNFe/n:entrega/n:UF'),
     additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
     hasInfRespTec: !!nfe.get('n:infNFe/n:infRespTec', NS),
     digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),

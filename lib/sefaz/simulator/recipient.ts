@@ -6,7 +6,7 @@ import type { SimulatorCStat } from './codes.js';
 
 /**
  * The identifiers the authority checks on a note (MOC 4.00 Anexo I, rules 208/237, 209/210,
- * 270-275, 694): CPF/CNPJ check digits, the IE's format and check digit for its UF (validations-br,
+ * 270-275, 694, 695): CPF/CNPJ check digits, the IE's format and check digit for its UF (validations-br,
  * one algorithm per UF as SINTEGRA publishes them), municipality codes that exist in the IBGE table
  * (data/ibge) and belong to the UF, and the interstate sale to a non-contributor final consumer
  * that must carry ICMSUFDest on every item (EC 87/2015, NT 2015.003). First rule broken, or null.
@@ -37,8 +37,21 @@ export function checkIdentifiers(f: NfeFacts): IdentifierProblem | null {
       const destMun = municipalityProblem(d.cMun, d.uf);
       if (destMun) return { cStat: destMun === 'digit' ? 274 : 275 };
     }
-    const interstateToConsumer = f.idDest === '2' && f.indFinal === '1' && d.indIEDest === '9';
-    if (f.mod === '55' && interstateToConsumer && f.itemsWithoutIcmsUfDest.length) return { cStat: 694, nItem: f.itemsWithoutIcmsUfDest[0] };
   }
+  return partilhaProblem(f);
+}
+
+/**
+ * NA01-20 (694) and 695 of NT 2015.003: ICMSUFDest is required on an interstate sale of goods to a
+ * non-contributor final consumer, and refused on anything else (an internal or foreign operation,
+ * a contributor, a service item), except where the goods are delivered in another UF than the
+ * emitter's (exceção 2 of 695: the delivery UF is then the destination).
+ */
+function partilhaProblem(f: NfeFacts): IdentifierProblem | null {
+  if (f.mod !== '55') return null;
+  const interstateToConsumer = f.idDest === '2' && f.indFinal === '1' && f.dest?.indIEDest === '9';
+  if (interstateToConsumer && !f.hasIssqn && f.itemsWithoutIcmsUfDest.length) return { cStat: 694, nItem: f.itemsWithoutIcmsUfDest[0] };
+  const deliveredElsewhere = f.entregaUf !== null && f.entregaUf !== f.emit.uf;
+  if (f.itemsWithIcmsUfDest.length && (!interstateToConsumer || f.hasIssqn) && !deliveredElsewhere) return { cStat: 695, nItem: f.itemsWithIcmsUfDest[0] };
   return null;
 }

@@ -6,7 +6,7 @@ const facts = (over: Partial<NfeFacts> = {}, dest: Partial<NonNullable<NfeFacts[
   id: '', cUF: '35', cNF: '', mod: '55', serie: '1', nNF: '1', dhEmi: '', tpEmis: '1', cDV: '', tpAmb: '2', idDest: '1', indFinal: '1', cMunFG: '3550308',
   emitCnpj: '11222333000181', emit: { ie: '110042490114', uf: 'SP', cMun: '3550308' },
   dest: { cnpj: '56558703000275', cpf: null, ie: '587124379116', indIEDest: '1', uf: 'SP', cMun: '3543907', ...dest },
-  indIEDest: dest.indIEDest ?? '1', itemsWithoutIcmsUfDest: ['1'], additionalInfo: '', hasInfRespTec: true, digestValue: null, ...over,
+  indIEDest: dest.indIEDest ?? '1', itemsWithoutIcmsUfDest: ['1'], itemsWithIcmsUfDest: [], hasIssqn: false, entregaUf: null, additionalInfo: '', hasInfRespTec: true, digestValue: null, ...over,
 });
 
 test('checkIdentifiers accepts real identifiers, ISENTO and a note without recipient', (t) => {
@@ -30,4 +30,15 @@ test('checkIdentifiers: 209, 272/273, 270/271, 208, 237, 210, 274/275 and 694', 
   const interstate = facts({ idDest: '2', itemsWithoutIcmsUfDest: ['2'] }, { uf: 'MG', cMun: '3106200', ie: null, indIEDest: '9' });
   t.deepEqual(checkIdentifiers(interstate), { cStat: 694, nItem: '2' });
   t.is(checkIdentifiers({ ...interstate, itemsWithoutIcmsUfDest: [] }), null);
+  t.is(checkIdentifiers({ ...interstate, hasIssqn: true }), null, 'a service operation does not require the group');
+});
+
+test('checkIdentifiers: 695 for ICMSUFDest outside the interstate sale to a non-contributor consumer, unless delivered in another UF', (t) => {
+  const withGroup = { itemsWithoutIcmsUfDest: ['1'], itemsWithIcmsUfDest: ['2'] };
+  t.deepEqual(checkIdentifiers(facts(withGroup)), { cStat: 695, nItem: '2' }, 'internal sale to a contributor');
+  t.deepEqual(checkIdentifiers(facts({ ...withGroup, idDest: '2' }, { uf: 'MG', cMun: '3106200', ie: '0623079040081', indIEDest: '1' })), { cStat: 695, nItem: '2' }, 'interstate to a contributor');
+  const consumer = facts({ idDest: '2', itemsWithoutIcmsUfDest: [], itemsWithIcmsUfDest: ['1'] }, { uf: 'MG', cMun: '3106200', ie: null, indIEDest: '9' });
+  t.is(checkIdentifiers(consumer), null);
+  t.deepEqual(checkIdentifiers({ ...consumer, hasIssqn: true }), { cStat: 695, nItem: '1' }, 'a service operation');
+  t.is(checkIdentifiers(facts({ ...withGroup, entregaUf: 'RJ' })), null, 'exceção 2: delivered in another UF than the emitter\'s');
 });

@@ -182,6 +182,12 @@ test('694: an interstate sale to a non-contributor final consumer without ICMSUF
   await rejects(t, '694', 'Rejeição: Não informado o grupo de ICMS para a UF de destino [nItem:1]', { edit: interstate });
 });
 
+test('695: ICMSUFDest on an internal sale to a contributor is refused, naming the item', async (t) => {
+  const group = '<ICMSUFDest><vBCUFDest>100.00</vBCUFDest><pFCPUFDest>0.00</pFCPUFDest><pICMSUFDest>18.00</pICMSUFDest><pICMSInter>12.00</pICMSInter>'
+    + '<pICMSInterPart>100.00</pICMSInterPart><vFCPUFDest>0.00</vFCPUFDest><vICMSUFDest>6.00</vICMSUFDest><vICMSUFRemet>0.00</vICMSUFRemet></ICMSUFDest>';
+  await rejects(t, '695', 'Rejeição: Informado indevidamente o grupo de ICMS para a UF de destino [nItem:1]', { edit: edit('</COFINS>', `</COFINS>${group}`) });
+});
+
 test('rejection on demand: SIMULAR_REJEICAO:<cStat> in infCpl answers that rejection verbatim, after the real rules', async (t) => {
   const ask = (code: string) => edit('<infCpl>', `<infCpl>SIMULAR_REJEICAO:${code} `);
   await rejects(t, '778', 'Rejeição: Informado NCM inexistente', { edit: ask('778') });
