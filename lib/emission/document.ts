@@ -111,9 +111,14 @@ export function indeterminateView(doc: DocumentRecord) {
   };
 }
 
-/** `data` of invoice.authorized / invoice.rejected (API.md, Events > Payload). */
+/**
+ * `data` of invoice.authorized / invoice.rejected (API.md, Events > Payload), plus what a partner
+ * needs to act without calling back (issue 21, item 7): the issuer and its CNPJ, the protocol, the
+ * authority's first cStat/xMotivo on a rejection, and the API paths of the XML and the DANFE.
+ */
 export function eventData(doc: DocumentRecord) {
   const rejected = doc.status === 'REJECTED';
+  const first = rejected ? doc.erros?.[0] : undefined;
   return {
     invoiceId: doc.id,
     model: doc.model,
@@ -124,5 +129,18 @@ export function eventData(doc: DocumentRecord) {
     amount: formatCents(doc.amountCents),
     ...(doc.erros && doc.status !== 'AUTHORIZED' ? { erros: doc.erros } : {}),
     ...(doc.tpEmis !== 1 ? { emitidaEmContingencia: true } : {}),
+    ...eventContext(doc),
+    protocol: doc.protocol,
+    ...(first ? { cStat: Number(first.codigo), xMotivo: first.descricao } : {}),
   };
+}
+
+/** The issuer fields and links every invoice event carries (authorized, rejected, canceled, contingency). */
+export function eventContext(doc: DocumentRecord) {
+  return { issuerId: doc.issuerId, cnpj: issuerCnpjOfKey(doc.accessKey), links: documentLinks(doc) };
+}
+
+/** The emitter's CNPJ is positions 7-20 of the access key (MOC 4.00, 5.4: cUF AAMM CNPJ mod …). */
+function issuerCnpjOfKey(accessKey: string | null): string | null {
+  return accessKey ? accessKey.slice(6, 20) : null;
 }

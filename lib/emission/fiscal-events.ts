@@ -8,7 +8,7 @@
 import { DomainError } from '../errors/index.js';
 import { formatCents } from '../money.js';
 import type { ConsultResult, EventResult } from '../sefaz/results.js';
-import type { DocumentRecord } from './document.js';
+import { eventContext, type DocumentRecord } from './document.js';
 import type { DocumentStatus } from './state.js';
 import type { AuthoritySendState } from './authority-send.js';
 
@@ -163,5 +163,6 @@ export function canceledEventData(doc: DocumentRecord, e: FiscalEventRecord) {
     protocolo: e.protocol,
     justificativa: e.text,
     canceladaEm: e.registeredAt?.toISOString() ?? null,
+    ...eventContext(doc),
   };
 }

@@ -112,5 +112,11 @@ export function nfseEventData(doc: NfseRecord) {
     status: doc.status,
     amount: formatCents(doc.amountCents),
     ...(doc.erros && doc.status === 'REJECTED' ? { erros: doc.erros } : {}),
+    // What a partner needs without calling back (issue 21, item 7); the prestador's CNPJ is in the
+    // idDps (DPS + cMun 7 + tpInsc 1 + inscrição 14 + série 5 + nDPS 15), a CPF zero-padded.
+    issuerId: doc.issuerId,
+    cnpj: doc.idDps.slice(10, 11) === '2' ? doc.idDps.slice(11, 25) : null,
+    ...(doc.erros && doc.status === 'REJECTED' && doc.erros[0] ? { codigo: doc.erros[0].codigo, descricao: doc.erros[0].descricao } : {}),
+    links: nfseLinks(doc),
   };
 }

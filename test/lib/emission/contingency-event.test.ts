@@ -16,6 +16,8 @@ const block = { motivo: 'solicitada', justificativa: 'Sem comunicacao com a SEFA
 test('contingencyEventData carries the invoice, its QR code and the contingencia block, not the final-outcome flag', (t) => {
   t.deepEqual(contingencyEventData(doc), {
     invoiceId: doc.id, model: '65', number: 10, series: 1, accessKey: doc.accessKey, status: 'CONTINGENCIA_PENDENTE', amount: '21.00', qrCode: 'https://qr?p=1', contingencia: block,
+    issuerId: doc.issuerId, cnpj: '33333333333333', protocol: null,
+    links: { self: `/v1/nfce/${doc.id}`, xml: `/v1/nfce/${doc.id}/xml`, eventos: `/v1/nfce/${doc.id}/eventos`, danfe: `/v1/nfce/${doc.id}/danfce.pdf`, danfeHtml: `/v1/nfce/${doc.id}/danfce.html` },
   });
   t.throws(() => contingencyEventData({ ...doc, contingencia: null }));
 });

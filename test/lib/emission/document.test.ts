@@ -16,8 +16,19 @@ test('emissionView prints amount as a decimal string and links NFC-e paths', (t)
   });
 });
 
-test('eventData of a rejection has accessKey null and erros', (t) => {
-  t.deepEqual(eventData(doc), { invoiceId: doc.id, model: '65', number: 10, series: 1, accessKey: null, status: 'REJECTED', amount: '1234567890123.45', erros: doc.erros! });
+const links = { self: `/v1/nfce/${doc.id}`, xml: `/v1/nfce/${doc.id}/xml`, eventos: `/v1/nfce/${doc.id}/eventos`, danfe: `/v1/nfce/${doc.id}/danfce.pdf`, danfeHtml: `/v1/nfce/${doc.id}/danfce.html` };
+
+test('eventData of a rejection has accessKey null, erros, and the first cStat/xMotivo; the issuer, its CNPJ and links ride along', (t) => {
+  t.deepEqual(eventData(doc), {
+    invoiceId: doc.id, model: '65', number: 10, series: 1, accessKey: null, status: 'REJECTED', amount: '1234567890123.45', erros: doc.erros!,
+    issuerId: doc.issuerId, cnpj: '33333333333333', links, protocol: null, cStat: 539, xMotivo: 'Duplicidade',
+  });
+});
+
+test('eventData of an authorization carries its protocol and no cStat', (t) => {
+  const authorized = eventData({ ...doc, status: 'AUTHORIZED', erros: null, protocol: '135260000000042' });
+  t.like(authorized, { accessKey: doc.accessKey, protocol: '135260000000042', issuerId: doc.issuerId, cnpj: '33333333333333', links });
+  t.false('cStat' in authorized);
 });
 
 test('eventData of a contingency note says emitidaEmContingencia', (t) => {

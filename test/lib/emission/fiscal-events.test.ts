@@ -110,10 +110,12 @@ test('eventView names the text by type and links the XML only when stored', (t) 
 });
 
 test('canceledEventData is the invoice payload plus protocolo, justificativa and canceladaEm', (t) => {
-  const doc = { id: 'doc-1', model: '65', number: 3, series: 1, accessKey: '3'.repeat(44), amountCents: 1050n } as DocumentRecord;
+  const doc = { id: 'doc-1', issuerId: 'iss-1', model: '65', number: 3, series: 1, accessKey: '3'.repeat(44), amountCents: 1050n } as DocumentRecord;
   t.deepEqual(canceledEventData(doc, anEvent({ type: 'cancelamento', text: 'Cliente desistiu da compra' })), {
     invoiceId: 'doc-1', model: '65', number: 3, series: 1, accessKey: '3'.repeat(44), status: 'CANCELADA', amount: '10.50',
     protocolo: '135260000000001', justificativa: 'Cliente desistiu da compra', canceladaEm: now.toISOString(),
+    issuerId: 'iss-1', cnpj: '33333333333333',
+    links: { self: '/v1/nfce/doc-1', xml: '/v1/nfce/doc-1/xml', eventos: '/v1/nfce/doc-1/eventos', danfe: '/v1/nfce/doc-1/danfce.pdf', danfeHtml: '/v1/nfce/doc-1/danfce.html' },
   });
 });
 
