@@ -34,7 +34,7 @@ test('validateNfeBody refuses an unknown key with the whole unknown-field envelo
   body.itens = [];
   const error = fails(t, () => validateNfeBody(body));
   const icmsAccepted = 'origem, cst, csosn, aliquota, baseCalculo, valor, modBC, pRedBC, vBC, pICMS, vICMS, vBCFCP, pFCP, vFCP, modBCST, pMVAST, pRedBCST, vBCST, pICMSST, vICMSST, vBCFCPST, pFCPST, vFCPST, qBCMono, adRemICMS, vICMSMono, qBCMonoRet, adRemICMSRet, vICMSMonoRet, indDeduzDeson, motDesICMS, vICMSDeson, pCredSN, vCredICMSSN, baseCalculoST, aliquotaST, valorST';
-  const rootAccepted = 'issuerId, serie, numero, items, pagamentos, troco, cobranca, informacoesComplementares, informacoesFisco, processosReferenciados, resolverTributacao, naturezaOperacao, tpNF, idDest, indFinal, indPres, indIntermed, finNFe, referenciadas, destinatario, transporte';
+  const rootAccepted = 'issuerId, serie, numero, items, pagamentos, troco, cobranca, informacoesComplementares, informacoesFisco, processosReferenciados, resolverTributacao, naturezaOperacao, tpNF, idDest, indFinal, indPres, indIntermed, finNFe, referenciadas, destinatario, transporte, dataSaidaEntrada';
   const retido = 'Grupo/campo do leiaute não suportado por esta API: ICMS ST retido anteriormente (vBCSTRet).';
   const itens = "No leiaute existe com outro nome: nesta API use 'items'.";
   t.deepEqual(error.data, {
