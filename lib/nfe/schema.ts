@@ -43,6 +43,7 @@ const obj = (props: Record<string, unknown>, extra: Record<string, unknown> = {}
 const DIGITS = (n: string) => new RegExp(`^\\d{${n}}$`);
 /** The 27 UFs and EX (abroad): TUf of tiposBasico_v4.00.xsd. */
 const UF = /^(A[CLMP]|BA|CE|DF|ES|GO|M[AGST]|P[ABEIR]|R[JNORS]|S[CEP]|TO|EX)$/;
+const UF_RULE = { pattern: UF, messages: { stringPattern: "O campo '{field}' deve ser a sigla de uma UF (ou EX para exterior)." } };
 
 export const enderecoSchema = obj({
   logradouro: str(2, 60),
@@ -51,7 +52,7 @@ export const enderecoSchema = obj({
   bairro: str(2, 60),
   codigoMunicipio: str(7, 7, { pattern: DIGITS('7') }),
   municipio: str(2, 60),
-  uf: str(2, 2, { pattern: UF }),
+  uf: str(2, 2, UF_RULE),
   cep: optStr(8, 8, { pattern: DIGITS('8') }),
   codigoPais: optStr(1, 4, { pattern: DIGITS('1,4') }),
   pais: optStr(2, 60),
@@ -156,7 +157,7 @@ export const combustivelSchema = obj({
   pGNn: optRate,
   pGNi: optRate,
   vPart: optMoney,
-  ufConsumo: str(2, 2, { pattern: UF }),
+  ufConsumo: str(2, 2, UF_RULE),
 }, { optional: true });
 
 export const itemSchema = obj({
@@ -216,11 +217,11 @@ export const transporteSchema = obj({
     ie: optStr(2, 14, { pattern: /^(\d{2,14}|ISENTO)$/ }),
     endereco: optStr(1, 60),
     municipio: optStr(1, 60),
-    uf: optStr(2, 2, { pattern: UF }),
+    uf: optStr(2, 2, UF_RULE),
   }, { optional: true }),
   veiculo: obj({
     placa: str(7, 7, { pattern: /^[A-Z0-9]{7}$/ }),
-    uf: optStr(2, 2, { pattern: UF }),
+    uf: optStr(2, 2, UF_RULE),
     rntc: optStr(1, 20),
   }, { optional: true }),
   volumes: {

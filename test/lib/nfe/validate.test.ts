@@ -271,3 +271,15 @@ test('validateNfeBody refuses 1e308 in a quantity or an amount with 400 naming t
   const error = fails(t, () => validateNfeBody(withItem({ quantidade: 1e308, valorUnitario: 1.797693134862316e304 })));
   t.deepEqual(fieldsOf(error).sort(), ['items[0].quantidade', 'items[0].valorUnitario']);
 });
+
+test('validateNfeBody refuses a UF that does not exist with 400 naming the field (the 27 UFs and EX pass)', (t) => {
+  const body: any = withItem({});
+  body.destinatario.endereco.uf = 'XX';
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(error.data, { errors: [{ field: 'destinatario.endereco.uf', message: "O campo 'destinatario.endereco.uf' deve ser a sigla de uma UF (ou EX para exterior)." }] });
+  for (const uf of ['AC', 'DF', 'TO', 'EX']) {
+    const ok: any = withItem({});
+    ok.destinatario.endereco.uf = uf;
+    t.notThrows(() => validateNfeBody(ok), uf);
+  }
+});
