@@ -371,6 +371,8 @@ export const NFCE_FIELD_HINTS: FieldHints = hintMap({
   idDest: computed('NFC-e é sempre operação interna (idDest 1)'),
   indFinal: computed('NFC-e é sempre consumidor final (indFinal 1)'),
   tpNF: computed('NFC-e é sempre saída (tpNF 1)'),
+  dhSaiEnt: unsupported('NFC-e não tem data de saída/entrada (dhSaiEnt)'),
+  dataSaidaEntrada: unsupported('NFC-e não tem data de saída/entrada (dhSaiEnt)'),
   xJust: renamed('justificativaContingencia'),
 });
 
