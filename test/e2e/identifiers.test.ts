@@ -2,7 +2,7 @@ import test from 'ava';
 import { STATUS_CODES } from 'node:http';
 import { startStack, type HttpResult, type Stack } from '../support/stack.js';
 import { aValidNfceBody, aValidNfeBody, anItem } from '../support/nfe-factories.js';
-import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
+import { companyWithA1, integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 import { verifyDfe } from '../support/verify-dfe.js';
 import { CATALOG, type ErrorCode } from '../../lib/errors/index.js';
 import { formatDate, formatTime } from '../../lib/danfe/format.js';
@@ -95,4 +95,17 @@ test.serial('dataSaidaEntrada is written as dhSaiEnt in Brasília time, passes t
   t.is(html.status, 200);
   t.true(html.text.includes(formatDate(expected)));
   t.true(html.text.includes(formatTime(expected)));
+});
+
+// Last: it adds a second issuer, after which every body must name its issuerId.
+test.serial("an issuer whose registered ie fails SP's check digit cannot emit: 422 IE_INVALIDA before numbering; fixed, its first note is number 1", async (t) => {
+  const { issuerId } = await companyWithA1(stack, headers, { ...SANDBOX_CSC, ie: '123456789' });
+  await refused(t, '/v1/nfe', aValidNfeBody({ issuerId }), 'IE_INVALIDA',
+    "Inscrição estadual do emissor (123456789) inválida para SP: corrija 'ie' no cadastro do emissor (PATCH /v1/companies/{id}).",
+    { campo: 'emitente.ie', valor: '123456789', uf: 'SP', motivo: 'inscrição do cadastro do emissor' });
+  const patch = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { ie: '110042490114' } });
+  t.is(patch.status, 200, patch.text);
+  const ok = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId }) });
+  t.is(ok.status, 201, ok.text);
+  t.is(ok.body.data.number, 1);
 });
