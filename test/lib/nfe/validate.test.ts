@@ -283,3 +283,10 @@ test('validateNfeBody refuses a UF that does not exist with 400 naming the field
     t.notThrows(() => validateNfeBody(ok), uf);
   }
 });
+
+test('validateNfeBody answers 400 when a contributor recipient (indicadorIE 1) has no ie, before any rule or number', (t) => {
+  const body: any = withItem({});
+  body.destinatario = { ...body.destinatario, cnpjCpf: '11444777000161', indicadorIE: 1 };
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(error.data, { errors: [{ field: 'destinatario.ie', message: "O campo 'destinatario.ie' é obrigatório quando indicadorIE é 1 (contribuinte)." }] });
+});
