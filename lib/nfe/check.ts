@@ -27,8 +27,8 @@ import type { CheckedItem, CheckedNote, Item, Model, NfceBody, NfeBody } from '.
  * Order: the parties' identifiers first (recipient document, IE and address, carrier, the issuer's
  * IE: lib/nfe/rules/identificadores.ts, endereco.ts), then note-level facts the caller controls
  * (contingency text, destination, references, finality, payment forms, billing; in NFC-e any IPI
- * group), then each item in position order (CEST, values and tax unit,
- * ICMS, fuel group, PIS/COFINS/IPI, IBS/CBS), and last the payments against the computed total.
+ * group), then each item in position order (CEST, values and tax unit, ICMS, fuel group,
+ * PIS/COFINS/IPI, IBS/CBS), and last the payments against the computed total.
  * The body should come from validateNfeBody/validateNfceBody; null properties are dropped again
  * here so a body validated only by the action's params schema cannot reach the rules with nulls.
  * The input is never mutated.
