@@ -104,6 +104,14 @@ export const CATALOG = {
   COMBUSTIVEL_GRUPO_OBRIGATORIO: { status: 422, detail: 'Item de combustível exige o grupo combustivel.' },
   UNIDADE_TRIBUTAVEL_INVALIDA: { status: 422, detail: 'Unidade tributável incoerente com a unidade comercial.' },
 
+  // Identifiers and addresses of the parties (issue 22, item 1): what SEFAZ rejects with 208/237
+  // (CNPJ/CPF), 209/210 (IE), 274/275 (municipality), refused here before numbering.
+  CNPJ_INVALIDO: { status: 422, detail: 'CNPJ inválido: dígitos verificadores não conferem.' },
+  CPF_INVALIDO: { status: 422, detail: 'CPF inválido: dígitos verificadores não conferem.' },
+  IE_INVALIDA: { status: 422, detail: 'Inscrição estadual inválida para a UF (formato ou dígito verificador).' },
+  MUNICIPIO_INVALIDO: { status: 422, detail: 'codigoMunicipio não é um código IBGE de município da UF do endereço.' },
+  PAIS_INCOERENTE: { status: 422, detail: 'País incoerente com o endereço: no Brasil codigoPais 1058 (Brasil); no exterior uf EX, codigoMunicipio 9999999, codigoPais e pais.' },
+
   // NF-e rules (nfe-rules branch): codes where API.md says "not shown"
   PIS_COFINS_INVALIDO: { status: 422, detail: 'Grupo de PIS/COFINS inválido para o CST.' },
   IBSCBS_INCOMPLETO: { status: 422, detail: 'Grupo ibsCbs incompleto: informe ibsUf, ibsMun e cbs (ou use resolverTributacao).' },

@@ -2,15 +2,18 @@ import type { IssuerSnapshot } from '../issuer/types.js';
 import { checkCobranca } from './rules/cobranca.js';
 import { normalizeCest } from './rules/cest.js';
 import { checkNfceInternal, resolveIdDest, resolveIndFinal } from './rules/destination.js';
+import { checkEndereco } from './rules/endereco.js';
 import { checkFinalidade } from './rules/finalidade.js';
 import { checkIcms } from './rules/icms.js';
 import { checkCombustivel } from './rules/icms-monofasico.js';
 import { resolveIbsCbs } from './rules/ibs-cbs.js';
 import { resolveIcmsUfDest, type PartilhaContext } from './rules/icms-uf-dest.js';
-import { checkJustificativaContingencia, DEFAULT_JUSTIFICATIVA_CONTINGENCIA, nfceConsumer } from './rules/nfce.js';
+import { checkCnpjCpf, checkDestinatarioIdentifiers, checkIssuerIe, checkTransportadorIdentifiers } from './rules/identificadores.js';
+import { checkJustificativaContingencia, checkNfceSemIpi, DEFAULT_JUSTIFICATIVA_CONTINGENCIA, nfceConsumer } from './rules/nfce.js';
 import { checkPaymentsCloseTotal, checkSemPagamento } from './rules/pagamentos.js';
 import { checkIpi, checkPisCofins } from './rules/pis-cofins-ipi.js';
 import { checkNotSelfReference, checkReferenciadas } from './rules/referenciadas.js';
+import { toDhSaiEnt } from './rules/saida-entrada.js';
 import { resolveItemValues } from './rules/unidade-tributavel.js';
 import { computeTotals } from './totals.js';
 import { dropNulls } from './without-nulls.js';
@@ -22,9 +25,12 @@ import type { CheckedItem, CheckedNote, Item, NfceBody, NfeBody } from './types.
  * number is allocated. Each rule throws a catalogued DomainError (422); the result is the
  * CheckedNote the XML builder reads without computing or checking anything else.
  *
- * Order: note-level facts the caller controls first (contingency text, destination, references,
- * finality, payment forms, billing), then each item in position order (CEST, values and tax unit,
- * ICMS, fuel group, PIS/COFINS/IPI, IBS/CBS, ICMS partilha to the destination UF), and last the payments against the computed total.
+ * Order: the parties' identifiers first (recipient document, IE and address, carrier, the issuer's
+ * IE: lib/nfe/rules/identificadores.ts, endereco.ts), then note-level facts the caller controls
+ * (contingency text, destination, references, finality, payment forms, billing; in NFC-e any IPI
+ * group), then each item in position order (CEST, values and tax unit, ICMS, fuel group,
+ * PIS/COFINS/IPI, IBS/CBS, ICMS partilha to the destination UF), and last the payments against the
+ * computed total.
  * The body should come from validateNfeBody/validateNfceBody; null properties are dropped again
  * here so a body validated only by the action's params schema cannot reach the rules with nulls.
  * The input is never mutated.
@@ -40,6 +46,10 @@ export interface CheckOptions {
 
 export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOptions = {}): CheckedNote {
   const body = dropNulls(sent);
+  checkDestinatarioIdentifiers(body.destinatario);
+  checkEndereco(body.destinatario.endereco, 'destinatario.endereco');
+  checkTransportadorIdentifiers(body.transporte?.transportador);
+  checkIssuerIe(issuer);
   const idDest = resolveIdDest(body.items, body.idDest);
   const indFinal = resolveIndFinal(body.destinatario, body.indFinal);
   const referenciadas = checkReferenciadas(body.referenciadas, body.finNFe);
@@ -58,6 +68,7 @@ export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOp
     indPres: body.indPres,
     ...intermediary(body.indPres, body.indIntermed),
     finNFe: body.finNFe,
+    ...(body.dataSaidaEntrada !== undefined ? { dhSaiEnt: dhSaiEnt(body.dataSaidaEntrada) } : {}),
     referenciadas,
     destinatario: body.destinatario,
     items,
@@ -74,7 +85,10 @@ export function checkNfe(sent: NfeBody, issuer: IssuerSnapshot, options: CheckOp
  */
 export function checkNfce(sent: NfceBody, issuer: IssuerSnapshot): CheckedNote {
   const body = dropNulls(sent);
+  if (body.destCPF !== undefined) checkCnpjCpf(body.destCPF, 'destCPF');
+  checkIssuerIe(issuer);
   const justificativa = checkJustificativaContingencia(body.justificativaContingencia);
+  checkNfceSemIpi(body.items);
   checkNfceInternal(body.items);
   checkSemPagamento(body.pagamentos, '65');
   checkCobranca(body.cobranca);
@@ -99,6 +113,13 @@ export function checkNfce(sent: NfceBody, issuer: IssuerSnapshot): CheckedNote {
   };
   checkPaymentsCloseTotal(note.pagamentos, note.troco, computeTotals(note).vNF);
   return note;
+}
+
+/** validate.ts refused a value without a calendar date-time, so this only converts. */
+function dhSaiEnt(sent: string): string {
+  const value = toDhSaiEnt(sent);
+  if (value === undefined) throw new RangeError(`dataSaidaEntrada not validated: ${sent}`);
+  return value;
 }
 
 /**

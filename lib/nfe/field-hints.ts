@@ -23,7 +23,7 @@ const ROOT: Record<string, string> = {
   chave: computed('chave de acesso gerada pelo serviço'),
   chaveAcesso: computed('chave de acesso gerada pelo serviço; para referenciar use referenciadas[].chaveAcesso'),
   dhEmi: computed('data e hora de emissão'),
-  dhSaiEnt: unsupported('data de saída/entrada (dhSaiEnt)'),
+  dhSaiEnt: renamed('dataSaidaEntrada'),
   tpAmb: computed('o ambiente vem do cadastro do emissor (ambienteFiscal)'),
   tpEmis: computed('a forma de emissão é decidida pelo serviço (contingência)'),
   tpImp: computed('formato do DANFE'),
@@ -371,6 +371,8 @@ export const NFCE_FIELD_HINTS: FieldHints = hintMap({
   idDest: computed('NFC-e é sempre operação interna (idDest 1)'),
   indFinal: computed('NFC-e é sempre consumidor final (indFinal 1)'),
   tpNF: computed('NFC-e é sempre saída (tpNF 1)'),
+  dhSaiEnt: unsupported('NFC-e não tem data de saída/entrada (dhSaiEnt)'),
+  dataSaidaEntrada: unsupported('NFC-e não tem data de saída/entrada (dhSaiEnt)'),
   xJust: renamed('justificativaContingencia'),
 });
 

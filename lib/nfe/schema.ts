@@ -11,6 +11,7 @@
  */
 
 import { FISCAL_TEXT_MESSAGE, FISCAL_TEXT_PATTERN } from '../emission/fiscal-text.js';
+import { DATA_SAIDA_ENTRADA_PATTERN } from './rules/saida-entrada.js';
 
 // Fixed-point widths (API.md, Precision rules): money 13v2, quantities 11v0-4, unit values 11v0-10,
 // rates 3v2-4, weights 12v3.
@@ -40,7 +41,9 @@ const oneOf = (values: readonly (number | string)[], extra: Record<string, unkno
 const obj = (props: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', strict: true, props, ...extra });
 
 const DIGITS = (n: string) => new RegExp(`^\\d{${n}}$`);
-const UF = /^[A-Z]{2}$/;
+/** The 27 UFs and EX (abroad): TUf of tiposBasico_v4.00.xsd. */
+const UF = /^(A[CLMP]|BA|CE|DF|ES|GO|M[AGST]|P[ABEIR]|R[JNORS]|S[CEP]|TO|EX)$/;
+const UF_RULE = { pattern: UF, messages: { stringPattern: "O campo '{field}' deve ser a sigla de uma UF (ou EX para exterior)." } };
 
 export const enderecoSchema = obj({
   logradouro: str(2, 60),
@@ -49,7 +52,7 @@ export const enderecoSchema = obj({
   bairro: str(2, 60),
   codigoMunicipio: str(7, 7, { pattern: DIGITS('7') }),
   municipio: str(2, 60),
-  uf: str(2, 2, { pattern: UF }),
+  uf: str(2, 2, UF_RULE),
   cep: optStr(8, 8, { pattern: DIGITS('8') }),
   codigoPais: optStr(1, 4, { pattern: DIGITS('1,4') }),
   pais: optStr(2, 60),
@@ -173,7 +176,7 @@ export const combustivelSchema = obj({
   pGNn: optRate,
   pGNi: optRate,
   vPart: optMoney,
-  ufConsumo: str(2, 2, { pattern: UF }),
+  ufConsumo: str(2, 2, UF_RULE),
 }, { optional: true });
 
 export const itemSchema = obj({
@@ -211,6 +214,15 @@ export const itemSchema = obj({
   combustivel: combustivelSchema,
 });
 
+/**
+ * The NFC-e item: `ipi` is any value here, so an IPI group answers 422 IPI_NAO_SUPORTADO from the
+ * rules (API.md: any content) instead of a 400 about its inner fields (issue 22, item 3).
+ */
+export const nfceItemSchema = obj({
+  ...itemSchema.props,
+  ipi: { type: 'any', optional: true, description: 'Não aceito em NFC-e: qualquer conteúdo responde 422 IPI_NAO_SUPORTADO.' },
+});
+
 export const referenciadaSchema = obj({
   // Format, UF, month, model, number and check digit answer 422 REFERENCIADA_INVALIDA
   // (API.md, emission rule 7), so only the type is checked here.
@@ -225,11 +237,11 @@ export const transporteSchema = obj({
     ie: optStr(2, 14, { pattern: /^(\d{2,14}|ISENTO)$/ }),
     endereco: optStr(1, 60),
     municipio: optStr(1, 60),
-    uf: optStr(2, 2, { pattern: UF }),
+    uf: optStr(2, 2, UF_RULE),
   }, { optional: true }),
   veiculo: obj({
     placa: str(7, 7, { pattern: /^[A-Z0-9]{7}$/ }),
-    uf: optStr(2, 2, { pattern: UF }),
+    uf: optStr(2, 2, UF_RULE),
     rntc: optStr(1, 20),
   }, { optional: true }),
   volumes: {
@@ -319,10 +331,17 @@ export const nfeBodyProps = {
   referenciadas: { type: 'array', optional: true, max: 5000, items: referenciadaSchema },
   destinatario: destinatarioSchema,
   transporte: transporteSchema,
+  // dhSaiEnt (B10). Calendar and year range answer 400 in lib/nfe/validate.ts.
+  dataSaidaEntrada: {
+    type: 'string', optional: true, pattern: DATA_SAIDA_ENTRADA_PATTERN,
+    messages: { stringPattern: "O campo '{field}' deve ser data e hora ISO 8601 com fuso, ex.: 2026-11-25T14:30:00-03:00." },
+    description: 'Data e hora de saída/entrada da mercadoria (dhSaiEnt), ISO 8601 com segundos e fuso (Z ou ±hh:mm); gravada no horário de Brasília e impressa no DANFE.',
+  },
 };
 
 export const nfceBodyProps = {
   ...commonProps,
+  items: { type: 'array', min: 1, max: 990, items: nfceItemSchema },
   naturezaOperacao: optStr(1, 60, { default: 'Venda de Mercadoria' }),
   indPres: oneOf([1, 2, 3, 4, 5, 9], { default: 1 }),
   contingencia: { type: 'boolean', optional: true },

@@ -282,6 +282,8 @@ export interface NfeBody extends CommonBody {
   referenciadas?: Referenciada[];
   destinatario: Destinatario;
   transporte?: Transporte;
+  /** dhSaiEnt as sent: ISO 8601 date-time with seconds and offset (lib/nfe/rules/saida-entrada.ts). */
+  dataSaidaEntrada?: string;
 }
 
 export interface NfceBody extends CommonBody {
@@ -396,6 +398,8 @@ export interface CheckedNote {
   indPres: number;
   indIntermed?: 0 | 1;
   finNFe: 1 | 2 | 3 | 4 | 5 | 6;
+  /** NF-e only: dhSaiEnt in Brasília time with offset (2026-11-25T14:30:00-03:00). */
+  dhSaiEnt?: string;
   referenciadas: string[];
   /** NF-e recipient, or the NFC-e consumer when identified (destCPF/destNome). */
   destinatario?: Destinatario | { cnpjCpf: string; nome: string; indicadorIE: 9 };

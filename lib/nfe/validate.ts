@@ -3,6 +3,7 @@ import { validationError, type FieldError } from '../errors/index.js';
 import { toValidationError, type FieldHints } from '../validation/field-errors.js';
 import { sharedValidator } from '../validation/validator.js';
 import { NFCE_FIELD_HINTS, NFE_BATCH_FIELD_HINTS, NFE_FIELD_HINTS } from './field-hints.js';
+import { toDhSaiEnt } from './rules/saida-entrada.js';
 import { nfceBodySchema, nfeBatchBodySchema, nfeBodySchema } from './schema.js';
 import type { Item, NfceBody, NfeBody, Pagamento } from './types.js';
 import { withoutNulls } from './without-nulls.js';
@@ -11,7 +12,8 @@ import { withoutNulls } from './without-nulls.js';
  * Strict validation of the emission bodies (API.md, Errors > Unknown fields, Precision rules):
  * the schema of lib/nfe/schema.ts compiled once per process, then the cross-field checks a
  * declarative schema cannot say: the partial tax-unit group (API.md, Item, unit rule 1), `ie`
- * required with `indicadorIE` 1 and absent with 2, `descricao` with `forma 99`, and in NFC-e
+ * required with `indicadorIE` 1 and absent with 2, `descricao` with `forma 99`, a real calendar
+ * date-time in `dataSaidaEntrada`, and in NFC-e
  * `destNome` only with `destCPF`.
  * Everything here answers 400 VALIDATION_ERROR; the 422 business rules are lib/nfe/check.ts.
  * The input is not mutated: the returned body is a copy with the schema defaults applied.
@@ -84,6 +86,10 @@ function structuralNfe(nfe: NfeBody, prefix: string): FieldError[] {
       field: at(prefix, 'destinatario.ie'),
       message: `O campo '${at(prefix, 'destinatario.ie')}' é obrigatório quando indicadorIE é 1 (contribuinte).`,
     });
+  }
+  if (nfe.dataSaidaEntrada !== undefined && toDhSaiEnt(nfe.dataSaidaEntrada) === undefined) {
+    const field = at(prefix, 'dataSaidaEntrada');
+    errors.push({ field, message: `O campo '${field}' não é uma data e hora existente entre 2000 e 2099 (fuso até ±14:00).` });
   }
   if (nfe.destinatario.indicadorIE === 2 && nfe.destinatario.ie !== undefined) {
     errors.push({

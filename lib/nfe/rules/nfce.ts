@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors/index.js';
-import type { NfceBody } from '../types.js';
+import type { Item, NfceBody } from '../types.js';
 
 export const JUSTIFICATIVA_MIN = 15;
 export const JUSTIFICATIVA_MAX = 256;
@@ -17,6 +17,16 @@ export function checkJustificativaContingencia(justificativa: string | undefined
     });
   }
   return justificativa;
+}
+
+/**
+ * API.md: an IPI group in an NFC-e refuses 422 IPI_NAO_SUPORTADO whatever its content. The NFC-e
+ * schema takes `ipi` as any value (lib/nfe/schema.ts, nfceItemSchema) and this runs before the
+ * items' own rules, so neither a 400 about the group's fields nor another item rule comes first.
+ */
+export function checkNfceSemIpi(items: readonly Pick<Item, 'ipi'>[]): void {
+  const index = items.findIndex((item) => item.ipi !== undefined);
+  if (index >= 0) throw new DomainError('IPI_NAO_SUPORTADO', { item: index, campo: `items[${index}].ipi` });
 }
 
 export const CONSUMIDOR_FINAL = 'CONSUMIDOR FINAL';

@@ -8,7 +8,7 @@ const TP_IMP = { '55': '1', '65': '4' } as const;
 
 /**
  * ide: B01, child of infNFe (A01). Order per the XSD sequence (MOC 4.00 + NT 2025.002).
- * dhSaiEnt is not written (forbidden in NFC-e, optional in NF-e and not in the API).
+ * dhSaiEnt (B10) only when the NF-e body sent `dataSaidaEntrada` (the NFC-e has none).
  * procEmi (B26) is 0: issued by the taxpayer's own application.
  */
 export function buildIde(note: CheckedNote, ctx: EmissionContext): XmlNode {
@@ -24,6 +24,7 @@ export function buildIde(note: CheckedNote, ctx: EmissionContext): XmlNode {
     leaf('serie', ctx.serie),
     leaf('nNF', ctx.numero),
     leaf('dhEmi', ctx.dhEmi),
+    opt('dhSaiEnt', note.dhSaiEnt),
     leaf('tpNF', note.tpNF),
     leaf('idDest', note.idDest),
     leaf('cMunFG', ctx.issuer.endereco.codigoMunicipio),

@@ -1,19 +1,21 @@
-import { validateIE } from 'validations-br';
 import { isValidCnpj, isValidCpf } from '../../issuer/documents.js';
+import { isValidIe } from '../../issuer/inscricao-estadual.js';
 import { municipality } from '../../issuer/municipalities.js';
 import type { NfeFacts } from './facts.js';
 import type { SimulatorCStat } from './codes.js';
 
 /**
  * The identifiers the authority checks on a note (MOC 4.00 Anexo I, rules 208/237, 209/210,
- * 270-275, 694, 695): CPF/CNPJ check digits, the IE's format and check digit for its UF (validations-br,
- * one algorithm per UF as SINTEGRA publishes them), municipality codes that exist in the IBGE table
+ * 270-275, 694, 695): CPF/CNPJ check digits, the IE's format and check digit for its UF (the
+ * product's own isValidIe, one algorithm per UF as SINTEGRA publishes them: data/ie/README.md),
+ * municipality codes that exist in the IBGE table
  * (data/ibge) and belong to the UF, and the interstate sale to a non-contributor final consumer
- * that must carry ICMSUFDest on every item (EC 87/2015, NT 2015.003). First rule broken, or null.
+ * that must carry ICMSUFDest on every item and nothing else may (EC 87/2015, NT 2015.003). First
+ * rule broken, or null.
  */
 export type IdentifierProblem = { cStat: SimulatorCStat; nItem?: string };
 
-const ieValid = (ie: string, uf: string) => ie === 'ISENTO' || validateIE(ie, uf);
+const ieValid = (ie: string, uf: string) => ie === 'ISENTO' || isValidIe(ie, uf);
 
 /** 'digit' when the code is in no UF (the IBGE digit or the code itself is wrong), 'uf' when it is another UF's. */
 function municipalityProblem(cMun: string, uf: string): 'digit' | 'uf' | null {

@@ -49,3 +49,14 @@ test('NFC-e hints explain NF-e-only fields', (t) => {
   t.deepEqual(unknown.map((u) => u.campo), ['finNFe', 'transporte']);
   t.true(unknown.every((u) => typeof u.motivo === 'string'));
 });
+
+test('dhSaiEnt points to dataSaidaEntrada in NF-e; NFC-e has neither (no exit date in model 65)', (t) => {
+  t.deepEqual(unknownOf(() => validateNfeBody({ ...aValidNfeBody(), dhSaiEnt: '2026-11-25T14:30:00-03:00' })), [
+    { campo: 'dhSaiEnt', caminho: 'dhSaiEnt', objeto: '', motivo: "No leiaute existe com outro nome: nesta API use 'dataSaidaEntrada'." },
+  ]);
+  for (const campo of ['dhSaiEnt', 'dataSaidaEntrada']) {
+    t.deepEqual(unknownOf(() => validateNfceBody({ ...aValidNfceBody(), [campo]: '2026-11-25T14:30:00-03:00' })), [
+      { campo, caminho: campo, objeto: '', motivo: 'Grupo/campo do leiaute não suportado por esta API: NFC-e não tem data de saída/entrada (dhSaiEnt).' },
+    ]);
+  }
+});

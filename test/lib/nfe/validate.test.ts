@@ -34,7 +34,7 @@ test('validateNfeBody refuses an unknown key with the whole unknown-field envelo
   body.itens = [];
   const error = fails(t, () => validateNfeBody(body));
   const icmsAccepted = 'origem, cst, csosn, aliquota, baseCalculo, valor, modBC, pRedBC, vBC, pICMS, vICMS, vBCFCP, pFCP, vFCP, modBCST, pMVAST, pRedBCST, vBCST, pICMSST, vICMSST, vBCFCPST, pFCPST, vFCPST, qBCMono, adRemICMS, vICMSMono, qBCMonoRet, adRemICMSRet, vICMSMonoRet, indDeduzDeson, motDesICMS, vICMSDeson, pCredSN, vCredICMSSN, baseCalculoST, aliquotaST, valorST';
-  const rootAccepted = 'issuerId, serie, numero, items, pagamentos, troco, cobranca, informacoesComplementares, informacoesFisco, processosReferenciados, resolverTributacao, naturezaOperacao, tpNF, idDest, indFinal, indPres, indIntermed, finNFe, referenciadas, destinatario, transporte';
+  const rootAccepted = 'issuerId, serie, numero, items, pagamentos, troco, cobranca, informacoesComplementares, informacoesFisco, processosReferenciados, resolverTributacao, naturezaOperacao, tpNF, idDest, indFinal, indPres, indIntermed, finNFe, referenciadas, destinatario, transporte, dataSaidaEntrada';
   const retido = 'Grupo/campo do leiaute não suportado por esta API: ICMS ST retido anteriormente (vBCSTRet).';
   const itens = "No leiaute existe com outro nome: nesta API use 'items'.";
   t.deepEqual(error.data, {
@@ -279,4 +279,23 @@ test('validateNfeBody takes items[].icmsUfDest with layout names, widths and the
   t.deepEqual(fieldsOf(fails(t, () => validateNfeBody(withItem({ icmsUfDest: { vICMSUFDest: 1.005 } })))), ['items[0].icmsUfDest.vICMSUFDest']);
   const unknown = fails(t, () => validateNfeBody(withItem({ icmsUfDest: { vICMSUFDestino: 1 } })));
   t.like((unknown.data!.details as any).camposDesconhecidos, [{ campo: 'vICMSUFDestino', caminho: 'items[0].icmsUfDest.vICMSUFDestino' }]);
+});
+
+test('validateNfeBody refuses a UF that does not exist with 400 naming the field (the 27 UFs and EX pass)', (t) => {
+  const body: any = withItem({});
+  body.destinatario.endereco.uf = 'XX';
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(error.data, { errors: [{ field: 'destinatario.endereco.uf', message: "O campo 'destinatario.endereco.uf' deve ser a sigla de uma UF (ou EX para exterior)." }] });
+  for (const uf of ['AC', 'DF', 'TO', 'EX']) {
+    const ok: any = withItem({});
+    ok.destinatario.endereco.uf = uf;
+    t.notThrows(() => validateNfeBody(ok), uf);
+  }
+});
+
+test('validateNfeBody answers 400 when a contributor recipient (indicadorIE 1) has no ie, before any rule or number', (t) => {
+  const body: any = withItem({});
+  body.destinatario = { ...body.destinatario, cnpjCpf: '11444777000161', indicadorIE: 1 };
+  const error = fails(t, () => validateNfeBody(body));
+  t.deepEqual(error.data, { errors: [{ field: 'destinatario.ie', message: "O campo 'destinatario.ie' é obrigatório quando indicadorIE é 1 (contribuinte)." }] });
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { checkNfce } from '../../../../lib/nfe/check.js';
+import { validateNfceBody } from '../../../../lib/nfe/validate.js';
 import { DEFAULT_JUSTIFICATIVA_CONTINGENCIA } from '../../../../lib/nfe/rules/nfce.js';
 import { aValidNfceBody, anIssuer, anItem } from '../../../support/nfe-factories.js';
 import { throwsCode } from '../../../support/domain-errors.js';
@@ -41,4 +42,12 @@ test('checkNfce accepts CST 00, 20, 40, 41, 60, 90 without ST', (t) => {
     { origem: 0, cst: '40' }, { origem: 0, cst: '41' }, { origem: 0, cst: '60' }, { origem: 0, cst: '90' },
   ];
   for (const icms of variants) t.notThrows(() => checkNfce(aValidNfceBody({ items: [anItem({ icms })] }), anIssuer()), icms.cst);
+});
+
+test('checkNfce refuses an IPI group of any shape before the item rules (IPI_NAO_SUPORTADO, issue 22 item 3)', (t) => {
+  for (const ipi of [{}, { cEnq: '999' }, 0, '', 'IPI', [], { cst: 'x' }]) {
+    const body = validateNfceBody(aValidNfceBody({ items: [anItem(), anItem({ ipi: ipi as any, icms: { origem: 0, cst: '99' } })] }));
+    const err = throwsCode(t, () => checkNfce(body, anIssuer()), 'IPI_NAO_SUPORTADO');
+    t.deepEqual(err.data, { item: 1, campo: 'items[1].ipi' }, JSON.stringify(ipi));
+  }
 });

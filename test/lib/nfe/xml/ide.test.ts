@@ -17,3 +17,8 @@ test('buildIde writes NFref per referenced key, tpImp 4 for NFC-e and dhCont/xJu
   t.true(xml.includes('<tpImp>4</tpImp><tpEmis>9</tpEmis>'));
   t.regex(xml, /<verProc>[^<]+<\/verProc><dhCont>2026-11-22T17:30:00-03:00<\/dhCont><xJust>[^<]{15,}<\/xJust><\/ide>$/);
 });
+
+test('buildIde writes dhSaiEnt right after dhEmi when the note has it (B10, TDateTimeUTC)', (t) => {
+  const note = { ...aNfe(), dhSaiEnt: '2026-11-25T14:30:00-03:00' };
+  t.true(buildIde(note, aContext(note)).includes('<dhEmi>2026-11-22T17:40:00-03:00</dhEmi><dhSaiEnt>2026-11-25T14:30:00-03:00</dhSaiEnt><tpNF>1</tpNF>'));
+});
