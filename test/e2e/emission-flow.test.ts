@@ -1,4 +1,5 @@
 import test from 'ava';
+import { invoiceContext } from '../support/invoice-events.js';
 import { startStack, type Stack } from '../support/stack.js';
 import type { PartnerWithKey } from '../support/identity.js';
 import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
@@ -54,7 +55,7 @@ test.serial('an NF-e is authorized by the authority, its nfeProc passes the offi
   const hook = await waitFor(async () => receiver.hits.find((h) => h.body?.data?.invoiceId === doc.id), 'invoice.authorized webhook');
   t.true(hook.verified);
   t.is(hook.headers['x-webhook-event'], 'invoice.authorized');
-  t.deepEqual(hook.body.data, { invoiceId: doc.id, model: '55', number: 1, series: 1, accessKey: doc.accessKey, status: 'AUTHORIZED', amount: '100.00' });
+  t.deepEqual(hook.body.data, { invoiceId: doc.id, model: '55', number: 1, series: 1, accessKey: doc.accessKey, status: 'AUTHORIZED', amount: '100.00', ...invoiceContext(doc) });
 });
 
 test.serial('an NFC-e is authorized with its QR code, and numbering is per model', async (t) => {

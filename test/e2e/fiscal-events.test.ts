@@ -63,7 +63,8 @@ test.serial('an authorized NF-e is canceled: 200, CANCELADA, invoice.canceled in
   t.is(rows.length, 1);
   t.deepEqual(rows[0].data, {
     invoiceId: doc.id, model: '55', number: doc.number, series: 1, accessKey: doc.accessKey, status: 'CANCELADA', amount: '100.00',
-    protocolo: ev.protocolo, justificativa: JUST, canceladaEm: ev.registradoEm,
+    protocolo: ev.protocolo, justificativa: JUST, canceladaEm: ev.registradoEm, issuerId: doc.issuerId, cnpj: doc.accessKey.slice(6, 20),
+    links: { self: `/v1/nfe/${doc.id}`, xml: `/v1/nfe/${doc.id}/xml`, eventos: `/v1/nfe/${doc.id}/eventos`, danfe: `/v1/nfe/${doc.id}/danfe.pdf`, danfeHtml: `/v1/nfe/${doc.id}/danfe.html` },
   });
   const hook = await waitFor(async () => receiver.hits.find((h) => h.body?.type === 'invoice.canceled' && h.body.data.invoiceId === doc.id), 'invoice.canceled webhook');
   t.true(hook.verified);

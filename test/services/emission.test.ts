@@ -1,4 +1,5 @@
 import test from 'ava';
+import { invoiceContext } from '../support/invoice-events.js';
 import { randomUUID } from 'node:crypto';
 import type { Stack } from '../support/stack.js';
 import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../support/emission-world.js';
@@ -72,7 +73,7 @@ test.serial('POST /v1/nfe authorizes, answers 201 with the invoice, stores nfePr
 
   const events = await eventsOf(d.id);
   t.is(events.length, 1);
-  t.deepEqual(events[0].data, { invoiceId: d.id, model: '55', number: 1, series: 1, accessKey: d.accessKey, status: 'AUTHORIZED', amount: '21.00' });
+  t.deepEqual(events[0].data, { invoiceId: d.id, model: '55', number: 1, series: 1, accessKey: d.accessKey, status: 'AUTHORIZED', amount: '21.00', ...invoiceContext(d) });
   t.is(events[0].type, 'invoice.authorized');
   t.is(events[0].partnerId, p.partnerId);
 
@@ -227,6 +228,8 @@ test.serial('a fiscal rejection answers 400 with erros[] verbatim, keeps the tra
   t.deepEqual(events[0].data, {
     invoiceId, model: '55', number: 1, series: 1, accessKey: null, status: 'REJECTED', amount: '21.00',
     erros: [{ codigo: '539', descricao: 'Rejeição: Duplicidade de NF-e, com diferença na Chave de Acesso' }],
+    ...invoiceContext({ id: invoiceId, model: '55', issuerId: issuer.id, accessKey: got.body.data.accessKey, protocol: null }),
+    cStat: 539, xMotivo: 'Rejeição: Duplicidade de NF-e, com diferença na Chave de Acesso',
   });
   t.is(await nextNumber(issuer.id), 2);
   // A rejected number is used: repeating it is 409.

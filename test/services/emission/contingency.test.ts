@@ -1,4 +1,5 @@
 import test from 'ava';
+import { invoiceContext } from '../../support/invoice-events.js';
 import type { Stack } from '../../support/stack.js';
 import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../../support/emission-world.js';
 import { fakePipeline } from '../../support/fake-pipeline.js';
@@ -73,7 +74,7 @@ test.serial('contingencia: true → 201 CONTINGENCIA_PENDENTE signed with tpEmis
   t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency']);
   t.deepEqual(events[0].data, {
     invoiceId: d.id, model: '65', number: 1, series: 1, accessKey: d.accessKey, status: 'CONTINGENCIA_PENDENTE', amount: '21.00',
-    qrCode: d.qrCode, contingencia: d.contingencia,
+    qrCode: d.qrCode, contingencia: d.contingencia, ...invoiceContext({ ...d, issuerId: issuer.id }),
   });
 
   const got = await stack.request('GET', `/v1/nfce/${d.id}`, { headers: p.headers });
@@ -224,7 +225,7 @@ test.serial('539 naming the key this note held before → that key is consulted 
   t.deepEqual(await keysOf(id), [{ access_key: k2, released_by: 'adopted-previous-key', tp_emis: 9 }]);
   const events = await eventsOf(id);
   t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency', 'invoice.authorized'], 'one authorization, never a rejection');
-  t.deepEqual(events[1].data, { invoiceId: id, model: '65', number: row.number, series: 1, accessKey: k1, status: 'AUTHORIZED', amount: '21.00' });
+  t.deepEqual(events[1].data, { invoiceId: id, model: '65', number: row.number, series: 1, accessKey: k1, status: 'AUTHORIZED', amount: '21.00', ...invoiceContext({ id, model: '65', issuerId: row.issuer_id, accessKey: k1, protocol: row.protocol }) });
   const got = await stack.request('GET', `/v1/nfce/${id}`, { headers: p.headers });
   t.like(got.body.data, { status: 'AUTHORIZED', accessKey: k1, protocol: '135262222222222' });
   t.is(got.body.data.contingencia, undefined);
@@ -325,6 +326,7 @@ test.serial('the scheduler transmits a pending note when its UF is up: AUTHORIZE
   t.deepEqual(events.map((e: any) => e.type), ['invoice.contingency', 'invoice.authorized']);
   t.deepEqual(events[1].data, {
     invoiceId: d.id, model: '65', number: d.number, series: 1, accessKey: d.accessKey, status: 'AUTHORIZED', amount: '21.00', emitidaEmContingencia: true,
+    ...invoiceContext({ ...d, protocol: world.authority.get(d.accessKey)! }),
   });
   const got = await stack.request('GET', `/v1/nfce/${d.id}`, { headers: p.headers });
   t.like(got.body.data, { status: 'AUTHORIZED', protocol: world.authority.get(d.accessKey), contingencia: d.contingencia });

@@ -148,6 +148,6 @@ test('checkNfe leaves the partilha totals out of a note without the group', (t) 
 
 test('checkNfe and checkNfce refuse the group outside the partilha with ICMS_UF_DEST_INDEVIDO', (t) => {
   throwsCode(t, () => checkNfe(aValidNfeBody({ items: [anItem({ icmsUfDest: {} })] }), anIssuer()), 'ICMS_UF_DEST_INDEVIDO');
-  throwsCode(t, () => checkNfe(ecommerce({ destinatario: { ...RJ, cnpjCpf: '11444777000161', indicadorIE: 1, ie: '81281779' }, indFinal: 0, items: [sale(100, { icmsUfDest: {} })] }), anIssuer()), 'ICMS_UF_DEST_INDEVIDO');
+  throwsCode(t, () => checkNfe(ecommerce({ destinatario: { ...RJ, cnpjCpf: '11444777000161', indicadorIE: 1, ie: '81281777' }, indFinal: 0, items: [sale(100, { icmsUfDest: {} })] }), anIssuer()), 'ICMS_UF_DEST_INDEVIDO');
   throwsCode(t, () => checkNfce(aValidNfceBody({ items: [anItem({ icmsUfDest: {} })] }), anIssuer()), 'ICMS_UF_DEST_INDEVIDO');
 });
