@@ -137,8 +137,8 @@ export const CATALOG = {
   SERIE_NAO_PERMITIDA: { status: 422, detail: 'Série reservada: emissores comuns usam as séries 0 a 889.' },
 
   // Events after authorization and inutilização (API.md: paths and codes "not shown"; lib/emission/fiscal-events.ts, inutilizacao.ts)
-  DOCUMENTO_NAO_CANCELAVEL: { status: 422, detail: 'Só um documento autorizado (AUTHORIZED) pode ser cancelado.' },
-  CARTA_CORRECAO_NAO_PERMITIDA: { status: 422, detail: 'Carta de correção só para NF-e autorizada (AUTHORIZED).' },
+  DOCUMENTO_NAO_CANCELAVEL: { status: 422, detail: 'Só um documento autorizado pode ser cancelado.' },
+  CARTA_CORRECAO_NAO_PERMITIDA: { status: 422, detail: 'Carta de correção só para NF-e autorizada.' },
   LIMITE_CARTAS_CORRECAO: { status: 422, detail: 'Limite de 20 cartas de correção por NF-e atingido.' },
   EVENTO_REJEITADO: { status: 422, detail: 'Evento rejeitado pela autoridade fiscal.' },
   EVENTO_EM_TRANSMISSAO: { status: 409, detail: 'Evento deste documento em transmissão para a autoridade fiscal; aguarde e repita a requisição.' },
