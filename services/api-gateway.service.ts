@@ -12,6 +12,9 @@ import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
 import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
+import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
+import { REDOC_PATH, docsPage, monitoringPaths, redocStandalone } from './gateway/docs.js';
+import { renderErrorIndex, renderErrorPage } from '../lib/http/error-pages.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
@@ -23,6 +26,11 @@ export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
 
 type Req = GatewayRequest;
+
+function html(ctx: Context<any, any>, page: string): string {
+  ctx.meta.$responseType = 'text/html; charset=utf-8';
+  return page;
+}
 
 /**
  * HTTP gateway. Routes are not listed here: every action that declares `rest` is published under
@@ -80,6 +88,10 @@ const ApiGateway: ServiceSchema = {
           'GET health/live': 'api.live',
           'GET version': 'api.version',
           'GET api-docs-json': 'api.openapi',
+          'GET docs': 'api.docs',
+          [`GET ${REDOC_PATH.slice(1)}`]: 'api.redoc',
+          'GET errors': 'api.errorIndex',
+          'GET errors/:code': 'api.errorPage',
         },
         onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
           return this.wrapSuccess(ctx, req, res, data);
@@ -143,6 +155,28 @@ const ApiGateway: ServiceSchema = {
         return this.openApiDocument();
       },
     },
+    // Browsable docs and error pages (services/gateway/docs.ts, lib/http/error-pages.ts).
+    docs: { auth: 'none', raw: true, handler(ctx: Context<any, any>) { return html(ctx, docsPage('/api-docs-json')); } },
+    redoc: {
+      auth: 'none',
+      raw: true,
+      handler(ctx: Context<any, any>) {
+        ctx.meta.$responseType = 'application/javascript; charset=utf-8';
+        ctx.meta.$responseHeaders = { 'Cache-Control': 'public, max-age=86400' };
+        return redocStandalone();
+      },
+    },
+    errorIndex: { auth: 'none', raw: true, handler(ctx: Context<any, any>) { return html(ctx, renderErrorIndex({ docs: '/docs' })); } },
+    errorPage: {
+      auth: 'none',
+      raw: true,
+      params: { code: { type: 'string', max: 100 } },
+      handler(ctx: Context<{ code: string }, any>) {
+        const page = renderErrorPage(ctx.params.code, { index: '/errors', docs: '/docs' });
+        if (page === undefined) throw new DomainError('NOT_FOUND', undefined, 'Código de erro fora do catálogo.');
+        return html(ctx, page);
+      },
+    },
   },
 
   methods: {
@@ -172,13 +206,9 @@ const ApiGateway: ServiceSchema = {
 
     openApiDocument(this: any) {
       const { config } = runtimeOf(this.broker);
-      const doc: any = buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes());
-      const noAuth = { security: [], responses: { 200: { description: 'OK' }, 503: { description: 'Dependência indisponível' } } };
-      doc.paths['/health'] = { get: { operationId: 'api.health', summary: 'Saúde: banco, Redis (se configurado) e broker', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/health/live'] = { get: { operationId: 'api.live', summary: 'Processo vivo', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/version'] = { get: { operationId: 'api.version', summary: 'Versão da API (2.1.0) e build', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/api-docs-json'] = { get: { operationId: 'api.openapi', summary: 'Este documento OpenAPI 3.1', tags: ['monitoramento'], ...noAuth } };
-      return doc;
+      return buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes(), {
+        requestExamples: REQUEST_EXAMPLES, responses: RESPONSE_SCHEMAS, components: SUPPLEMENT_COMPONENTS, paths: monitoringPaths(),
+      });
     },
 
     rateLimiter(this: any): RateLimiter {

@@ -1,0 +1,51 @@
+/**
+ * The browsable contract (issue 21, item 5): /docs renders /api-docs-json with Redoc's standalone
+ * bundle served from node_modules (no CDN), and /errors, /errors/<CODE> explain each error `type`
+ * (lib/http/error-pages.ts). Also the OpenAPI entries of these and the other routes outside /v1.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let redocBundle: string | undefined;
+
+/** Redoc's self-contained browser bundle (MIT), read once. */
+export function redocStandalone(): string {
+  redocBundle ??= readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  return redocBundle;
+}
+
+export const REDOC_PATH = '/docs/redoc.standalone.js';
+
+export function docsPage(specPath: string): string {
+  return `<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API de documentos fiscais: documentação</title><style>body{margin:0}</style></head>
+<body><redoc spec-url="${specPath}" hide-download-button="false" expand-responses="200,201,202"></redoc>
+<script src="${REDOC_PATH}"></script></body></html>
+`;
+}
+
+const ok = (description: string, contentType: string) => ({ description, content: { [contentType]: { schema: { type: 'string' } } } });
+const refused = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+const open = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, 429: { ...refused, description: 'Limite por IP das rotas públicas' }, ...(extra.responses as object ?? {}) } },
+});
+const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+
+/** The routes outside /v1, as OpenAPI path items (they are public and limited per IP). */
+export function monitoringPaths(): Record<string, Record<string, unknown>> {
+  const unavailable = { responses: { 503: { ...refused, description: 'Dependência indisponível' } } };
+  return {
+    '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker', json('OK'), unavailable),
+    '/health/live': open('api.live', 'Processo vivo', json('OK')),
+    '/version': open('api.version', 'Versão da API e build', json('OK')),
+    '/api-docs-json': open('api.openapi', 'Este documento OpenAPI 3.1', json('O documento, sem envelope')),
+    '/docs': open('api.docs', 'Documentação navegável (Redoc) deste documento', ok('Página HTML', 'text/html')),
+    '/errors': open('api.errorIndex', 'Todos os códigos de erro, um âncora por código', ok('Página HTML', 'text/html')),
+    '/errors/{code}': open('api.errorPage', 'O código de erro de error.type: causa e correção', ok('Página HTML', 'text/html'), {
+      parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9_]+$' } }],
+      responses: { 404: { ...refused, description: 'Código fora do catálogo' } },
+    }),
+  };
+}
