@@ -13,7 +13,7 @@ import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
-import { REDOC_PATH, docsPage, monitoringPaths, redocStandalone } from './gateway/docs.js';
+import { DOCS_CSP, REDOC_PATH, docsPage, monitoringPaths, redocStandalone } from './gateway/docs.js';
 import { renderErrorIndex, renderErrorPage } from '../lib/http/error-pages.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
@@ -156,7 +156,14 @@ const ApiGateway: ServiceSchema = {
       },
     },
     // Browsable docs and error pages (services/gateway/docs.ts, lib/http/error-pages.ts).
-    docs: { auth: 'none', raw: true, handler(ctx: Context<any, any>) { return html(ctx, docsPage('/api-docs-json')); } },
+    docs: {
+      auth: 'none',
+      raw: true,
+      handler(ctx: Context<any, any>) {
+        ctx.meta.$responseHeaders = { 'Content-Security-Policy': DOCS_CSP };
+        return html(ctx, docsPage('/api-docs-json'));
+      },
+    },
     redoc: {
       auth: 'none',
       raw: true,

@@ -17,6 +17,12 @@ export function redocStandalone(): string {
 
 export const REDOC_PATH = '/docs/redoc.standalone.js';
 
+/**
+ * Nothing leaves the product: Redoc's bundle would fetch its "powered by" logo from its CDN, and
+ * the page must work offline. Inline styles are Redoc's (styled-components); its search runs in a blob worker.
+ */
+export const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; worker-src 'self' blob:; font-src 'self' data:; connect-src 'self'";
+
 export function docsPage(specPath: string): string {
   return `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
