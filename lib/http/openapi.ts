@@ -215,7 +215,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
         // A write without fields still says so: `{}` or no body at all.
         requestBody: {
           required: false,
-          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, description: 'Sem campos: envie {} ou nenhum corpo.' }, example: requestExample ?? {} } },
+          content: { 'application/json': { schema: { ...propsToJsonSchema(bodyProps), description: 'Sem campos: envie {} ou nenhum corpo.' }, example: requestExample ?? {} } },
         },
       } : {}),
       responses,
@@ -239,11 +239,30 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       schemas: {
         ErrorEnvelope: ERROR_ENVELOPE,
         Meta: { type: 'object', required: ['requestId', 'timestamp'], properties: { requestId: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } },
-        ...schemas,
+        ...reachable(schemas, { ...paths, ...supplement.paths }),
       },
     },
     'x-errors-base': info.errorsBase,
   };
+}
+
+/**
+ * The named schemas the operations refer to, directly or through one another. A supplement's
+ * schema whose routes this gateway does not publish (their service runs elsewhere, or not at all)
+ * would otherwise dangle: say ListaDocumentos, which refers to Documento, without the emission service.
+ */
+function reachable(schemas: Record<string, JsonSchema>, paths: unknown): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(visit); return; }
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      const name = k === '$ref' && typeof v === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(v)?.[1] : undefined;
+      if (name && schemas[name] && !out[name]) { out[name] = schemas[name]!; visit(schemas[name]); } else visit(v);
+    }
+  };
+  visit(paths);
+  return out;
 }
 
 /** One parameter per (in, name): a header an action declares wins over the default one. */
