@@ -27,7 +27,7 @@ export function docsPage(specPath: string): string {
   return `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API de documentos fiscais: documentação</title><style>body{margin:0}</style></head>
-<body><redoc spec-url="${specPath}" hide-download-button="false" expand-responses="200,201,202"></redoc>
+<body><redoc spec-url="${specPath}" expand-responses="200,201,202"></redoc>
 <script src="${REDOC_PATH}"></script></body></html>
 `;
 }
