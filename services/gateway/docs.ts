@@ -37,15 +37,24 @@ const refused = { description: 'Erro no envelope padrão', content: { 'applicati
 const open = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, 429: { ...refused, description: 'Limite por IP das rotas públicas' }, ...(extra.responses as object ?? {}) } },
 });
-const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', description: 'OpenAPI 3.1' } } } });
+/** The success envelope around `data`, as the gateway wraps every JSON answer. */
+const enveloped = (data: Record<string, unknown>) => ({
+  description: 'OK',
+  content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'object', properties: data }, meta: { $ref: '#/components/schemas/Meta' } } } } },
+});
+const up = { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } } };
 
 /** The routes outside /v1, as OpenAPI path items (they are public and limited per IP). */
 export function monitoringPaths(): Record<string, Record<string, unknown>> {
   const unavailable = { responses: { 503: { ...refused, description: 'Dependência indisponível' } } };
   return {
-    '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker', json('OK'), unavailable),
-    '/health/live': open('api.live', 'Processo vivo', json('OK')),
-    '/version': open('api.version', 'Versão da API e build', json('OK')),
+    '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker', enveloped({
+      status: { const: 'ok' }, version: { type: 'string' },
+      checks: { type: 'object', properties: { database: up, redis: up, broker: { type: 'object', properties: { status: { const: 'up' }, nodes: { type: 'array', items: { type: 'string' } }, services: { type: 'array', items: { type: 'string' } } } } } },
+    }), unavailable),
+    '/health/live': open('api.live', 'Processo vivo', enveloped({ status: { const: 'ok' } })),
+    '/version': open('api.version', 'Versão da API e build', enveloped({ version: { type: 'string' }, apiVersion: { const: 'v1' }, build: { type: 'string' }, node: { type: 'string' } })),
     '/api-docs-json': open('api.openapi', 'Este documento OpenAPI 3.1', json('O documento, sem envelope')),
     '/docs': open('api.docs', 'Documentação navegável (Redoc) deste documento', ok('Página HTML', 'text/html')),
     '/errors': open('api.errorIndex', 'Todos os códigos de erro, um âncora por código', ok('Página HTML', 'text/html')),
