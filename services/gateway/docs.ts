@@ -59,7 +59,7 @@ export function monitoringPaths(): Record<string, Record<string, unknown>> {
     '/docs': open('api.docs', 'Documentação navegável (Redoc) deste documento', ok('Página HTML', 'text/html')),
     '/errors': open('api.errorIndex', 'Todos os códigos de erro, um âncora por código', ok('Página HTML', 'text/html')),
     '/errors/{code}': open('api.errorPage', 'O código de erro de error.type: causa e correção', ok('Página HTML', 'text/html'), {
-      parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9_]+$' } }],
+      parameters: [{ name: 'code', in: 'path', required: true, description: 'O código de error.type, por exemplo CSC_AUSENTE.', schema: { type: 'string', maxLength: 100 } }],
       responses: { 404: { ...refused, description: 'Código fora do catálogo' } },
     }),
   };

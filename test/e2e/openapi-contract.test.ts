@@ -8,6 +8,7 @@ import { startStack, type Stack } from '../support/stack.js';
 import { integratorWithA1 } from '../support/e2e.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
 import { CATALOG } from '../../lib/errors/index.js';
+import { describePattern } from '../../lib/validation/pattern-descriptions.js';
 
 /** Issue 21, items 4 to 6: the served contract lints clean, documents every operation, and explains every error. */
 let stack: Stack;
@@ -85,6 +86,19 @@ test('each error type URI resolves to a page with the code, its cause and its fi
   const unknown = await stack.request('GET', '/errors/NAO_EXISTE');
   t.is(unknown.status, 404);
   t.is(unknown.body.error.detail, 'Código de erro fora do catálogo.');
+});
+
+test('every pattern of the schemas that run has Portuguese words for its refusal (issue 21, item 6)', (t) => {
+  const patterns = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) if (k === 'pattern' && typeof v === 'string') patterns.add(v); else walk(v);
+    }
+  };
+  walk(doc.paths);
+  t.true(patterns.size > 20);
+  t.deepEqual([...patterns].filter((p) => describePattern(p) === undefined), []);
 });
 
 test('a malformed NCM is refused in Portuguese words, without the regular expression (issue 21, item 6)', async (t) => {
