@@ -1,3 +1,4 @@
+import { describePattern } from '../validation/pattern-descriptions.js';
 import { ERROR_ENVELOPE, RATE_HEADERS, SECURITY_SCHEMES, UNAVAILABLE, tagsOf, type JsonSchema } from './openapi-components.js';
 
 /**
@@ -78,7 +79,12 @@ export function ruleToJsonSchema(rule: unknown): { schema: JsonSchema; optional:
       if (r.min !== undefined) s.minLength = r.min;
       if (r.max !== undefined) s.maxLength = r.max;
       if (r.length !== undefined) { s.minLength = r.length; s.maxLength = r.length; }
-      if (r.pattern) s.pattern = r.pattern instanceof RegExp ? r.pattern.source : String(r.pattern);
+      if (r.pattern) {
+        s.pattern = r.pattern instanceof RegExp ? r.pattern.source : String(r.pattern);
+        // The words a refusal of this pattern uses (lib/validation/pattern-descriptions.ts).
+        const words = describePattern(s.pattern as string);
+        if (words) s.description = `Deve ${words}.`;
+      }
       if (r.enum) s.enum = r.enum;
       if (r.numeric) s.pattern ??= '^[0-9]*$';
       break;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { buildOpenApi, type RouteDoc } from '../../../lib/http/openapi.js';
+import { buildOpenApi, ruleToJsonSchema, type RouteDoc } from '../../../lib/http/openapi.js';
 
 const info = { version: '2.1.0', baseUrl: 'http://api.test', errorsBase: 'http://api.test/errors' };
 
@@ -54,4 +54,9 @@ test('buildOpenApi describes every tag in use, a licence and the error pages', (
   t.truthy(doc.paths['/health']);
   t.is(doc.info.license.url, 'http://api.test/docs');
   t.true(doc.info.description.includes('http://api.test/errors/<CÓDIGO>'));
+});
+
+test('ruleToJsonSchema describes a pattern with the words its refusal uses; a rule\'s own description wins', (t) => {
+  t.deepEqual(ruleToJsonSchema({ type: 'string', pattern: /^(?:\d{2}|\d{8})$/ }).schema, { type: 'string', pattern: '^(?:\\d{2}|\\d{8})$', description: 'Deve ter 2 ou 8 dígitos.' });
+  t.is(ruleToJsonSchema({ type: 'string', pattern: /^\d{8}$/, description: 'NCM' }).schema.description, 'NCM');
 });
