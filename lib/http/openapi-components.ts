@@ -64,8 +64,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   consultas: 'Consultas cadastrais de CNPJ e CPF.',
   sefaz: 'Situação das autorizadoras por UF e contingência.',
   webhooks: 'Configuração, segredo, teste e fila de mensagens mortas das notificações de eventos.',
-  'administração': 'Operações do provedor: solicitações de acesso, parceiros, transferências e tabelas.',
-  admin: 'Operações do provedor sobre emissores e tabelas.',
+  'administração': 'Operações do provedor (SUPERADMIN): solicitações de acesso, parceiros, ambiente dos emissores, transferências de CNPJ e tabelas.',
   monitoramento: 'Saúde, versão e este documento; sem autenticação.',
 };
 
