@@ -13,8 +13,7 @@ import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
-import { DOCS_CSP, REDOC_PATH, docsPage, monitoringPaths, redocStandalone } from './gateway/docs.js';
-import { renderErrorIndex, renderErrorPage } from '../lib/http/error-pages.js';
+import { DocsMixin, REDOC_PATH, monitoringPaths } from './gateway/docs.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
@@ -26,11 +25,6 @@ export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
 
 type Req = GatewayRequest;
-
-function html(ctx: Context<any, any>, page: string): string {
-  ctx.meta.$responseType = 'text/html; charset=utf-8';
-  return page;
-}
 
 /**
  * HTTP gateway. Routes are not listed here: every action that declares `rest` is published under
@@ -48,7 +42,8 @@ function html(ctx: Context<any, any>, page: string): string {
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
-  mixins: [ApiService as any, DbMixin({ schema: 'gateway', migrations })],
+  // DocsMixin: the actions behind /docs and /errors (aliases below, in the monitoring route).
+  mixins: [ApiService as any, DbMixin({ schema: 'gateway', migrations }), DocsMixin],
   settings: {
     port: 3000,
     ip: '0.0.0.0',
@@ -153,35 +148,6 @@ const ApiGateway: ServiceSchema = {
       raw: true,
       handler(this: any) {
         return this.openApiDocument();
-      },
-    },
-    // Browsable docs and error pages (services/gateway/docs.ts, lib/http/error-pages.ts).
-    docs: {
-      auth: 'none',
-      raw: true,
-      handler(ctx: Context<any, any>) {
-        ctx.meta.$responseHeaders = { 'Content-Security-Policy': DOCS_CSP };
-        return html(ctx, docsPage('/api-docs-json'));
-      },
-    },
-    redoc: {
-      auth: 'none',
-      raw: true,
-      handler(ctx: Context<any, any>) {
-        ctx.meta.$responseType = 'application/javascript; charset=utf-8';
-        ctx.meta.$responseHeaders = { 'Cache-Control': 'public, max-age=86400' };
-        return redocStandalone();
-      },
-    },
-    errorIndex: { auth: 'none', raw: true, handler(ctx: Context<any, any>) { return html(ctx, renderErrorIndex({ docs: '/docs' })); } },
-    errorPage: {
-      auth: 'none',
-      raw: true,
-      params: { code: { type: 'string', max: 100 } },
-      handler(ctx: Context<{ code: string }, any>) {
-        const page = renderErrorPage(ctx.params.code, { index: '/errors', docs: '/docs' });
-        if (page === undefined) throw new DomainError('NOT_FOUND', undefined, 'Código de erro fora do catálogo.');
-        return html(ctx, page);
       },
     },
   },

@@ -5,6 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Context, ServiceSchema } from 'moleculer';
+import { DomainError } from '../../lib/errors/index.js';
+import { renderErrorIndex, renderErrorPage } from '../../lib/http/error-pages.js';
 
 const require = createRequire(import.meta.url);
 let redocBundle: string | undefined;
@@ -64,3 +67,42 @@ export function monitoringPaths(): Record<string, Record<string, unknown>> {
     }),
   };
 }
+
+function html(ctx: Context<any, any>, page: string): string {
+  ctx.meta.$responseType = 'text/html; charset=utf-8';
+  return page;
+}
+
+/** The gateway's actions behind /docs, the Redoc bundle, /errors and /errors/:code (public, `raw`: no envelope). */
+export const DocsMixin: Partial<ServiceSchema> = {
+  actions: {
+    docs: {
+      auth: 'none',
+      raw: true,
+      handler(ctx: Context<any, any>) {
+        ctx.meta.$responseHeaders = { 'Content-Security-Policy': DOCS_CSP };
+        return html(ctx, docsPage('/api-docs-json'));
+      },
+    },
+    redoc: {
+      auth: 'none',
+      raw: true,
+      handler(ctx: Context<any, any>) {
+        ctx.meta.$responseType = 'application/javascript; charset=utf-8';
+        ctx.meta.$responseHeaders = { 'Cache-Control': 'public, max-age=86400' };
+        return redocStandalone();
+      },
+    },
+    errorIndex: { auth: 'none', raw: true, handler(ctx: Context<any, any>) { return html(ctx, renderErrorIndex({ docs: '/docs' })); } },
+    errorPage: {
+      auth: 'none',
+      raw: true,
+      params: { code: { type: 'string', max: 100 } },
+      handler(ctx: Context<{ code: string }, any>) {
+        const page = renderErrorPage(ctx.params.code, { index: '/errors', docs: '/docs' });
+        if (page === undefined) throw new DomainError('NOT_FOUND', undefined, 'Código de erro fora do catálogo.');
+        return html(ctx, page);
+      },
+    },
+  },
+};
