@@ -1,6 +1,6 @@
 /**
  * Runs before the test suite (`npm test`): the integration tests need a real PostgreSQL and Redis,
- * and the XML checks need xmllint and xmlsec1. When one is missing this says so once, with how to
+ * the XML checks need xmllint and xmlsec1, and the /docs browser test Debian's chromium. When one is missing this says so once, with how to
  * get it, instead of letting dozens of tests fail with connection errors.
  */
 import { execFileSync } from 'node:child_process';
@@ -49,7 +49,18 @@ function tool(name: string, debianPackage: string): string | null {
   }
 }
 
-const missing = (await Promise.all([postgres(), redis()])).concat(tool('xmllint', 'libxml2-utils'), tool('xmlsec1', 'xmlsec1'))
+/** The /docs browser test drives Debian's chromium with playwright-core (no browser download). */
+function chromium(): string | null {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  try {
+    execFileSync('test', ['-x', path], { stdio: 'ignore' });
+    return null;
+  } catch {
+    return `chromium at ${path} (browser test of /docs): \`apt-get install chromium\`, or set CHROMIUM_PATH`;
+  }
+}
+
+const missing = (await Promise.all([postgres(), redis()])).concat(tool('xmllint', 'libxml2-utils'), tool('xmlsec1', 'xmlsec1'), chromium())
   .filter((m): m is string => m !== null);
 if (missing.length) {
   console.error(`The tests cannot run: missing ${missing.length === 1 ? 'prerequisite' : 'prerequisites'}:\n${missing.map((m) => `  - ${m}`).join('\n')}`);

@@ -12,6 +12,8 @@ import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
 import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
+import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
+import { DocsMixin, REDOC_PATH, monitoringPaths } from './gateway/docs.js';
 import { DomainError } from '../lib/errors/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
@@ -40,7 +42,8 @@ type Req = GatewayRequest;
  */
 const ApiGateway: ServiceSchema = {
   name: 'api',
-  mixins: [ApiService as any, DbMixin({ schema: 'gateway', migrations })],
+  // DocsMixin: the actions behind /docs and /errors (aliases below, in the monitoring route).
+  mixins: [ApiService as any, DbMixin({ schema: 'gateway', migrations }), DocsMixin],
   settings: {
     port: 3000,
     ip: '0.0.0.0',
@@ -80,6 +83,10 @@ const ApiGateway: ServiceSchema = {
           'GET health/live': 'api.live',
           'GET version': 'api.version',
           'GET api-docs-json': 'api.openapi',
+          'GET docs': 'api.docs',
+          [`GET ${REDOC_PATH.slice(1)}`]: 'api.redoc',
+          'GET errors': 'api.errorIndex',
+          'GET errors/:code': 'api.errorPage',
         },
         onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
           return this.wrapSuccess(ctx, req, res, data);
@@ -172,13 +179,9 @@ const ApiGateway: ServiceSchema = {
 
     openApiDocument(this: any) {
       const { config } = runtimeOf(this.broker);
-      const doc: any = buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes());
-      const noAuth = { security: [], responses: { 200: { description: 'OK' }, 503: { description: 'Dependência indisponível' } } };
-      doc.paths['/health'] = { get: { operationId: 'api.health', summary: 'Saúde: banco, Redis (se configurado) e broker', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/health/live'] = { get: { operationId: 'api.live', summary: 'Processo vivo', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/version'] = { get: { operationId: 'api.version', summary: 'Versão da API (2.1.0) e build', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/api-docs-json'] = { get: { operationId: 'api.openapi', summary: 'Este documento OpenAPI 3.1', tags: ['monitoramento'], ...noAuth } };
-      return doc;
+      return buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes(), {
+        requestExamples: REQUEST_EXAMPLES, responses: RESPONSE_SCHEMAS, components: SUPPLEMENT_COMPONENTS, paths: monitoringPaths(),
+      });
     },
 
     rateLimiter(this: any): RateLimiter {

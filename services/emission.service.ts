@@ -94,7 +94,7 @@ function emitAction(model: Model, path: string): any {
     idempotency: 'document',
     idempotencyLookup: { action: 'v1.emission.boundDocument', params: { model } },
     openapi: {
-      summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: invoiceResponse,
+      summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: { $ref: '#/components/schemas/Documento' }, components: { Documento: invoiceResponse },
       headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }],
       // Validated by the handler after the issuer is resolved (lib/emission/pipeline.ts), documented from the same schema.
       body: model === '55' ? nfeBodySchema : nfceBodySchema, requestExample: model === '55' ? NFE_REQUEST_EXAMPLE : NFCE_REQUEST_EXAMPLE,

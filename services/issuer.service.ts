@@ -200,7 +200,7 @@ const IssuerService: ServiceSchema = {
       roles: ['SUPERADMIN'],
       auth: 'jwt',
       params: { $$strict: true, id: uuidParam, ambienteFiscal: { type: 'enum', values: [1, 2], optional: true }, sandbox: { type: 'boolean', optional: true } },
-      openapi: { summary: 'Muda ambienteFiscal/sandbox de um emissor (SUPERADMIN)', tags: ['admin'], description: 'Única via de passagem para produção: PATCH /v1/companies/{id} recusa a mudança com 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
+      openapi: { summary: 'Muda ambienteFiscal/sandbox de um emissor (SUPERADMIN)', tags: ['administração'], description: 'Única via de passagem para produção: PATCH /v1/companies/{id} recusa a mudança com 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
       async handler(this: any, ctx: Ctx<{ id: string; ambienteFiscal?: 1 | 2; sandbox?: boolean }>) {
         const patch: Record<string, unknown> = { updated_at: runtimeOf(this.broker).clock.now() };
         if (ctx.params.ambienteFiscal !== undefined) patch.ambiente_fiscal = ctx.params.ambienteFiscal;

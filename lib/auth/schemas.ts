@@ -66,6 +66,7 @@ const userObject = {
 };
 export const sessionResponse = {
   type: 'object',
+  required: ['access_token', 'refresh_token', 'token_type', 'expires_in'],
   properties: { access_token: { type: 'string' }, refresh_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, user: userObject },
 };
 export const loginResponse = {
@@ -74,6 +75,8 @@ export const loginResponse = {
     {
       type: 'object',
       description: '2FA pendente: use mfa_token em /v1/auth/2fa/verify (ou /setup e /enable quando mfa_enrollment_required).',
+      // `required` on both makes them exclusive, as oneOf needs: a session never has mfa_token.
+      required: ['mfa_required', 'mfa_token', 'expires_in'],
       properties: { mfa_required: { const: true }, mfa_enrollment_required: { type: 'boolean' }, mfa_token: { type: 'string' }, expires_in: { const: 300 } },
     },
   ],

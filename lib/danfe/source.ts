@@ -6,6 +6,7 @@
  */
 import { DomainError } from '../errors/index.js';
 import type { DocumentStatus } from '../emission/state.js';
+import { statusInWords } from '../emission/status-words.js';
 import type { Model } from '../nfe/types.js';
 
 export interface StoredXml {
@@ -26,5 +27,5 @@ export function danfeSource(doc: { status: DocumentStatus; model: Model }, store
     return { xml: stored.transmitted, cancelada: false };
   }
   throw new DomainError('DOCUMENTO_SEM_DANFE', { status: doc.status },
-    `Documento em ${doc.status} não tem ${doc.model === '65' ? 'DANFCE' : 'DANFE'}: só documentos autorizados, cancelados ou NFC-e emitida em contingência.`);
+    `Documento ${statusInWords(doc.status)} não tem ${doc.model === '65' ? 'DANFCE' : 'DANFE'}: só documentos autorizados, cancelados ou NFC-e emitida em contingência.`);
 }

@@ -10,6 +10,7 @@ import { formatCents } from '../money.js';
 import type { ConsultResult, EventResult } from '../sefaz/results.js';
 import { eventContext, type DocumentRecord } from './document.js';
 import type { DocumentStatus } from './state.js';
+import { statusInWords } from './status-words.js';
 import type { AuthoritySendState } from './authority-send.js';
 
 export const FISCAL_EVENT_TYPES = ['cancelamento', 'carta-correcao'] as const;
@@ -40,12 +41,12 @@ export interface FiscalEventRecord extends AuthoritySendState {
 
 /** Cancellation: only an authorized note (the authority registered it and it circulates). */
 export function checkCancelable(status: DocumentStatus): void {
-  if (status !== 'AUTHORIZED') throw new DomainError('DOCUMENTO_NAO_CANCELAVEL', { status }, `Documento em ${status} não pode ser cancelado: só um documento AUTHORIZED.`);
+  if (status !== 'AUTHORIZED') throw new DomainError('DOCUMENTO_NAO_CANCELAVEL', { status }, `Documento ${statusInWords(status)} não pode ser cancelado: só um documento autorizado.`);
 }
 
 /** CC-e: an authorized NF-e (a canceled one no longer circulates; the authority answers 580 otherwise). */
 export function checkCorrectable(status: DocumentStatus): void {
-  if (status !== 'AUTHORIZED') throw new DomainError('CARTA_CORRECAO_NAO_PERMITIDA', { status }, `Documento em ${status} não aceita carta de correção: só uma NF-e AUTHORIZED.`);
+  if (status !== 'AUTHORIZED') throw new DomainError('CARTA_CORRECAO_NAO_PERMITIDA', { status }, `Documento ${statusInWords(status)} não aceita carta de correção: só uma NF-e autorizada.`);
 }
 
 /** The next nSeqEvento of a CC-e: after the highest not rejected (a rejected one was never registered). */

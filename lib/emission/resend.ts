@@ -6,6 +6,7 @@
  */
 import { parseAccessKey } from '../nfe/access-key.js';
 import { isOpen, type DocumentStatus } from './state.js';
+import { statusInWords } from './status-words.js';
 import { isInFlight } from './transmission.js';
 
 export const RESEND_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -29,7 +30,7 @@ export type ResendDecision =
 export function resendEligibility(doc: StoredForResend, now: Date): ResendDecision {
   // Its key (tpEmis 9) belongs to the automatic contingency transmission, never to a resend.
   if (doc.status === 'CONTINGENCIA_PENDENTE') return { kind: 'refuse', code: 'RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL', reason: 'nota em contingência pendente' };
-  if (!isOpen(doc.status)) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: `documento em ${doc.status}` };
+  if (!isOpen(doc.status)) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: `documento ${statusInWords(doc.status)}` };
   if (now.getTime() - doc.createdAt.getTime() > RESEND_WINDOW_MS) return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: 'fora da janela de 7 dias' };
   if (!doc.accessKey || !/^\d{44}$/.test(doc.accessKey) || !parseAccessKey(doc.accessKey).ok) {
     return { kind: 'refuse', code: 'NUMERO_JA_UTILIZADO', reason: 'chave armazenada ausente ou inválida' };

@@ -1,8 +1,11 @@
+import { describePattern } from '../validation/pattern-descriptions.js';
+import { ERROR_ENVELOPE, RATE_HEADERS, SECURITY_SCHEMES, UNAVAILABLE, tagsOf, type JsonSchema } from './openapi-components.js';
+
 /**
  * Builds the OpenAPI 3.1 document from the same fastest-validator schemas and route table the
  * gateway serves, so the contract cannot drift from the code.
  */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 export interface RouteDoc {
   method: string;
@@ -32,7 +35,18 @@ export interface RouteDoc {
     /** Examples of the request body and of `data` in the success envelope. */
     requestExample?: unknown;
     responseExample?: unknown;
+    /** Named schemas this action's `response` refers to as #/components/schemas/<name>. */
+    components?: Record<string, JsonSchema>;
   };
+}
+
+/** What the document carries beyond the actions' own definitions (services/gateway/openapi-supplement.ts). */
+export interface OpenApiSupplement {
+  requestExamples?: Readonly<Record<string, unknown>>;
+  responses?: Readonly<Record<string, JsonSchema>>;
+  components?: Readonly<Record<string, JsonSchema>>;
+  /** Operations outside /v1 (health, version, docs), as OpenAPI path items. */
+  paths?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 function parseShorthand(def: string): Record<string, unknown> {
@@ -65,7 +79,12 @@ export function ruleToJsonSchema(rule: unknown): { schema: JsonSchema; optional:
       if (r.min !== undefined) s.minLength = r.min;
       if (r.max !== undefined) s.maxLength = r.max;
       if (r.length !== undefined) { s.minLength = r.length; s.maxLength = r.length; }
-      if (r.pattern) s.pattern = r.pattern instanceof RegExp ? r.pattern.source : String(r.pattern);
+      if (r.pattern) {
+        s.pattern = r.pattern instanceof RegExp ? r.pattern.source : String(r.pattern);
+        // The words a refusal of this pattern uses (lib/validation/pattern-descriptions.ts).
+        const words = describePattern(s.pattern as string);
+        if (words) s.description = `Deve ${words}.`;
+      }
       if (r.enum) s.enum = r.enum;
       if (r.numeric) s.pattern ??= '^[0-9]*$';
       break;
@@ -133,48 +152,6 @@ export function propsToJsonSchema(props: Record<string, unknown>, additional?: b
   return out;
 }
 
-const ERROR_ENVELOPE: JsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'title', 'status', 'detail', 'instance', 'requestId', 'timestamp'],
-      properties: {
-        type: { type: 'string', description: '{errors_base}/<SLUG>' },
-        title: { type: 'string' },
-        status: { type: 'integer' },
-        detail: { type: 'string' },
-        errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-        erros: { type: 'array', items: { type: 'object', properties: { codigo: { type: 'string' }, descricao: { type: 'string' } } } },
-        details: {
-          type: 'object',
-          description: 'VALIDATION_ERROR: errors[] e camposDesconhecidos[] trazem no máximo 50 itens; além disso, totalErros e totalCamposDesconhecidos dão as contagens completas. '
-            + 'BAD_REQUEST de corpo fora dos limites: profundidadeMaxima (32 níveis), chavesMaximasPorObjeto (500, com objeto) ou valoresMaximos (1 000 000).',
-        },
-        instance: { type: 'string' },
-        requestId: { type: 'string' },
-        timestamp: { type: 'string', format: 'date-time' },
-      },
-    },
-  },
-};
-
-const RATE_HEADERS = {
-  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requisições por segundo do plano.' },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Restantes nesta janela de 1 s.' },
-  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix timestamp do fim da janela.' },
-  'X-Request-Id': { schema: { type: 'string' }, description: 'Igual a meta.requestId / error.requestId.' },
-};
-
-/** Any route, when the database or another dependency is down (issue 20): SERVICE_UNAVAILABLE, never a 500. */
-const UNAVAILABLE = {
-  description: 'SERVICE_UNAVAILABLE: banco de dados ou outro serviço indisponível; repita após Retry-After (com a mesma Idempotency-Key, sem risco de duplicar). '
-    + 'Numa emissão já numerada, details.invoiceId e details.status.',
-  headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Segundos até tentar de novo.' } },
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-};
-
 function securityFor(auth: RouteDoc['auth']): Record<string, string[]>[] {
   switch (auth) {
     case 'none': return [];
@@ -184,8 +161,9 @@ function securityFor(auth: RouteDoc['auth']): Record<string, string[]>[] {
   }
 }
 
-export function buildOpenApi(info: { version: string; baseUrl: string; errorsBase: string }, routes: RouteDoc[]): JsonSchema {
+export function buildOpenApi(info: { version: string; baseUrl: string; errorsBase: string }, routes: RouteDoc[], supplement: OpenApiSupplement = {}): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = { ...supplement.components };
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const pathParams = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
     const oaPath = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -199,12 +177,16 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       const { schema, optional } = ruleToJsonSchema(props[name]);
       parameters.push({ name, in: 'query', required: !optional, schema });
     }
+    for (const [name, schema] of Object.entries(r.openapi?.components ?? {})) schemas[name] ??= schema;
     for (const h of r.openapi?.headers ?? []) parameters.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
     if (method === 'post' && r.auth !== 'none' && !(r.openapi?.headers ?? []).some((h) => h.name === 'Idempotency-Key')) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Mesma chave em 24 h devolve o resultado original sem reprocessar.', schema: { type: 'string', maxLength: 255 } });
     }
     const bodyProps = r.openapi?.body ?? Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
-    const hasBody = !['get', 'delete'].includes(method) && Object.keys(bodyProps).some((k) => !k.startsWith('$$'));
+    const writes = !['get', 'delete', 'head'].includes(method);
+    const hasBody = writes && Object.keys(bodyProps).some((k) => !k.startsWith('$$'));
+    const requestExample = r.openapi?.requestExample ?? supplement.requestExamples?.[r.action];
+    const responseSchema = r.openapi?.response ?? supplement.responses?.[r.action];
     const status = String(r.httpStatus ?? 200);
     const success = r.openapi?.responseContentType
       ? { description: 'OK', headers: RATE_HEADERS, content: { [r.openapi.responseContentType]: { schema: { type: 'string' } } } }
@@ -213,7 +195,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
           headers: RATE_HEADERS,
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['data', 'meta'], properties: { data: r.openapi?.response ?? {}, meta: { $ref: '#/components/schemas/Meta' } } },
+              schema: { type: 'object', required: ['data', 'meta'], properties: { data: responseSchema ?? {}, meta: { $ref: '#/components/schemas/Meta' } } },
               ...(r.openapi?.responseExample !== undefined ? { example: { data: r.openapi.responseExample, meta: { requestId: 'req_…', timestamp: '2026-11-25T12:00:00.000Z' } } } : {}),
             },
           },
@@ -229,11 +211,17 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       ...(r.openapi?.description ? { description: r.openapi.description } : {}),
       tags: r.openapi?.tags ?? [r.action.split('.').slice(-2, -1)[0] ?? 'api'],
       security: securityFor(r.auth),
-      ...(parameters.length ? { parameters } : {}),
+      ...(parameters.length ? { parameters: uniqueParameters(parameters) } : {}),
       ...(hasBody ? {
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: propsToJsonSchema(bodyProps), ...(r.openapi?.requestExample !== undefined ? { example: r.openapi.requestExample } : {}) } },
+          content: { 'application/json': { schema: propsToJsonSchema(bodyProps), ...(requestExample !== undefined ? { example: requestExample } : {}) } },
+        },
+      } : writes ? {
+        // A write without fields still says so: `{}` or no body at all.
+        requestBody: {
+          required: false,
+          content: { 'application/json': { schema: { ...propsToJsonSchema(bodyProps), description: 'Sem campos: envie {} ou nenhum corpo.' }, example: requestExample ?? {} } },
         },
       } : {}),
       responses,
@@ -242,20 +230,55 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'API de emissão de documentos fiscais (NF-e, NFC-e, NFS-e)', version: info.version },
+    info: {
+      title: 'API de emissão de documentos fiscais (NF-e, NFC-e, NFS-e)',
+      version: info.version,
+      description: `Contrato gerado dos esquemas que validam cada rota. Cada código de erro (\`error.type\`) tem sua página em ${info.errorsBase}/<CÓDIGO>; documentação navegável em ${info.baseUrl}/docs.`,
+      // package.json is private with no licence granted: the document says so rather than invent one.
+      license: { name: 'Proprietária: uso sob contrato com o provedor', url: `${info.baseUrl}/docs` },
+    },
     servers: [{ url: info.baseUrl }],
-    paths,
+    tags: tagsOf({ ...paths, ...supplement.paths }),
+    paths: { ...paths, ...supplement.paths },
     components: {
-      securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'ek_live_… (produção) ou ek_test_… (homologação/sandbox)' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        mfaToken: { type: 'http', scheme: 'bearer', description: 'mfa_token do login, só em /v1/auth/2fa/*' },
-      },
+      securitySchemes: SECURITY_SCHEMES,
       schemas: {
         ErrorEnvelope: ERROR_ENVELOPE,
         Meta: { type: 'object', required: ['requestId', 'timestamp'], properties: { requestId: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } },
+        ...reachable(schemas, { ...paths, ...supplement.paths }),
       },
     },
     'x-errors-base': info.errorsBase,
   };
+}
+
+/**
+ * The named schemas the operations refer to, directly or through one another. A supplement's
+ * schema whose routes this gateway does not publish (their service runs elsewhere, or not at all)
+ * would otherwise dangle: say ListaDocumentos, which refers to Documento, without the emission service.
+ */
+function reachable(schemas: Record<string, JsonSchema>, paths: unknown): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(visit); return; }
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      const name = k === '$ref' && typeof v === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(v)?.[1] : undefined;
+      if (name && schemas[name] && !out[name]) { out[name] = schemas[name]!; visit(schemas[name]); } else visit(v);
+    }
+  };
+  visit(paths);
+  return out;
+}
+
+/** One parameter per (in, name): a header an action declares wins over the default one. */
+function uniqueParameters(parameters: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return parameters.filter((p) => {
+    const { in: where, name } = p as { in: string; name: string };
+    const key = `${where}:${where === 'header' ? name.toLowerCase() : name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -9,7 +9,8 @@ export const MESSAGES_PT: Record<string, string> = {
   stringMin: "O campo '{field}' deve ter no mínimo {expected} caracteres.",
   stringMax: "O campo '{field}' deve ter no máximo {expected} caracteres.",
   stringLength: "O campo '{field}' deve ter exatamente {expected} caracteres.",
-  stringPattern: "O campo '{field}' não está no formato esperado ({expected}).",
+  // Never {expected}: it is the regular expression. Each pattern gets its own words (pattern-descriptions.ts).
+  stringPattern: "O campo '{field}' não está no formato esperado.",
   stringContains: "O campo '{field}' deve conter '{expected}'.",
   stringEnum: "O campo '{field}' deve ser um de: {expected}.",
   stringNumeric: "O campo '{field}' deve conter apenas dígitos.",

@@ -2,6 +2,7 @@ import FastestValidator from 'fastest-validator';
 import { MESSAGES_PT } from './messages-pt.js';
 import { checkDecimal } from './decimal.js';
 import { converterKeys } from './field-errors.js';
+import { withPatternMessages } from './pattern-descriptions.js';
 import type { ValidationError } from 'fastest-validator';
 
 // fastest-validator is CommonJS whose typings declare an ES default export; under NodeNext the
@@ -42,14 +43,15 @@ export function createValidator(): Validator {
 }
 
 /**
- * Every compiled checker reports a `toString`/`valueOf` key as an unknown field instead of letting
+ * Every pattern rule gets a described message (issue 21, item 6), and every compiled checker reports a `toString`/`valueOf` key as an unknown field instead of letting
  * fastest-validator throw while it formats a message (see converterKeys): no input may crash a
  * service. The extra work happens only after the validator has thrown.
  */
 function guardCompile(v: Validator): void {
   const compile = v.compile.bind(v);
   v.compile = ((schema: any) => {
-    const check = compile(schema) as (value: unknown, opts?: unknown) => true | ValidationError[];
+    // Pattern refusals in words, never the expression (lib/validation/pattern-descriptions.ts).
+    const check = compile(withPatternMessages(schema)) as (value: unknown, opts?: unknown) => true | ValidationError[];
     const guarded = (value: unknown, opts?: unknown) => {
       try {
         return check(value, opts);

@@ -1,3 +1,4 @@
+import { statusInWords } from '../../lib/emission/status-words.js';
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import {
@@ -89,6 +90,6 @@ export async function eventXml(deps: Deps, partnerId: string, model: Model, id: 
   const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
   const xml = event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null;
-  if (!xml) throw new DomainError('CONFLICT', { status: event.status }, `XML indisponível para evento em ${event.status}: há procEventoNFe só depois do registro pela autoridade.`);
+  if (!xml) throw new DomainError('CONFLICT', { status: event.status }, `XML indisponível para evento ${statusInWords(event.status)}: há procEventoNFe só depois do registro pela autoridade.`);
   return { xml, filename: `${doc.accessKey}-${event.type === 'cancelamento' ? '110111' : '110110'}-${String(event.sequence).padStart(2, '0')}-procEventoNFe.xml` };
 }

@@ -1,3 +1,4 @@
+import { statusInWords } from '../../lib/emission/status-words.js';
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { resolveSeries } from '../../lib/emission/series.js';
@@ -89,6 +90,6 @@ export async function inutilizacaoXml(deps: Deps, partnerId: string, model: Mode
   const range = typeof id === 'string' && UUID.test(id) ? await deps.inutilizacoes.get(id) : undefined;
   if (!range || range.partnerId !== partnerId || range.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Inutilização não encontrada.');
   const xml = await deps.inutilizacoes.xmlOf(range.id);
-  if (!xml) throw new DomainError('CONFLICT', { status: range.status }, `XML indisponível para inutilização em ${range.status}: há ProcInutNFe só depois da homologação com protocolo.`);
+  if (!xml) throw new DomainError('CONFLICT', { status: range.status }, `XML indisponível para inutilização ${statusInWords(range.status, 'f')}: há ProcInutNFe só depois da homologação com protocolo.`);
   return { xml, filename: `${range.id}-procInutNFe.xml` };
 }

@@ -1,3 +1,4 @@
+import { statusInWords } from '../../lib/emission/status-words.js';
 import { DomainError } from '../../lib/errors/index.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../lib/emission/state.js';
 import { decodeCursor, encodeCursor } from '../../lib/emission/cursor.js';
@@ -79,7 +80,7 @@ export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Pr
   // A canceled note keeps its nfeProc: it circulated, and its cancellation is a separate event (…/eventos).
   if ((doc.status === 'AUTHORIZED' || doc.status === 'CANCELADA') && xml?.authorized) return { xml: xml.authorized, filename: `${doc.accessKey}-procNFe.xml` };
   if ((doc.status === 'REJECTED' || doc.status === 'DENEGADA') && xml?.transmitted) return { xml: xml.transmitted, filename: `${doc.accessKey}-transmitido.xml` };
-  throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para documento em ${doc.status}: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.`);
+  throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para documento ${statusInWords(doc.status)}: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.`);
 }
 
 export type PrintFormat = 'pdf' | 'html';

@@ -64,7 +64,7 @@ export const transferDoc = {
     description: '202 com a solicitação PENDENTE (repetir devolve a mesma). 404 se o CNPJ não está cadastrado; 409 CONFLICT se já é da sua conta. Um SUPERADMIN aprova em POST /v1/admin/transfer-requests/{id}/approve.',
     response: transferView,
   },
-  list: { summary: 'Lista solicitações de transferência (SUPERADMIN)', tags: ['admin'], response: { type: 'array', items: adminTransferView } },
-  approve: { summary: 'Aprova: o emissor passa à conta solicitante, sem certificado nem CSC (SUPERADMIN)', tags: ['admin'], response: adminTransferView },
-  reject: { summary: 'Recusa uma solicitação de transferência (SUPERADMIN)', tags: ['admin'], response: adminTransferView },
+  list: { summary: 'Lista solicitações de transferência (SUPERADMIN)', tags: ['administração'], response: { type: 'array', items: adminTransferView } },
+  approve: { summary: 'Aprova: o emissor passa à conta solicitante, sem certificado nem CSC (SUPERADMIN)', tags: ['administração'], response: adminTransferView },
+  reject: { summary: 'Recusa uma solicitação de transferência (SUPERADMIN)', tags: ['administração'], response: adminTransferView },
 };

@@ -128,7 +128,7 @@ test.serial('a rejected NF-e has no DANFE: 409 DOCUMENTO_SEM_DANFE with its stat
     t.deepEqual(got.body, {
       error: {
         type: 'https://errors.test/DOCUMENTO_SEM_DANFE', title: 'Conflict', status: 409,
-        detail: 'Documento em REJECTED não tem DANFE: só documentos autorizados, cancelados ou NFC-e emitida em contingência.',
+        detail: 'Documento rejeitado não tem DANFE: só documentos autorizados, cancelados ou NFC-e emitida em contingência.',
         details: { status: 'REJECTED' }, instance: path, requestId: got.headers.get('x-request-id'), timestamp: got.body.error.timestamp,
       },
     });

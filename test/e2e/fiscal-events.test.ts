@@ -118,7 +118,8 @@ test.serial('a document that is not AUTHORIZED answers 422 DOCUMENTO_NAO_CANCELA
   t.deepEqual(res.body, {
     error: {
       type: 'https://errors.test/DOCUMENTO_NAO_CANCELAVEL', title: 'Unprocessable Entity', status: 422,
-      detail: `Documento em ${status} não pode ser cancelado: só um documento AUTHORIZED.`, details: { status },
+      // In words, never the English status token (issue 21, item 6).
+      detail: `Documento ${({ TRANSMITTING: 'em transmissão', ERROR: 'sem resposta da autoridade' } as Record<string, string>)[status]} não pode ser cancelado: só um documento autorizado.`, details: { status },
       instance: `/v1/nfe/${emitted.body.data.id}/cancelamento`, requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
     },
   });

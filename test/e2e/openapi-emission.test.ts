@@ -26,7 +26,9 @@ test('POST /v1/nfe, /v1/nfce and /v1/nfe/batch document their whole request body
   const batch = body('/v1/nfe/batch');
   t.truthy(batch.schema.properties.notas.items.properties.destinatario);
   t.is(batch.example.notas.length, 2);
-  t.is(doc.paths['/v1/nfe'].post.responses['201'].content['application/json'].schema.properties.data.type, 'object');
+  // The document resource is one reusable schema (issue 21, item 4).
+  t.deepEqual(doc.paths['/v1/nfe'].post.responses['201'].content['application/json'].schema.properties.data, { $ref: '#/components/schemas/Documento' });
+  t.is(doc.components.schemas.Documento.properties.status.enum.includes('AUTHORIZED'), true);
 
   // The examples are real: the service authorizes them as they are.
   const { headers } = await integratorWithA1(stack, { crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001' });

@@ -260,7 +260,7 @@ test.serial('a timeout after the authority processed the note ends AUTHORIZED th
   });
 
   const notYet = await stack.request('GET', `/v1/nfe/${d.id}/xml`, { headers: p.headers });
-  assertEnvelope(t, notYet, envelope(409, 'CONFLICT', 'XML indisponível para documento em TRANSMITTING: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.', `/v1/nfe/${d.id}/xml`, { details: { status: 'TRANSMITTING' } }));
+  assertEnvelope(t, notYet, envelope(409, 'CONFLICT', 'XML indisponível para documento em transmissão: há XML autorizado (nfeProc) após a autorização e XML transmitido após uma rejeição.', `/v1/nfe/${d.id}/xml`, { details: { status: 'TRANSMITTING' } }));
 
   const early = await stack.nodes[0]!.call('v1.emission.reconcileDue', {});
   t.deepEqual(early, { claimed: 0, outcomes: [] });

@@ -1,3 +1,4 @@
+import { statusInWords } from '../../../lib/emission/status-words.js';
 import { DomainError } from '../../../lib/errors/index.js';
 import { decodeCursor, encodeCursor } from '../../../lib/emission/cursor.js';
 import { nfseDetailView, nfseIndeterminateView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
@@ -65,7 +66,7 @@ export async function nfseXml(store: NfseStore, doc: NfseRecord): Promise<{ xml:
   const xml = await store.xmlOf(doc.id);
   if ((doc.status === 'AUTHORIZED' || doc.status === 'CANCELADA') && xml?.nfse) return { xml: xml.nfse, filename: `${doc.chaveAcesso}-nfse.xml` };
   if (doc.status === 'REJECTED' && xml) return { xml: xml.dps, filename: `${doc.idDps}-dps.xml` };
-  throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para NFS-e em ${doc.status}: há o XML da NFS-e após a autorização e a DPS assinada após uma rejeição.`);
+  throw new DomainError('CONFLICT', { status: doc.status }, `XML indisponível para NFS-e ${statusInWords(doc.status, 'f')}: há o XML da NFS-e após a autorização e a DPS assinada após uma rejeição.`);
 }
 
 /** The DANFSe of an authorized (or canceled, marked CANCELADA) NFS-e, from the NFS-e XML Sefin generated. */

@@ -193,6 +193,7 @@ test.serial('/api-docs-json documents the classification routes with request and
   t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas']);
   t.truthy(load.responses['201']);
   t.truthy(doc.paths['/v1/admin/classificacao/tabelas'].get.responses['200']);
-  const nfe = JSON.stringify(doc.paths['/v1/nfe'].post.responses['201']);
-  t.regex(nfe, /tributacaoResolvida/);
+  // The emission answer is the reusable Documento schema (issue 21, item 4).
+  t.deepEqual(doc.paths['/v1/nfe'].post.responses['201'].content['application/json'].schema.properties.data, { $ref: '#/components/schemas/Documento' });
+  t.regex(JSON.stringify(doc.components.schemas.Documento), /tributacaoResolvida/);
 });

@@ -213,7 +213,7 @@ test.serial('cancellation: 200 CANCELADA with invoice.canceled; repeating it sen
   const rejected = await post(aValidNfseBody({ issuerId }));
   const refused = await stack.request('POST', `/v1/nfse/${rejected.body.error.details.nfseId}/cancelamento`, { headers, body: { justificativa } });
   t.is(refused.status, 422);
-  t.deepEqual(refused.body, envelope(refused, 422, 'DOCUMENTO_NAO_CANCELAVEL', 'Só um documento autorizado (AUTHORIZED) pode ser cancelado.', { details: { status: 'REJECTED' } }));
+  t.deepEqual(refused.body, envelope(refused, 422, 'DOCUMENTO_NAO_CANCELAVEL', 'Só um documento autorizado pode ser cancelado.', { details: { status: 'REJECTED' } }));
 });
 
 test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao together are 400; another partner gets 404', async (t) => {
