@@ -4,7 +4,6 @@ import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
-import { getRedis } from './shared/redis.js';
 import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
@@ -13,11 +12,16 @@ import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
+import { enforceLimit, limiterFor } from './gateway/request-limit.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
+import { failStartOnListenError } from './gateway/listen.js';
+import { attachAccessLog, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
+import { dependencyChecks, monitoringPaths, readiness } from './gateway/health.js';
+import { checkMetricsToken, scrapeCluster } from './gateway/metrics-scrape.js';
+import { metricsOf } from './shared/metrics.js';
 
 export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
@@ -45,6 +49,10 @@ const ApiGateway: ServiceSchema = {
     port: 3000,
     ip: '0.0.0.0',
     log4XXResponses: false,
+    // One access-log line per request instead (services/gateway/access-log.ts); the route table at debug.
+    logRequest: null,
+    logResponse: null,
+    logRouteRegistration: 'debug',
     logRequestParams: null,
     logResponseData: null,
     optimizeOrder: true,
@@ -78,6 +86,8 @@ const ApiGateway: ServiceSchema = {
         aliases: {
           'GET health': 'api.health',
           'GET health/live': 'api.live',
+          'GET health/ready': 'api.ready',
+          'GET metrics': 'api.metrics',
           'GET version': 'api.version',
           'GET api-docs-json': 'api.openapi',
         },
@@ -97,6 +107,7 @@ const ApiGateway: ServiceSchema = {
     listAliases: false as any,
     live: {
       auth: 'none',
+      rateLimit: false,
       handler() {
         return { status: 'ok' };
       },
@@ -109,30 +120,30 @@ const ApiGateway: ServiceSchema = {
     },
     health: {
       auth: 'none',
+      rateLimit: false,
       async handler(this: any, ctx: Context<any, any>) {
-        const { config } = runtimeOf(this.broker);
-        const checks: Record<string, { status: 'up' | 'down'; [k: string]: unknown }> = {};
-        try {
-          await this.knex.raw('select 1');
-          checks.database = { status: 'up', kind: config.databaseUrl ? 'postgres' : 'pglite' };
-        } catch {
-          checks.database = { status: 'down', kind: config.databaseUrl ? 'postgres' : 'pglite' };
-        }
-        if (config.redisUrl) {
-          try {
-            await getRedis(config.redisUrl).ping();
-            checks.redis = { status: 'up' };
-          } catch {
-            checks.redis = { status: 'down' };
-          }
-        }
-        const nodes = this.broker.registry.getNodeList({ onlyAvailable: true, withServices: false }).map((n: any) => n.id);
-        const services = [...new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: any) => s.fullName))].filter((n) => !String(n).startsWith('$'));
-        checks.broker = { status: 'up', nodes, services };
-        const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([k]) => k);
-        if (down.length) throw new DomainError('SERVICE_UNAVAILABLE', { checks }, `Dependência indisponível: ${down.join(', ')}.`);
+        const checks = await dependencyChecks(this.broker, this.knex);
         ctx.meta.$statusCode = 200;
         return { status: 'ok', version: API_VERSION, checks };
+      },
+    },
+    ready: {
+      auth: 'none',
+      rateLimit: false,
+      async handler(this: any, ctx: Context<any, any>) {
+        return readiness(this.broker, this.knex);
+      },
+    },
+    metrics: {
+      auth: 'none',
+      rateLimit: false,
+      metricsToken: true,
+      // The Prometheus text exposition, not an envelope.
+      raw: true,
+      async handler(this: any, ctx: Context<any, any>) {
+        const { text, contentType } = await scrapeCluster(ctx);
+        ctx.meta.$responseType = contentType;
+        return text;
       },
     },
     openapi: {
@@ -173,32 +184,13 @@ const ApiGateway: ServiceSchema = {
     openApiDocument(this: any) {
       const { config } = runtimeOf(this.broker);
       const doc: any = buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes());
-      const noAuth = { security: [], responses: { 200: { description: 'OK' }, 503: { description: 'Dependência indisponível' } } };
-      doc.paths['/health'] = { get: { operationId: 'api.health', summary: 'Saúde: banco, Redis (se configurado) e broker', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/health/live'] = { get: { operationId: 'api.live', summary: 'Processo vivo', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/version'] = { get: { operationId: 'api.version', summary: 'Versão da API (2.1.0) e build', tags: ['monitoramento'], ...noAuth } };
-      doc.paths['/api-docs-json'] = { get: { operationId: 'api.openapi', summary: 'Este documento OpenAPI 3.1', tags: ['monitoramento'], ...noAuth } };
+      Object.assign(doc.paths, monitoringPaths());
       return doc;
     },
 
-    rateLimiter(this: any): RateLimiter {
-      if (!this._rateLimiter) {
-        const { config } = runtimeOf(this.broker);
-        this._rateLimiter = config.redisUrl ? new RedisRateLimiter(getRedis(config.redisUrl), `${config.redisPrefix}${config.namespace}:`) : new MemoryRateLimiter();
-      }
-      return this._rateLimiter;
-    },
-
-    setRateHeaders(res: ServerResponse, r: RateLimitResult) {
-      res.setHeader('X-RateLimit-Limit', String(r.limit));
-      res.setHeader('X-RateLimit-Remaining', String(r.remaining));
-      res.setHeader('X-RateLimit-Reset', String(r.reset));
-    },
-
     async limit(this: any, res: ServerResponse, key: string, perSecond: number) {
-      const r: RateLimitResult = await this.rateLimiter().hit(key, perSecond, runtimeOf(this.broker).clock.now().getTime());
-      this.setRateHeaders(res, r);
-      if (!r.allowed) throw new DomainError('RATE_LIMIT_EXCEEDED');
+      const { config, clock } = runtimeOf(this.broker);
+      await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime());
     },
 
     clientIp(req: Req): string {
@@ -215,7 +207,9 @@ const ApiGateway: ServiceSchema = {
       const auth: string = action.auth ?? 'any';
       ctx.meta.ip = this.clientIp(req);
       if (auth === 'none') {
-        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
+        // Probes and scrapes come every few seconds from the same addresses: never rate-limited.
+        if (action.metricsToken) checkMetricsToken(runtimeOf(this.broker).config.metricsToken, req.headers.authorization);
+        if (action.rateLimit !== false) await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
         return null;
       }
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
@@ -279,7 +273,10 @@ const ApiGateway: ServiceSchema = {
       const status = Number(ctx.meta.$statusCode ?? action.httpStatus ?? 200);
       ctx.meta.$statusCode = status;
       const body = successEnvelope(data, req.$requestId, runtimeOf(this.broker).clock.now().toISOString());
-      setLocation(res, status, body);
+      noteAnsweredIssuer(res, data);
+      // moleculer-web sets Location from ctx.meta.$location, and warns on a 201 without it.
+      const location = setLocation(res, status, body);
+      if (location) ctx.meta.$location = location;
       if (req.$idempotencyId !== undefined) {
         // The work is done: failing to record it (the database lost meanwhile) must not turn the
         // answer into an error. A retry then runs again, which a document route answers from its binding.
@@ -310,6 +307,8 @@ const ApiGateway: ServiceSchema = {
           const original = raw.$replay.body?.error?.requestId ?? raw.$replay.body?.meta?.requestId;
           if (typeof original === 'string') res.setHeader('X-Request-Id', original);
           res.statusCode = raw.$replay.status;
+          const replayedType = raw.$replay.body?.error?.type;
+          if (typeof replayedType === 'string') (res as LoggedResponse).$errorCode = replayedType.slice(replayedType.lastIndexOf('/') + 1);
           setLocation(res, raw.$replay.status, raw.$replay.body);
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.end(JSON.stringify(raw.$replay.body));
@@ -331,6 +330,7 @@ const ApiGateway: ServiceSchema = {
         let { status, body } = renderError(err, envelopeCtx);
         const named = await namingBoundDocument(this.broker, req.$action?.idempotencyLookup, { partnerId: req.$ctx?.meta?.caller?.partnerId, key: req.headers['idempotency-key'] }, status, body);
         if (named) ({ status, body } = renderError(named, envelopeCtx));
+        (res as LoggedResponse).$errorCode = body.error.type.slice(body.error.type.lastIndexOf('/') + 1);
         // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
         // failed) or any 503 (a node or the database unreachable) is an operational condition,
         // logged as a warning without a stack; anything else is a fault to look at.
@@ -369,6 +369,10 @@ const ApiGateway: ServiceSchema = {
   },
 
   created(this: any) {
+    if (this.server) {
+      failStartOnListenError(this.server);
+      attachAccessLog(this.server, this.logger, metricsOf(this.broker));
+    }
     // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node
     // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
     this.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {

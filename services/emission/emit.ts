@@ -16,6 +16,7 @@ import { DEFAULT_JUSTIFICATIVA_CONTINGENCIA } from '../../lib/nfe/rules/nfce.js'
 import type { ContingencyStore } from './contingency-store.js';
 import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
+import type { OutcomeReporter } from './outcome-report.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
@@ -50,6 +51,8 @@ export interface EmissionDeps {
    * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
    */
   numbering?: Bulkhead;
+  /** Told of each authority answer stored (the outcome log line and counter); absent: nothing is reported. */
+  onOutcome?: OutcomeReporter;
 }
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;

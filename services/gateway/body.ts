@@ -70,9 +70,11 @@ function afterParse(req: Req, err: any, next: (err?: unknown) => void): void {
 }
 
 /** A 201 names what it created (RFC 9110 §15.3.2): the resource's own `links.self`. */
-export function setLocation(res: ServerResponse, status: number, body: any): void {
+export function setLocation(res: ServerResponse, status: number, body: any): string | undefined {
   const self = body?.data?.links?.self;
-  if (status === 201 && typeof self === 'string' && self.startsWith('/')) res.setHeader('Location', self);
+  if (status !== 201 || typeof self !== 'string' || !self.startsWith('/')) return undefined;
+  res.setHeader('Location', self);
+  return self;
 }
 
 function sendsBody(req: Req): boolean {
