@@ -8,7 +8,7 @@ import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/err
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
-import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
+import { dropMissingLocationWarning, jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { DomainError } from '../lib/errors/index.js';
@@ -19,8 +19,9 @@ import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 import { failStartOnListenError } from './gateway/listen.js';
 import { attachAccessLog, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
-import { dependencyChecks, monitoringPaths, readiness } from './gateway/health.js';
-import { checkMetricsToken, scrapeCluster } from './gateway/metrics-scrape.js';
+import { monitoringPaths } from './gateway/health.js';
+import { monitoringActions } from './gateway/monitoring-actions.js';
+import { checkMetricsToken } from './gateway/metrics-scrape.js';
 import { metricsOf } from './shared/metrics.js';
 
 export { API_VERSION } from '../lib/version.js';
@@ -105,45 +106,11 @@ const ApiGateway: ServiceSchema = {
   actions: {
     // moleculer-web's route listing would be published under /v1; the OpenAPI document replaces it.
     listAliases: false as any,
-    live: {
-      auth: 'none',
-      rateLimit: false,
-      handler() {
-        return { status: 'ok' };
-      },
-    },
+    ...monitoringActions,
     version: {
       auth: 'none',
       handler(this: any) {
         return { version: API_VERSION, apiVersion: 'v1', build: runtimeOf(this.broker).config.build, node: this.broker.nodeID };
-      },
-    },
-    health: {
-      auth: 'none',
-      rateLimit: false,
-      async handler(this: any, ctx: Context<any, any>) {
-        const checks = await dependencyChecks(this.broker, this.knex);
-        ctx.meta.$statusCode = 200;
-        return { status: 'ok', version: API_VERSION, checks };
-      },
-    },
-    ready: {
-      auth: 'none',
-      rateLimit: false,
-      async handler(this: any, ctx: Context<any, any>) {
-        return readiness(this.broker, this.knex);
-      },
-    },
-    metrics: {
-      auth: 'none',
-      rateLimit: false,
-      metricsToken: true,
-      // The Prometheus text exposition, not an envelope.
-      raw: true,
-      async handler(this: any, ctx: Context<any, any>) {
-        const { text, contentType } = await scrapeCluster(ctx);
-        ctx.meta.$responseType = contentType;
-        return text;
       },
     },
     openapi: {
@@ -371,6 +338,7 @@ const ApiGateway: ServiceSchema = {
   created(this: any) {
     if (this.server) {
       failStartOnListenError(this.server);
+      dropMissingLocationWarning(this.logger);
       attachAccessLog(this.server, this.logger, metricsOf(this.broker));
     }
     // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node

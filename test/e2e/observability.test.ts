@@ -16,12 +16,14 @@ let stack: Stack;
 let headers: Record<string, string>;
 let partnerId: string;
 let issuerId: string;
+let owner: { email: string; password: string };
 
 test.before(async () => {
   stack = await startStack({ nodes: [{ services: [...ALL_SERVICES], logDestination: logs.stream, env: { LOG_LEVEL: 'info' } }], env: { AUTH_SCRYPT_N: '1024' } });
   const who = await integratorWithA1(stack);
   ({ headers, issuerId } = who);
   partnerId = who.partner.partnerId;
+  owner = { email: who.partner.ownerEmail, password: who.partner.ownerPassword };
 });
 test.after.always(async () => {
   await stack?.stop();
@@ -56,6 +58,18 @@ test.serial('a 201 emission logs exactly one access line with its fields, one fi
   t.deepEqual(linesOf(requestId).filter((l) => l.level >= 40), [], 'no warning or error for a 201');
   // Secrets never reach a log line: the API key travels in a header, which is never logged.
   t.false(logs.text().includes(headers['x-api-key']!));
+});
+
+test.serial('a 201 that creates nothing with a URL of its own (a login) logs its access line and no warning either', async (t) => {
+  const requestId = 'obs-login-0000001';
+  const res = await stack.request('POST', '/v1/auth/login', { headers: { 'x-request-id': requestId }, body: owner });
+  t.is(res.status, 201, res.text);
+  t.is(res.headers.get('location'), null);
+  await settled(requestId);
+  t.like(accessLines(requestId), [{ level: 30, method: 'POST', route: '/v1/auth/login', status: 201 }]);
+  t.deepEqual(linesOf(requestId).filter((l) => l.level >= 40), []);
+  // The password travels in the body, which is never logged.
+  t.false(logs.text().includes(owner.password));
 });
 
 test.serial('a 400 logs exactly one access line with the error code, the partner and the issuer', async (t) => {
