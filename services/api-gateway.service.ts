@@ -18,7 +18,7 @@ import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 import { failStartOnListenError } from './gateway/listen.js';
-import { attachAccessLog, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
+import { attachAccessLog, logUnparsedRequest, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
 import { monitoringPaths } from './gateway/health.js';
 import { monitoringActions } from './gateway/monitoring-actions.js';
 import { checkMetricsToken } from './gateway/metrics-scrape.js';
@@ -347,7 +347,9 @@ const ApiGateway: ServiceSchema = {
       const refusal = clientErrorRefusal(err.code);
       if (!refusal || !socket.writable) { socket.destroy(); return; }
       const { config, clock } = runtimeOf(this.broker);
-      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId: resolveRequestId(undefined), timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+      const requestId = resolveRequestId(undefined);
+      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId, timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+      logUnparsedRequest(this.logger, metricsOf(this.broker), { status: refusal.code, code: refusal.type, requestId, rawPacket: err.rawPacket });
     });
   },
 

@@ -59,3 +59,14 @@ function issuerOf(req: GatewayRequest, route: string): string | undefined {
   if (route.startsWith('/v1/companies/:id') && typeof params.id === 'string') return params.id;
   return undefined;
 }
+
+/**
+ * The access line of a request Node could not parse (answered from the socket by the gateway's
+ * clientError listener, so no 'request' event fires): the method if the request line shows one.
+ */
+export function logUnparsedRequest(logger: LoggerInstance, metrics: NodeMetrics, r: { status: number; code: string; requestId: string; rawPacket?: Buffer }): void {
+  const method = /^([A-Z]{1,16}) /.exec(r.rawPacket?.toString('latin1') ?? '')?.[1] ?? 'UNPARSED';
+  const labels = { method, route: UNMATCHED_ROUTE, status: String(r.status) };
+  metrics.httpRequests.inc(labels);
+  requestScope.run({ requestId: r.requestId }, () => logger.info({ method, route: UNMATCHED_ROUTE, status: r.status, code: r.code }, 'request'));
+}

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { connect } from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
 import { integratorWithA1 } from '../support/e2e.js';
@@ -100,6 +101,23 @@ test.serial('an unknown route and a request without credentials each log one lin
   t.like(accessLines('obs-anon-0000001'), [{ method: 'GET', route: '/v1/nfe', status: 401, code: 'UNAUTHORIZED' }]);
   t.is(accessLines('obs-anon-0000001').length, 1);
   t.false('partnerId' in accessLines('obs-anon-0000001')[0]!);
+});
+
+test.serial('a request Node cannot parse (headers too large) is answered from the socket and still logs its one access line', async (t) => {
+  const { port } = new URL(stack.url);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /v1/nfe HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    let out = '';
+    socket.on('data', (d) => { out += d.toString('utf8'); });
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+  t.regex(text, /^HTTP\/1\.1 431 /);
+  const requestId = /X-Request-Id: (\S+)/.exec(text)![1]!;
+  await settled(requestId);
+  t.deepEqual(accessLines(requestId).map(({ method, route, status, code }) => ({ method, route, status, code })), [
+    { method: 'GET', route: 'unmatched', status: 431, code: 'CABECALHOS_GRANDES_DEMAIS' },
+  ]);
 });
 
 test.serial('GET /metrics shows the emission: request counter and latency by route and status, stages, authority cStat and round trip per UF, outcome, lock wait, gauges', async (t) => {
