@@ -35,7 +35,8 @@ type Req = GatewayRequest;
  * API.md: envelopes, X-Request-Id, authentication by JWT or API key (delegated to v1.auth),
  * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
  *
- * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
+ * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`, `rateLimit:
+ * false` (a public route never counted per IP: probes, the scrape), `metricsToken` (METRICS_TOKEN applies),
  * `refuseTestKey` (catalogued 403 code for ek_test_ keys), `httpStatus` (success status), `raw`
  * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
  * Idempotency-Key replay: secret reveals), `idempotency: 'document'` (the action binds the key to
