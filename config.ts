@@ -46,6 +46,13 @@ export interface AppConfig {
   };
   readonly mail: { readonly smtpUrl: string | null; readonly dir: string; readonly from: string; readonly platformOwner: string };
   readonly rateLimit: { readonly ipPerSecond: number };
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null: the scrape is open. */
+  readonly metricsToken: string | null;
+  /**
+   * After SIGTERM/SIGINT the node fails readiness at once and keeps serving this long before it
+   * stops (DRAIN_DELAY_MS, default 0): time for a load balancer to take it out of rotation.
+   */
+  readonly drainDelayMs: number;
   readonly webhooks: {
     readonly allowPrivateTargets: boolean;
     readonly requireHttps: boolean;
@@ -285,6 +292,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       platformOwner: env.PLATFORM_OWNER_EMAIL ?? 'owner@localhost',
     }),
     rateLimit: Object.freeze({ ipPerSecond: int(env, 'IP_RATE_LIMIT', 20) }),
+    metricsToken: env.METRICS_TOKEN || null,
+    drainDelayMs: int(env, 'DRAIN_DELAY_MS', 0),
     webhooks: Object.freeze({
       allowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE', envName !== 'production'),
       requireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', envName === 'production'),

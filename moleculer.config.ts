@@ -27,7 +27,19 @@ export interface BrokerExtras {
   logDestination?: NodeJS.WritableStream;
 }
 
+/**
+ * Log level per Moleculer module: the framework's own start-up banner (broker, registry, channels,
+ * transporter) goes to warn unless LOG_LEVEL asks for debug or trace, so `npm start` prints the
+ * services and the one line with its URL; every service logs at LOG_LEVEL.
+ */
+function logLevels(level: string): Record<string, string> {
+  const framework = level === 'debug' || level === 'trace' ? level : 'warn';
+  const quiet = ['info', 'debug', 'trace'].includes(level) ? framework : level;
+  return { BROKER: quiet, REGISTRY: quiet, CHANNELS: quiet, TRANSIT: quiet, TRANSPORTER: quiet, DISCOVERY: quiet, CACHER: quiet, '**': level };
+}
+
 export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): BrokerOptions {
+  const levels = logLevels(config.logLevel);
   return {
     namespace: config.namespace,
     nodeID: config.nodeId,
@@ -35,7 +47,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
     logger: {
       type: 'Pino',
       options: {
-        level: config.logLevel,
+        level: levels,
         pino: {
           options: {
             mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
@@ -46,7 +58,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
         },
       },
     },
-    logLevel: config.logLevel as any,
+    logLevel: levels as any,
     requestTimeout: 90_000,
     retryPolicy: {
       enabled: false,
@@ -64,6 +76,9 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
       halfOpenTime: 10_000,
       check: (err: any) => !!(err && err.retryable === true),
     },
+    // server.ts owns SIGTERM/SIGINT (drain, stop, close pools, exit 0); Moleculer's own handlers
+    // would stop and exit concurrently with it.
+    skipProcessEventRegistration: true,
     contextParamsCloning: false,
     validator: false,
     cacher: { type: 'MemoryLRU', options: { max: 10_000, ttl: 2 } },

@@ -4,22 +4,26 @@ import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
-import { getRedis } from './shared/redis.js';
 import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
-import { jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
+import { dropMissingLocationWarning, jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
 import { DocsMixin, REDOC_PATH, monitoringPaths } from './gateway/docs.js';
 import { DomainError } from '../lib/errors/index.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitResult } from './gateway/rate-limiter.js';
+import { enforceLimit, limiterFor } from './gateway/request-limit.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
+import { failStartOnListenError } from './gateway/listen.js';
+import { attachAccessLog, logUnparsedRequest, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
+import { monitoringActions } from './gateway/monitoring-actions.js';
+import { checkMetricsToken } from './gateway/metrics-scrape.js';
+import { metricsOf } from './shared/metrics.js';
 
 export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
@@ -32,7 +36,8 @@ type Req = GatewayRequest;
  * API.md: envelopes, X-Request-Id, authentication by JWT or API key (delegated to v1.auth),
  * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
  *
- * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`,
+ * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`, `rateLimit:
+ * false` (a public route never counted per IP: probes, the scrape), `metricsToken` (METRICS_TOKEN applies),
  * `refuseTestKey` (catalogued 403 code for ek_test_ keys), `httpStatus` (success status), `raw`
  * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
  * Idempotency-Key replay: secret reveals), `idempotency: 'document'` (the action binds the key to
@@ -48,6 +53,10 @@ const ApiGateway: ServiceSchema = {
     port: 3000,
     ip: '0.0.0.0',
     log4XXResponses: false,
+    // One access-log line per request instead (services/gateway/access-log.ts); the route table at debug.
+    logRequest: null,
+    logResponse: null,
+    logRouteRegistration: 'debug',
     logRequestParams: null,
     logResponseData: null,
     optimizeOrder: true,
@@ -81,6 +90,8 @@ const ApiGateway: ServiceSchema = {
         aliases: {
           'GET health': 'api.health',
           'GET health/live': 'api.live',
+          'GET health/ready': 'api.ready',
+          'GET metrics': 'api.metrics',
           'GET version': 'api.version',
           'GET api-docs-json': 'api.openapi',
           'GET docs': 'api.docs',
@@ -102,44 +113,11 @@ const ApiGateway: ServiceSchema = {
   actions: {
     // moleculer-web's route listing would be published under /v1; the OpenAPI document replaces it.
     listAliases: false as any,
-    live: {
-      auth: 'none',
-      handler() {
-        return { status: 'ok' };
-      },
-    },
+    ...monitoringActions,
     version: {
       auth: 'none',
       handler(this: any) {
         return { version: API_VERSION, apiVersion: 'v1', build: runtimeOf(this.broker).config.build, node: this.broker.nodeID };
-      },
-    },
-    health: {
-      auth: 'none',
-      async handler(this: any, ctx: Context<any, any>) {
-        const { config } = runtimeOf(this.broker);
-        const checks: Record<string, { status: 'up' | 'down'; [k: string]: unknown }> = {};
-        try {
-          await this.knex.raw('select 1');
-          checks.database = { status: 'up', kind: config.databaseUrl ? 'postgres' : 'pglite' };
-        } catch {
-          checks.database = { status: 'down', kind: config.databaseUrl ? 'postgres' : 'pglite' };
-        }
-        if (config.redisUrl) {
-          try {
-            await getRedis(config.redisUrl).ping();
-            checks.redis = { status: 'up' };
-          } catch {
-            checks.redis = { status: 'down' };
-          }
-        }
-        const nodes = this.broker.registry.getNodeList({ onlyAvailable: true, withServices: false }).map((n: any) => n.id);
-        const services = [...new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: any) => s.fullName))].filter((n) => !String(n).startsWith('$'));
-        checks.broker = { status: 'up', nodes, services };
-        const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([k]) => k);
-        if (down.length) throw new DomainError('SERVICE_UNAVAILABLE', { checks }, `Dependência indisponível: ${down.join(', ')}.`);
-        ctx.meta.$statusCode = 200;
-        return { status: 'ok', version: API_VERSION, checks };
       },
     },
     openapi: {
@@ -184,24 +162,9 @@ const ApiGateway: ServiceSchema = {
       });
     },
 
-    rateLimiter(this: any): RateLimiter {
-      if (!this._rateLimiter) {
-        const { config } = runtimeOf(this.broker);
-        this._rateLimiter = config.redisUrl ? new RedisRateLimiter(getRedis(config.redisUrl), `${config.redisPrefix}${config.namespace}:`) : new MemoryRateLimiter();
-      }
-      return this._rateLimiter;
-    },
-
-    setRateHeaders(res: ServerResponse, r: RateLimitResult) {
-      res.setHeader('X-RateLimit-Limit', String(r.limit));
-      res.setHeader('X-RateLimit-Remaining', String(r.remaining));
-      res.setHeader('X-RateLimit-Reset', String(r.reset));
-    },
-
     async limit(this: any, res: ServerResponse, key: string, perSecond: number) {
-      const r: RateLimitResult = await this.rateLimiter().hit(key, perSecond, runtimeOf(this.broker).clock.now().getTime());
-      this.setRateHeaders(res, r);
-      if (!r.allowed) throw new DomainError('RATE_LIMIT_EXCEEDED');
+      const { config, clock } = runtimeOf(this.broker);
+      await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime());
     },
 
     clientIp(req: Req): string {
@@ -218,7 +181,9 @@ const ApiGateway: ServiceSchema = {
       const auth: string = action.auth ?? 'any';
       ctx.meta.ip = this.clientIp(req);
       if (auth === 'none') {
-        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
+        // Probes and scrapes come every few seconds from the same addresses: never rate-limited.
+        if (action.metricsToken) checkMetricsToken(runtimeOf(this.broker).config.metricsToken, req.headers.authorization);
+        if (action.rateLimit !== false) await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
         return null;
       }
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
@@ -282,7 +247,10 @@ const ApiGateway: ServiceSchema = {
       const status = Number(ctx.meta.$statusCode ?? action.httpStatus ?? 200);
       ctx.meta.$statusCode = status;
       const body = successEnvelope(data, req.$requestId, runtimeOf(this.broker).clock.now().toISOString());
-      setLocation(res, status, body);
+      noteAnsweredIssuer(res, data);
+      // moleculer-web sets Location from ctx.meta.$location, and warns on a 201 without it.
+      const location = setLocation(res, status, body);
+      if (location) ctx.meta.$location = location;
       if (req.$idempotencyId !== undefined) {
         // The work is done: failing to record it (the database lost meanwhile) must not turn the
         // answer into an error. A retry then runs again, which a document route answers from its binding.
@@ -313,6 +281,8 @@ const ApiGateway: ServiceSchema = {
           const original = raw.$replay.body?.error?.requestId ?? raw.$replay.body?.meta?.requestId;
           if (typeof original === 'string') res.setHeader('X-Request-Id', original);
           res.statusCode = raw.$replay.status;
+          const replayedType = raw.$replay.body?.error?.type;
+          if (typeof replayedType === 'string') (res as LoggedResponse).$errorCode = replayedType.slice(replayedType.lastIndexOf('/') + 1);
           setLocation(res, raw.$replay.status, raw.$replay.body);
           res.setHeader('Content-Type', 'application/json; charset=utf-8');
           res.end(JSON.stringify(raw.$replay.body));
@@ -334,6 +304,7 @@ const ApiGateway: ServiceSchema = {
         let { status, body } = renderError(err, envelopeCtx);
         const named = await namingBoundDocument(this.broker, req.$action?.idempotencyLookup, { partnerId: req.$ctx?.meta?.caller?.partnerId, key: req.headers['idempotency-key'] }, status, body);
         if (named) ({ status, body } = renderError(named, envelopeCtx));
+        (res as LoggedResponse).$errorCode = body.error.type.slice(body.error.type.lastIndexOf('/') + 1);
         // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
         // failed) or any 503 (a node or the database unreachable) is an operational condition,
         // logged as a warning without a stack; anything else is a fault to look at.
@@ -372,13 +343,20 @@ const ApiGateway: ServiceSchema = {
   },
 
   created(this: any) {
+    if (this.server) {
+      failStartOnListenError(this.server);
+      dropMissingLocationWarning(this.logger);
+      attachAccessLog(this.server, this.logger, metricsOf(this.broker));
+    }
     // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node
     // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
     this.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
       const refusal = clientErrorRefusal(err.code);
       if (!refusal || !socket.writable) { socket.destroy(); return; }
       const { config, clock } = runtimeOf(this.broker);
-      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId: resolveRequestId(undefined), timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+      const requestId = resolveRequestId(undefined);
+      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId, timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
+      logUnparsedRequest(this.logger, metricsOf(this.broker), { status: refusal.code, code: refusal.type, requestId, rawPacket: err.rawPacket });
     });
   },
 

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config.js';
 import { ALL_SERVICES, SERVICE_LOADERS } from './index.js';
 import { attachRuntime } from './shared/runtime.js';
 import { systemClock, type Clock } from './shared/clock.js';
+import MetricsService from './metrics.service.js';
 
 export interface NodeOptions {
   config: AppConfig;
@@ -25,5 +26,7 @@ export async function createNode(opts: NodeOptions): Promise<ServiceBroker> {
     if (!load) throw new Error(`unknown service '${name}' (known: ${ALL_SERVICES.join(', ')})`);
     broker.createService(await load());
   }
+  // Every node answers its own metrics, so /metrics on a gateway covers the cluster.
+  broker.createService(MetricsService);
   return broker;
 }

@@ -19,6 +19,9 @@ import { reconcileOne } from './emission/transmit.js';
 import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
 import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
+import { metricsOf } from './shared/metrics.js';
+import { outcomeReporter } from './emission/outcome-report.js';
+import { stageObserver } from './emission/stage-metrics.js';
 import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
@@ -350,7 +353,7 @@ const EmissionService: ServiceSchema = {
   methods: {
     deps(this: any, ctx?: Ctx<any>): EmissionDeps {
       return {
-        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering,
+        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, onOutcome: this.onOutcome,
         reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
@@ -432,7 +435,9 @@ const EmissionService: ServiceSchema = {
     this.inutilizacoes = new InutilizacaoStore(storeDeps);
     this.nfse = new NfseStore(storeDeps);
     this.nfseEvents = new NfseEventStore(storeDeps, this.nfse);
-    this.stages = new StageTimer();
+    const metrics = metricsOf(this.broker);
+    this.stages = new StageTimer(undefined, stageObserver(metrics));
+    this.onOutcome = outcomeReporter(this.logger, metrics);
     // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
     this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.

@@ -6,6 +6,8 @@ import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
 import { SefazClient, type Target } from './sefaz/client.js';
 import { AuthorityTransport, transportOptions } from './sefaz/transport.js';
+import { instrumentTransport } from './sefaz/transport-metrics.js';
+import { metricsOf } from './shared/metrics.js';
 import { loadOrCreateSimulatorPki } from './sefaz/simulator/pki.js';
 import { issueSandboxA1, loadOrCreateSandboxCa } from './sefaz/simulator/sandbox-ca.js';
 import { readPkcs12 } from '../lib/issuer/certificate.js';
@@ -232,6 +234,7 @@ const SefazService: ServiceSchema = {
     // One way to the authorities per node (agents, per-certificate bulkhead, breaker per UF),
     // shared by every authority client this node runs (services/sefaz/transport.ts).
     this.transport = new AuthorityTransport(transportOptions(config, () => clock.now().getTime()));
+    this.stopMetrics = instrumentTransport(this.transport, metricsOf(this.broker), () => clock.now().getTime());
     this.client = new SefazClient({
       config,
       transport: this.transport,
@@ -257,6 +260,7 @@ const SefazService: ServiceSchema = {
   },
 
   async stopped(this: any) {
+    this.stopMetrics?.();
     this.client?.close();
     this.transport?.close();
     await this.simulator?.stop();

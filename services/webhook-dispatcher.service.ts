@@ -3,6 +3,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { DbMixin } from './mixins/db.mixin.js';
 import { ALL_SUBSCRIBERS, EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/webhooks/index.js';
+import { metricsOf } from './shared/metrics.js';
 import { runtimeOf } from './shared/runtime.js';
 import type { CallerMeta } from './shared/caller.js';
 import { DomainError, validationError } from '../lib/errors/index.js';
@@ -336,7 +337,8 @@ const WebhookDispatcher: ServiceSchema = {
           },
         }, this.agents());
       }
-      await this.deliveries().recordResult(c, this.broker.nodeID, result, isSuccessStatus(result.statusCode), this.now());
+      const outcome = await this.deliveries().recordResult(c, this.broker.nodeID, result, isSuccessStatus(result.statusCode), this.now());
+      metricsOf(this.broker).webhookAttempts.inc({ result: outcome.status === 'pending' ? 'retry' : outcome.status });
     },
 
     /** Test delivery answer: waits while another node's timer holds the attempt. */
@@ -375,6 +377,12 @@ const WebhookDispatcher: ServiceSchema = {
 
   started(this: any) {
     const { pollMs, retention } = runtimeOf(this.broker).config.webhooks;
+    // The DLQ: deliveries that used up their attempts, kept until replayed or purged.
+    const metrics = metricsOf(this.broker);
+    this.stopMetrics = metrics.addSource(metrics.webhookDeadLetters, async (set) => {
+      const row = await this.knex(this.t('deliveries')).where({ status: 'dead' }).first(this.knex.raw('count(*)::int as n'));
+      set({}, Number(row?.n ?? 0));
+    });
     if (pollMs > 0) {
       this.timer = setInterval(() => this.tick(), pollMs);
       this.timer.unref?.();
@@ -393,6 +401,7 @@ const WebhookDispatcher: ServiceSchema = {
   },
 
   async stopped(this: any) {
+    this.stopMetrics?.();
     this.stopping = true;
     clearInterval(this.timer);
     clearInterval(this.retentionTimer);

@@ -89,6 +89,11 @@ export class KeyedBreaker {
     return c;
   }
 
+  /** Every key a call has been asked about (the metrics list their circuits). */
+  keys(): string[] {
+    return [...this.circuits.keys()];
+  }
+
   state(key: string, now: number): CircuitState {
     const c = this.circuit(key);
     if (c.state === 'open' && now - c.openedAt >= this.opts.cooldownMs) c.state = 'half-open';

@@ -45,7 +45,7 @@ export type ContingencyRebuild = () => Promise<{ cnf: string; built: BuiltDocume
  * returned as it is.
  */
 export async function settleOnlineFailure(
-  deps: Pick<EmissionDeps, 'store' | 'calls' | 'now' | 'contingency'>,
+  deps: Pick<EmissionDeps, 'store' | 'calls' | 'now' | 'contingency' | 'onOutcome'>,
   doc: DocumentRecord, result: AuthorizationResult, justificativa: string, rebuild: ContingencyRebuild,
 ): Promise<DocumentRecord> {
   if (!deps.contingency || !consultsAfterOnlineFailure(result)) return doc;
@@ -53,7 +53,9 @@ export async function settleOnlineFailure(
   const next = afterConsult(doc.status, result, answer, deps.now());
   if (next.kind === 'outcome') {
     const xml = (await deps.store.xmlOf(doc.id))?.transmitted ?? null;
-    return deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${answer.kind}`, next.transition, detailsOf(answer, xml));
+    const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${answer.kind}`, next.transition, detailsOf(answer, xml));
+    deps.onOutcome?.(stored, 'consult', answer);
+    return stored;
   }
   if (next.kind === 'rekey') {
     const enteredAt = deps.now();

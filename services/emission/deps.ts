@@ -4,6 +4,7 @@ import type { DocumentStore } from './store.js';
 import type { ContingencyStore } from './contingency-store.js';
 import type { StageTimer } from './stage-timer.js';
 import type { Bulkhead } from '../shared/bulkhead.js';
+import type { OutcomeReporter } from './outcome-report.js';
 
 /**
  * What the emission steps (emit, transmit, contingency, recovery, events) are given by the service:
@@ -26,4 +27,6 @@ export interface EmissionDeps {
    * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
    */
   numbering?: Bulkhead;
+  /** Told of each authority answer stored (the outcome log line and counter); absent: nothing is reported. */
+  onOutcome?: OutcomeReporter;
 }

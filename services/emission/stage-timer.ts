@@ -81,15 +81,19 @@ export class SampleRing {
   }
 }
 
+/** Hears every sample as it is recorded (the node's Prometheus histograms: services/shared/metrics.ts). */
+export type StageObserver = (stage: Stage, ms: number) => void;
+
 export class StageTimer {
   private readonly rings = new Map<Stage, SampleRing>();
 
-  constructor(private readonly capacity = 20_000) {}
+  constructor(private readonly capacity = 20_000, private readonly observer?: StageObserver) {}
 
   record(stage: Stage, ms: number): void {
     let ring = this.rings.get(stage);
     if (!ring) this.rings.set(stage, (ring = new SampleRing(this.capacity)));
     ring.record(ms);
+    this.observer?.(stage, ms);
   }
 
   /** Runs `fn` and records its duration under `stage` (also when it throws). */

@@ -9,7 +9,7 @@ import { now } from './stage-timer.js';
 import { isSameKeyDuplicate, keyNamedByDuplicate, settleDuplicate, settleHeldKey } from '../../lib/emission/duplicate-key.js';
 import { heldRekeyDue } from '../../lib/emission/contingency.js';
 
-type Deps = Pick<EmissionDeps, 'store' | 'calls' | 'stages' | 'contingency'>;
+type Deps = Pick<EmissionDeps, 'store' | 'calls' | 'stages' | 'contingency' | 'onOutcome'>;
 
 /** Details to store with an authority answer: protocol and nfeProc, or erros[] verbatim. */
 export function detailsOf(result: AuthorizationResult | ConsultResult, signedXml: string | null): AuthorityDetails {
@@ -62,6 +62,7 @@ export async function transmitAttempt(deps: Deps, doc: DocumentRecord, signedXml
   const t1 = deps.stages ? now() : 0;
   const tr = outcome ? outcome(result) : transition(doc.status, { kind: 'authorization', result });
   const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, tr, detailsOf(result, sentXml));
+  deps.onOutcome?.(stored, 'authorization', result);
   if (deps.stages) {
     deps.stages.record('authority', t1 - t0);
     deps.stages.record('outcome', now() - t1);
@@ -117,6 +118,7 @@ export async function reconcileOne(deps: Deps & Pick<EmissionDeps, 'now'>, doc: 
     return transmit(deps, again.doc, xml);
   }
   const after = await deps.store.applyOutcome(doc.id, doc.transmissions, `consult:${result.kind}`, tr, detailsOf(result, xml));
+  deps.onOutcome?.(after, 'consult', result);
   // Settled under its first key (the authority registered it late): the held tpEmis 9 note is moot.
   if (doc.model === '65' && isTerminal(after.status)) await deps.contingency?.dropHold(doc.id);
   return after;

@@ -70,9 +70,25 @@ function afterParse(req: Req, err: any, next: (err?: unknown) => void): void {
 }
 
 /** A 201 names what it created (RFC 9110 §15.3.2): the resource's own `links.self`. */
-export function setLocation(res: ServerResponse, status: number, body: any): void {
+export function setLocation(res: ServerResponse, status: number, body: any): string | undefined {
   const self = body?.data?.links?.self;
-  if (status === 201 && typeof self === 'string' && self.startsWith('/')) res.setHeader('Location', self);
+  if (status !== 201 || typeof self !== 'string' || !self.startsWith('/')) return undefined;
+  res.setHeader('Location', self);
+  return self;
+}
+
+/**
+ * moleculer-web warns on every 201 whose action set no `ctx.meta.$location`. wrapSuccess sets it
+ * from `links.self`; a 201 that creates nothing with a URL of its own (a login's session, a
+ * regenerated key) has none, and a warning per such request is noise (issue 21, item 9). Only that
+ * message is dropped; every other warning of the gateway passes.
+ */
+export function dropMissingLocationWarning(logger: { warn(...args: unknown[]): void }): void {
+  const warn = logger.warn.bind(logger);
+  logger.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith("The 'ctx.meta.$location' is missing")) return;
+    warn(...args);
+  };
 }
 
 function sendsBody(req: Req): boolean {

@@ -47,16 +47,29 @@ const enveloped = (data: Record<string, unknown>) => ({
   content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'object', properties: data }, meta: { $ref: '#/components/schemas/Meta' } } } } },
 });
 const up = { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } } };
+/** Probes and the scrape are never rate-limited (an orchestrator polls them): no 429. */
+const probe = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, ...(extra.responses as object ?? {}) } },
+});
 
 /** The routes outside /v1, as OpenAPI path items (they are public and limited per IP). */
 export function monitoringPaths(): Record<string, Record<string, unknown>> {
   const unavailable = { responses: { 503: { ...refused, description: 'Dependência indisponível' } } };
   return {
-    '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker', enveloped({
+    '/health': probe('api.health', 'Saúde: banco, Redis (se configurado) e broker. Sem limite de taxa.', enveloped({
       status: { const: 'ok' }, version: { type: 'string' },
       checks: { type: 'object', properties: { database: up, redis: up, broker: { type: 'object', properties: { status: { const: 'up' }, nodes: { type: 'array', items: { type: 'string' } }, services: { type: 'array', items: { type: 'string' } } } } } },
     }), unavailable),
-    '/health/live': open('api.live', 'Processo vivo', enveloped({ status: { const: 'ok' } })),
+    '/health/live': probe('api.live', 'Processo vivo. Sem limite de taxa.', enveloped({ status: { const: 'ok' } })),
+    '/health/ready': probe('api.ready', 'Prontidão: 503 assim que o nó começa a encerrar (SIGTERM) ou se uma dependência cair. Sem limite de taxa.',
+      enveloped({ status: { const: 'ready' }, node: { type: 'string' } }),
+      { responses: { 503: { ...refused, description: 'Encerrando ou dependência indisponível' } } }),
+    '/metrics': probe('api.metrics', 'Métricas Prometheus (formato texto) de todos os nós do cluster, com o rótulo node. Sem limite de taxa.',
+      ok('Exposição Prometheus', 'text/plain'), {
+        description: 'Aberta por padrão; com METRICS_TOKEN configurado exige Authorization: Bearer <METRICS_TOKEN>.',
+        security: [{}, { bearer: [] }],
+        responses: { 401: { ...refused, description: 'METRICS_TOKEN configurado e ausente ou diferente' } },
+      }),
     '/version': open('api.version', 'Versão da API e build', enveloped({ version: { type: 'string' }, apiVersion: { const: 'v1' }, build: { type: 'string' }, node: { type: 'string' } })),
     '/api-docs-json': open('api.openapi', 'Este documento OpenAPI 3.1', json('O documento, sem envelope')),
     '/docs': open('api.docs', 'Documentação navegável (Redoc) deste documento', ok('Página HTML', 'text/html')),

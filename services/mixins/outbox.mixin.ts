@@ -4,6 +4,7 @@ import type { ServiceSchema } from 'moleculer';
 import type { Migration } from '../shared/migrations.js';
 import { runtimeOf } from '../shared/runtime.js';
 import { LogThrottle } from '../shared/log-throttle.js';
+import { metricsOf } from '../shared/metrics.js';
 import { PRODUCT_CLASS_CHANNEL } from '../shared/product-class-event.js';
 
 /**
@@ -168,8 +169,20 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
     started(this: any) {
       this.outboxTimer = setInterval(() => this.scheduleOutboxFlush(), opts.pollMs ?? 1_000);
       this.outboxTimer.unref?.();
+      // Outbox lag: how long the oldest event of this schema has waited for its consumer.
+      const metrics = metricsOf(this.broker);
+      const pending = () => this.knex(table).whereNull('published_at').first(this.knex.raw('count(*)::int as n'), this.knex.raw('min(created_at) as oldest'));
+      this.outboxMetrics = [
+        metrics.addSource(metrics.outboxLag, async (set) => {
+          const row = await pending();
+          const age = row?.oldest ? (runtimeOf(this.broker).clock.now().getTime() - new Date(row.oldest).getTime()) / 1000 : 0;
+          set({ schema: opts.schema }, Math.max(0, age));
+        }),
+        metrics.addSource(metrics.outboxPending, async (set) => set({ schema: opts.schema }, Number((await pending())?.n ?? 0))),
+      ];
     },
     async stopped(this: any) {
+      for (const remove of this.outboxMetrics ?? []) remove();
       this.outboxStopping = true;
       clearInterval(this.outboxTimer);
       // The round in flight releases its claims before the database pool closes.

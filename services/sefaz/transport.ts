@@ -1,4 +1,5 @@
 import type { Agent } from 'node:https';
+import { performance } from 'node:perf_hooks';
 import type { AppConfig } from '../../config.js';
 import type { SigningMaterial } from '../../lib/issuer/types.js';
 import { breakerVerdict, KeyedBreaker, type BreakerChange, type BreakerOptions, type CallEvidence } from '../../lib/sefaz/breaker.js';
@@ -33,6 +34,12 @@ export interface TransportOptions {
 
 /** A circuit opened or recovered (see lib/sefaz/breaker.ts BreakerChange). */
 export type CircuitListener = (key: string, change: Exclude<BreakerChange, null>) => void;
+
+/**
+ * One exchange that went out, with its round trip in ms (socket wait excluded) and what it said
+ * about the authority; `evidence` is null when interpreting the answer threw (our bug).
+ */
+export type ExchangeListener = (key: string, ms: number, evidence: CallEvidence | null) => void;
 
 /** The node's transport settings from its configuration (SEFAZ_*). */
 export function transportOptions(config: AppConfig, now: () => number): TransportOptions {
@@ -70,6 +77,7 @@ export class AuthorityTransport {
   private readonly agents: AgentPool;
   private readonly bulkhead: Bulkhead;
   private readonly listeners: CircuitListener[] = [];
+  private readonly exchangeListeners: ExchangeListener[] = [];
 
   constructor(private readonly opts: TransportOptions) {
     this.breaker = new KeyedBreaker(opts.breaker);
@@ -80,6 +88,11 @@ export class AuthorityTransport {
   /** Every client of the transport hears about its circuits (the NF-e client's recovery probes, for one). */
   onCircuitChange(listener: CircuitListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Hears every exchange that reached the wire (the node's metrics). */
+  onExchange(listener: ExchangeListener): void {
+    this.exchangeListeners.push(listener);
   }
 
   async exchange<R>(x: Exchange<R>): Promise<R> {
@@ -108,18 +121,23 @@ export class AuthorityTransport {
       const trial = !x.probe;
       if (trial && !this.breaker.allow(x.key, this.opts.now())) return x.refused('circuit-open', `circuit open for ${x.key}`);
       let verdict: ReturnType<typeof breakerVerdict> = 'neutral';
+      let evidence: CallEvidence | null = null;
+      const start = performance.now();
       try {
         const out = await postSoap({
           url: x.url, agent, method: x.method, body: x.body, contentType: x.contentType, connectTimeoutMs: this.opts.connectTimeoutMs,
           readTimeoutMs: this.opts.readTimeoutMs, expectContinue: this.opts.expectContinue, socketWaitMs: this.opts.queueTimeoutMs,
         });
-        const { result, evidence } = x.interpret(out);
+        const interpreted = x.interpret(out);
+        evidence = interpreted.evidence;
         verdict = breakerVerdict(evidence);
-        return result;
+        return interpreted.result;
       } finally {
         // Also when interpret throws (our bug): the half-open trial slot must never stay taken.
         const change = this.breaker.record(x.key, verdict, this.opts.now(), { trial });
         if (change) for (const listener of this.listeners) listener(x.key, change);
+        const ms = performance.now() - start;
+        for (const listener of this.exchangeListeners) listener(x.key, ms, evidence);
       }
     }, (r) => x.refused(r.reason, refusalDetail(r)));
   }

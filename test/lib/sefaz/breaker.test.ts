@@ -84,3 +84,12 @@ test('KeyedBreaker: a probe neither needs nor takes the half-open trial slot', (
   t.is(b.record('k', 'neutral', 10_003), null, "the trial's own neutral outcome frees it");
   t.true(b.allow('k', 10_004));
 });
+
+test('KeyedBreaker.keys lists every authority a call asked about, open or not (the circuit-state metric reads it)', (t) => {
+  const b = new KeyedBreaker(opts);
+  t.deepEqual(b.keys(), []);
+  b.allow('SP|55|2', 1000);
+  for (let i = 0; i < 3; i++) b.failure('MG|65|2', 1000 + i);
+  t.deepEqual(b.keys().sort(), ['MG|65|2', 'SP|55|2']);
+  t.deepEqual(b.keys().sort().map((k) => b.state(k, 2000)), ['open', 'closed']);
+});

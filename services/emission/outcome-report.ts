@@ -1,0 +1,26 @@
+import type { LoggerInstance } from 'moleculer';
+import type { DocumentRecord } from '../../lib/emission/document.js';
+import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+import type { NodeMetrics } from '../shared/metrics.js';
+
+/** Told of each authority answer stored for a note: its transmission or a consult that settled it. */
+export type OutcomeReporter = (doc: DocumentRecord, via: 'authorization' | 'consult', result: AuthorizationResult | ConsultResult) => void;
+
+/**
+ * One info line per fiscal outcome (model, key, cStat, protocol, the note's status after it) and
+ * the outcome counter of this node. The request id reaches the line through the request scope, so
+ * it joins the access-log line of the request that caused it; the note's XML is never logged.
+ */
+export function outcomeReporter(logger: LoggerInstance, metrics: NodeMetrics): OutcomeReporter {
+  return (doc, via, result) => {
+    const cStat = 'cStat' in result ? result.cStat : undefined;
+    const protocol = 'protocol' in result && result.protocol ? result.protocol : doc.protocol ?? undefined;
+    metrics.emissionOutcomes.inc({ model: String(doc.model), kind: result.kind, cstat: cStat === undefined ? '' : String(cStat) });
+    logger.info({
+      documentId: doc.id, issuerId: doc.issuerId, model: doc.model, key: doc.accessKey, status: doc.status, via, result: result.kind,
+      ...(cStat !== undefined ? { cStat } : {}),
+      ...(protocol ? { protocol } : {}),
+      ...('reason' in result ? { reason: result.reason } : {}),
+    }, 'fiscal outcome');
+  };
+}
