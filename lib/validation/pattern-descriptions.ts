@@ -25,6 +25,8 @@ const NAMED: Record<string, string> = {
   '^\\d{2}\\.?\\d{2}$': 'ter 4 dígitos, com ou sem ponto no meio (por exemplo 01.07)',
   '^[123567]\\d{3}$': 'ser um CFOP de 4 dígitos começando por 1, 2, 3, 5, 6 ou 7',
   '^[A-Z]{2}$': 'ser a sigla da UF em 2 letras maiúsculas',
+  '^(A[CLMP]|BA|CE|DF|ES|GO|M[AGST]|P[ABEIR]|R[JNORS]|S[CEP]|TO|EX)$': 'ser a sigla de uma das 27 UFs, ou EX para exterior',
+  '^(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(Z|[+-]\\d{2}:\\d{2})$': 'ser data e hora ISO 8601 com segundos e fuso (por exemplo 2026-11-25T14:30:00-03:00)',
   '^[A-Z0-9]{7}$': 'ter 7 letras maiúsculas ou dígitos',
   '^DPS\\d{42}$': 'ser DPS seguido de 42 dígitos',
   '^[!-~\\u00A1-\\u00FF](?:[ -~\\u00A0-\\u00FF]*[!-~\\u00A1-\\u00FF])?$': 'conter só caracteres imprimíveis do leiaute (Latin-1, sem quebra de linha), sem espaço no começo ou no fim',
