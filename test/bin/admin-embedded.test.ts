@@ -35,7 +35,7 @@ test.before(async () => {
   const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
   env = {
     ...inherited, NODE_ENV: 'test', LOG_LEVEL: 'error', VAR_DIR: varDir, PORT: String(port), HOST: '127.0.0.1',
-    MONITOR_ENABLED: '0', AUTH_SCRYPT_N: '1024', NAMESPACE: '',
+    MONITOR_ENABLED: '0', AUTH_ARGON2_MEMORY_KIB: '1024', NAMESPACE: '',
   };
   server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout!.on('data', (c) => { serverLog += c; });
