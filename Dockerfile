@@ -6,12 +6,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
-COPY config.ts server.ts moleculer.config.ts ./
-COPY bin ./bin
-COPY lib ./lib
-COPY migrations ./migrations
-COPY services ./services
+# The build context is what .dockerignore lets through (no tests, benches, var/ or node_modules).
+COPY . .
 RUN npx tsc -p tsconfig.build.json
 
 # Runtime: production dependencies, the compiled JavaScript and the authority data; no tsx, no sources.

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { composeUp, readCompose, readDockerfile, type ComposeRun } from '../support/compose.js';
 import { companyWithA1 } from '../support/e2e.js';
@@ -36,6 +37,19 @@ test('every node of the compose file runs under an init, restarts by policy and 
   t.notRegex(docker.text.slice(docker.text.lastIndexOf('\nFROM ')), /tsx/, 'no tsx in the runtime stage');
   const ignored = readFileSync(new URL('../../.dockerignore', import.meta.url), 'utf8').split('\n');
   for (const entry of ['test', 'bench', 'node_modules', 'var', '.git']) t.true(ignored.includes(entry), `.dockerignore: ${entry}`);
+});
+
+test('each healthcheck fails when what it probes does not serve', async (t) => {
+  const unused = String(await new Promise<number>((done) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => done(port)); }); }));
+  const probe = async (service: string, env: Record<string, string>) => {
+    const command = compose.services[service]!.healthcheck?.test ?? ['CMD', 'node', 'bin/healthcheck.js'];
+    const r = await run.exec(service, command.slice(1), env);
+    return [r.code, r.stderr.trim()];
+  };
+  t.deepEqual(await probe('gateway', { PORT: unused }), [1, 'unhealthy: fetch failed']);
+  t.deepEqual(await probe('simulator', { SIMULATOR_PORT: unused }), [1, `unhealthy: connect ECONNREFUSED 127.0.0.1:${unused}`]);
+  t.deepEqual(await probe('emission', { SERVICES: 'emission,nenhum' }), [1, `unhealthy: no node of host ${hostname()} with emission,nenhum in namespace '${run.namespace}'`]);
+  t.deepEqual(await probe('emission', {}), [0, '']);
 });
 
 test('the cluster is the compose file\'s: a gateway, two emission replicas and the core node meet in one namespace', async (t) => {

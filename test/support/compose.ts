@@ -93,12 +93,14 @@ export interface ComposeRun {
   readonly url: string;
   /** The build directory: every container's /app. */
   readonly app: string;
+  /** The test's NAMESPACE, in place of the compose file's. */
+  readonly namespace: string;
   /** Host path of a container path (/app/var/simulator → <app>/var/simulator). */
   hostPath(containerPath: string): string;
   /** The processes of a service (replicas), by pid. */
   pids(service: string): number[];
-  /** `docker compose exec <service> node <script> …args`: one more process with that service's environment. */
-  exec(service: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** `docker compose exec [-e K=V…] <service> node <script> …args`: one more process with that service's environment. */
+  exec(service: string, args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }>;
   logs(service: string): string;
   stop(): Promise<void>;
 }
@@ -149,10 +151,10 @@ export async function composeUp(): Promise<ComposeRun> {
   }
 
   /** `node <script> …` as a host process: the compiled script under the two preloads, in /app. */
-  function node(service: string, argv: string[], capture = false): Proc {
+  function node(service: string, argv: string[], capture = false, extraEnv: Record<string, string> = {}): Proc {
     if (argv[0] !== 'node') throw new Error(`${service}: only node commands are supported, got ${argv.join(' ')}`);
     const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', resolveHosts(Object.keys(compose.services)), ...argv.slice(1)], {
-      cwd: app, env: environment(service), stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: app, env: { ...environment(service), ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     const proc: Proc = { service, child, tail: [], stdout: '', stderr: '', exited: new Promise((done) => child.once('close', (code) => done(code))) };
     const keep = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -211,10 +213,11 @@ export async function composeUp(): Promise<ComposeRun> {
   const run: ComposeRun = {
     url,
     app,
+    namespace,
     hostPath,
     pids: (service) => procs.filter((p) => p.service === service).map((p) => p.child.pid!),
-    async exec(service, args) {
-      const proc = node(service, args, true);
+    async exec(service, args, env = {}) {
+      const proc = node(service, args, true, env);
       const code = await proc.exited;
       return { code, stdout: proc.stdout, stderr: proc.stderr };
     },
