@@ -183,7 +183,7 @@ async function run(command: string | undefined, argv: string[]): Promise<number>
   const service = action.split('.').slice(0, 2).join('.');
   // Beside a running embedded `npm start`, the command joins it over loopback and its services
   // answer: the embedded database belongs to that process.
-  const join = runningEmbeddedNode(config);
+  const join = await runningEmbeddedNode(config);
   // Otherwise the node runs only the service that owns the action (v1.<service>.<action>). A
   // deactivation also asks emission whether the partner emitted: without a transporter, that answer
   // must come from this process (only that action of emission, see services/emission/activity.service.ts).

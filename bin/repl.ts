@@ -9,7 +9,7 @@ import { runningEmbeddedNode, waitForJoinedNode } from '../services/shared/embed
  * configuration (over loopback), and otherwise starts the whole embedded stack in this process.
  */
 const config = loadConfig({ ...process.env, NODE_ID: process.env.NODE_ID ?? `repl-${process.pid}` });
-const join = runningEmbeddedNode(config);
+const join = await runningEmbeddedNode(config);
 const services = (config.redisUrl || join) && !process.env.SERVICES ? [] : undefined;
 const broker = await createNode({ config, services, ...(join ? { loopback: { join } } : {}) });
 await broker.start();

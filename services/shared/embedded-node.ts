@@ -22,14 +22,39 @@ export function announceEmbeddedNode(broker: ServiceBroker, config: Pick<AppConf
   process.once('exit', () => { try { if (readFileSync(file, 'utf8') === mine) unlinkSync(file); } catch { /* already gone */ } });
 }
 
-/** `127.0.0.1:<port>/<nodeID>` of the embedded node running on this configuration, if one runs. */
-export function runningEmbeddedNode(config: Pick<AppConfig, 'pgliteDir' | 'databaseUrl' | 'redisUrl'>): string | null {
-  if (config.databaseUrl || config.redisUrl) return null;
+type EmbeddedConfig = Pick<AppConfig, 'pgliteDir' | 'databaseUrl' | 'redisUrl'>;
+
+function announced(config: EmbeddedConfig): string | null {
   const file = fileOf(config);
   if (!existsSync(file)) return null;
   let node: NodeFile;
   try { node = JSON.parse(readFileSync(file, 'utf8')) as NodeFile; } catch { return null; }
   return isAlive(node.pid) ? `127.0.0.1:${node.port}/${node.nodeID}` : null;
+}
+
+/** Another live process holds the PGlite directory (its pid file, services/shared/database.ts). */
+function databaseHeld(config: EmbeddedConfig): boolean {
+  try {
+    const pid = Number(readFileSync(`${config.pgliteDir}.pid`, 'utf8'));
+    return !!pid && pid !== process.pid && isAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `127.0.0.1:<port>/<nodeID>` of the embedded node running on this configuration, or null when none
+ * runs. A node still starting (it holds the database but has not announced itself yet, as right
+ * after `npm start &`) is waited for up to `timeoutMs`.
+ */
+export async function runningEmbeddedNode(config: EmbeddedConfig, timeoutMs = 60_000): Promise<string | null> {
+  if (config.databaseUrl || config.redisUrl) return null;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const url = announced(config);
+    if (url || !databaseHeld(config) || Date.now() > deadline) return url;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 function isAlive(pid: number): boolean {
