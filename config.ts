@@ -37,8 +37,11 @@ export interface AppConfig {
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
   readonly encryptionKeys: readonly { readonly id: string; readonly key: Buffer }[];
   readonly auth: {
-    /** scrypt cost N for password hashes (power of two; AUTH_SCRYPT_N, default 2^15). */
-    readonly scryptN: number;
+    /**
+     * Argon2id cost of new password hashes (lib/auth/password.ts): memory in KiB and passes
+     * (AUTH_ARGON2_MEMORY_KIB, AUTH_ARGON2_TIME_COST; default OWASP's 19456 and 2, one lane).
+     */
+    readonly argon2: { readonly memoryKiB: number; readonly timeCost: number; readonly parallelism: number };
     /** How often each auth node purges dead sessions and tokens; 0 disables the loop (tests drive purgeExpired). */
     readonly purgeIntervalMs: number;
     /** How long dead rows are kept for audit before the purge deletes them. */
@@ -170,9 +173,10 @@ function authorityQueueTimeout(env: Env): number {
   return queue;
 }
 
-function powerOfTwo(env: Env, name: string, fallback: number): number {
-  const n = int(env, name, fallback);
-  if (n < 2 || (n & (n - 1)) !== 0) throw new Error(`${name} must be a power of two >= 2, got ${n}`);
+/** Argon2 needs at least 8 KiB per lane (RFC 9106, 3.1); one lane here. */
+function argon2Memory(env: Env): number {
+  const n = int(env, 'AUTH_ARGON2_MEMORY_KIB', 19_456);
+  if (n < 8) throw new Error(`AUTH_ARGON2_MEMORY_KIB must be at least 8, got ${n}`);
   return n;
 }
 
@@ -281,7 +285,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),
     auth: Object.freeze({
-      scryptN: powerOfTwo(env, 'AUTH_SCRYPT_N', 2 ** 15),
+      argon2: Object.freeze({ memoryKiB: argon2Memory(env), timeCost: positive(env, 'AUTH_ARGON2_TIME_COST', 2), parallelism: 1 }),
       purgeIntervalMs: int(env, 'AUTH_PURGE_INTERVAL_MS', 10 * 60_000),
       purgeGraceMs: int(env, 'AUTH_PURGE_GRACE_MS', 7 * 24 * 3600_000),
     }),

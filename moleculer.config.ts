@@ -7,6 +7,7 @@ import { ParamsValidatorMiddleware } from './services/middlewares/params-validat
 import { TransportCapMiddleware } from './services/middlewares/transport-cap.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
 import { GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
+import { LoopbackTransporter } from './services/shared/loopback-transporter.js';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
 const REDACT = [
@@ -25,6 +26,11 @@ const REDACT = [
 export interface BrokerExtras {
   /** Where pino writes (tests capture the log stream); default stdout. */
   logDestination?: NodeJS.WritableStream;
+  /**
+   * Without REDIS_URL: the loopback transporter, so operator commands on this machine can join the
+   * embedded node (`{}`: listen, as `npm start` does; `{ join }`: the address of the node to join).
+   */
+  loopback?: { join?: string };
 }
 
 /**
@@ -43,7 +49,9 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
   return {
     namespace: config.namespace,
     nodeID: config.nodeId,
-    transporter: config.redisUrl ? { type: 'Redis', options: config.redisUrl } : null,
+    transporter: config.redisUrl ? { type: 'Redis', options: config.redisUrl }
+      : extras.loopback ? new LoopbackTransporter({ join: extras.loopback.join, maxPacketSize: config.transportMaxPacketBytes }) as any
+        : null,
     logger: {
       type: 'Pino',
       options: {

@@ -4,11 +4,13 @@ import { createNode } from './services/broker.js';
 import { beginDrain } from './services/shared/drain.js';
 import { closeAllKnex } from './services/shared/database.js';
 import { closeAllRedis } from './services/shared/redis.js';
+import { announceEmbeddedNode } from './services/shared/embedded-node.js';
 
 /**
  * `npm start`: one node. With no environment it runs every service in this process on embedded
  * Postgres (PGlite under var/) with the built-in authority simulator. With DATABASE_URL and
- * REDIS_URL it joins a cluster; SERVICES=emission,sefaz picks what this node runs.
+ * REDIS_URL it joins a cluster; SERVICES=emission,sefaz picks what this node runs. Embedded, it
+ * also listens on loopback so `npm run admin` and `npm run repl` join it (services/shared/embedded-node.ts).
  *
  * Signals are handled here, not by Moleculer (moleculer.config.ts skipProcessEventRegistration):
  * SIGTERM or SIGINT fails readiness at once, waits DRAIN_DELAY_MS, stops the broker (requests in
@@ -16,7 +18,8 @@ import { closeAllRedis } from './services/shared/redis.js';
  * `exec`, npm's shell (dash) would take the forwarded SIGTERM and die, leaving this process orphaned.
  */
 const config = loadConfig();
-const broker = await createNode({ config });
+const embedded = !config.databaseUrl && !config.redisUrl;
+const broker = await createNode({ config, ...(embedded ? { loopback: {} } : {}) });
 // Its own module name: the broker's banner lines are quiet at info (moleculer.config.ts logLevels).
 const log = broker.getLogger('server');
 
@@ -50,6 +53,7 @@ try {
   await Promise.allSettled([closeAllKnex(), closeAllRedis()]);
   process.exit(1);
 }
+if (embedded) announceEmbeddedNode(broker, config);
 const api: any = broker.getLocalService('api');
 const address = api?.server?.address();
 const url = address && typeof address === 'object' ? `http://${address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.address}:${address.port}` : null;

@@ -5,7 +5,8 @@ import { loadConfig } from '../config.js';
 /**
  * Operator commands: `npm run admin -- <command> [--flags]`. Starts a node with only the service that
  * owns the command's action (auth; classification for import-ibpt and import-classificacao), on embedded PGlite by default or
- * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. A key
+ * DATABASE_URL / REDIS_URL like any node, calls one action, prints its JSON result and exits. Beside
+ * a running embedded `npm start` it runs no service and joins that node over loopback instead. A key
  * is printed only by the command that creates it. The same actions are callable from the REPL:
  * `call v1.auth.createPartner --name …`. The commands and flags are in USAGE below.
  *
@@ -30,6 +31,9 @@ const USAGE = `usage: npm run admin -- <command> [--flags]
                      without flags, the version shipped in data/classification; with any file, --versao is required
                      and each missing file is the shipped one)
 `;
+
+/** How long a command waits for the running embedded node's services once it joined it. */
+const JOIN_TIMEOUT_MS = 15_000;
 
 /** A mistake on the command line: reported in one line with the usage, exit 2. */
 class UsageError extends Error {}
@@ -171,20 +175,25 @@ async function run(command: string | undefined, argv: string[]): Promise<number>
   const [action, params] = await build!(args);
   args.checkNoneLeft(command!);
   // Loaded only for a valid command line, so a typo is answered at once.
-  const [{ createNode }, { closeAllKnex }, { closeAllRedis }] = await Promise.all([
-    import('../services/broker.js'), import('../services/shared/database.js'), import('../services/shared/redis.js'),
+  const [{ createNode }, { closeAllKnex }, { closeAllRedis }, { runningEmbeddedNode }] = await Promise.all([
+    import('../services/broker.js'), import('../services/shared/database.js'), import('../services/shared/redis.js'), import('../services/shared/embedded-node.js'),
   ]);
   // Logs would interleave with the JSON on stdout: only errors by default.
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-  // The node runs only the service that owns the action (v1.<service>.<action>). A deactivation
-  // also asks emission whether the partner emitted: without a transporter, that answer must come
-  // from this process (only that action of emission, see services/emission/activity.service.ts).
-  const broker = await createNode({ config, services: [action.split('.')[1]!] });
-  if (action === 'v1.auth.deactivatePartner' && !config.redisUrl) {
+  const service = action.split('.').slice(0, 2).join('.');
+  // Beside a running embedded `npm start`, the command joins it over loopback and its services
+  // answer: the embedded database belongs to that process.
+  const join = await runningEmbeddedNode(config);
+  // Otherwise the node runs only the service that owns the action (v1.<service>.<action>). A
+  // deactivation also asks emission whether the partner emitted: without a transporter, that answer
+  // must come from this process (only that action of emission, see services/emission/activity.service.ts).
+  const broker = await createNode({ config, services: join ? [] : [action.split('.')[1]!], ...(join ? { loopback: { join } } : {}) });
+  if (action === 'v1.auth.deactivatePartner' && !config.redisUrl && !join) {
     broker.createService((await import('../services/emission/activity.service.js')).EmissionActivityService);
   }
   try {
     await broker.start();
+    if (join) await broker.waitForServices([service], JOIN_TIMEOUT_MS);
     const result = await broker.call(action, clean(params));
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

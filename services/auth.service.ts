@@ -4,7 +4,6 @@ import { migrations } from '../migrations/auth/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { createMailer } from './shared/mailer.js';
 import type { CallerMeta } from './shared/caller.js';
-import { DEFAULT_SCRYPT } from '../lib/auth/password.js';
 import { sha256Hex } from '../lib/auth/secrets.js';
 import { PLANS } from '../lib/plans.js';
 import { USER_ROLES } from '../lib/auth/identity.js';
@@ -281,7 +280,7 @@ const AuthService: ServiceSchema = {
         get knex() { return svc.knex; },
         t: (table: string) => this.t(table),
         config, clock, mailer, logger: this.logger, broker: this.broker,
-        scrypt: { ...DEFAULT_SCRYPT, N: config.auth.scryptN },
+        argon2: config.auth.argon2,
         credentialsChanged: () => dropAuthenticationCaches(this.broker, this.logger),
         sendMail: async (to: string, subject: string, text: string) => {
           try { await mailer.send({ to, subject, text }); }

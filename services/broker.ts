@@ -13,12 +13,14 @@ export interface NodeOptions {
   services?: readonly string[];
   /** Where logs go (tests capture them); default stdout. */
   logDestination?: NodeJS.WritableStream;
+  /** Without REDIS_URL: listen on loopback for operator commands, or join such a node (moleculer.config.ts). */
+  loopback?: { join?: string };
 }
 
 /** Creates one node: a broker with its runtime and the selected services, not yet started. */
 export async function createNode(opts: NodeOptions): Promise<ServiceBroker> {
   const { config } = opts;
-  const broker = new ServiceBroker(brokerOptions(config, { logDestination: opts.logDestination }));
+  const broker = new ServiceBroker(brokerOptions(config, { logDestination: opts.logDestination, loopback: opts.loopback }));
   attachRuntime(broker, { config, clock: opts.clock ?? systemClock });
   const names = opts.services ?? (config.services.length ? config.services : ALL_SERVICES);
   for (const name of names) {

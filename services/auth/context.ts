@@ -3,7 +3,7 @@ import type { LoggerInstance, ServiceBroker } from 'moleculer';
 import type { AppConfig } from '../../config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Mailer } from '../shared/mailer.js';
-import type { ScryptParams } from '../../lib/auth/password.js';
+import type { Argon2Params } from '../../lib/auth/password.js';
 import type { UserRole } from '../../lib/auth/identity.js';
 import type { Plan } from '../../lib/plans.js';
 
@@ -16,7 +16,8 @@ export interface AuthDeps {
   mailer: Mailer;
   logger: LoggerInstance;
   broker: ServiceBroker;
-  scrypt: ScryptParams;
+  /** Cost of new password hashes (config.auth.argon2). */
+  argon2: Argon2Params;
   /**
    * Drops cached authentications on every auth node (logout, revocation, plan change) and resolves
    * once every reachable node did: when a revocation answers, the credential fails on every node.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { DomainError } from '../../lib/errors/index.js';
-import { dummyHash, hashPassword, verifyPassword } from '../../lib/auth/password.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../lib/auth/password.js';
 import { MFA_TTL_S, signMfaToken, verifyToken } from '../../lib/auth/tokens.js';
 import { generateTotpSecret, otpauthUri, verifyTotp } from '../../lib/auth/totp.js';
 import { generateRecoveryCodes, hashRecoveryCode } from '../../lib/auth/recovery-codes.js';
@@ -14,7 +14,7 @@ import { spendMfaToken } from './mfa-tokens.js';
 
 /**
  * Login with password and second factor (API.md, Authentication > Two-factor and Login lockout).
- * Every refusal is the same 401 `Credenciais inválidas`, and every path runs one scrypt
+ * Every refusal is the same 401 `Credenciais inválidas`, and every path runs one Argon2id
  * verification, so neither the body nor the time tells an unknown e-mail from a wrong password or
  * a locked account.
  */
@@ -42,12 +42,13 @@ export async function login(d: AuthDeps, p: { email: string; password: string } 
   const keys = lockoutKeys(email, ip);
   const [locked, found] = await Promise.all([anyLocked(d, keys), d.knex(d.t('users')).where({ email }).first('id')]);
   const user = found ? await activeUser(d, found.id) : null;
-  const passwordOk = await verifyPassword(p.password, user?.password_hash ?? (await dummyHash(d.scrypt)));
+  const passwordOk = await verifyPassword(p.password, user?.password_hash ?? (await dummyHash(d.argon2)));
   if (locked) {
     d.logger.info({ email: maskEmail(email) }, 'login refused: locked');
     throw new DomainError('UNAUTHORIZED');
   }
   if (!user || !passwordOk) return fail(d, keys, email, 'bad credentials');
+  await upgradeHash(d, user, p.password);
   if (user.totp_enabled) {
     if (!p.totpCode && !p.recoveryCode) return challenge(d, user, false);
     if (!(await checkSecondFactor(d, user, p))) return fail(d, keys, email, 'bad second factor');
@@ -57,6 +58,17 @@ export async function login(d: AuthDeps, p: { email: string; password: string } 
   if (requiresTwoFactor(user.role, await isOwner(d, user.id))) return challenge(d, user, true);
   await clearBucket(d, keys[0]!);
   return issueSession(d, user);
+}
+
+/**
+ * Issue 21, item 13: a hash of the former scheme (scrypt) or of other Argon2id costs is replaced
+ * once the password was proven, the only moment the plain password is at hand. Only the hash
+ * changes (not password_changed_at: sessions stay), and only if no password change won the race.
+ */
+async function upgradeHash(d: AuthDeps, user: UserRow, password: string): Promise<void> {
+  if (!needsRehash(user.password_hash, d.argon2)) return;
+  const hash = await hashPassword(password, d.argon2);
+  await d.knex(d.t('users')).where({ id: user.id, password_hash: user.password_hash }).update({ password_hash: hash });
 }
 
 async function fail(d: AuthDeps, keys: string[], email: string, why: string): Promise<never> {
@@ -229,7 +241,7 @@ export async function changePassword(d: AuthDeps, caller: Caller | undefined, p:
 }
 
 export async function setPassword(d: AuthDeps, userId: string, password: string, reason: string): Promise<void> {
-  const hash = await hashPassword(password, d.scrypt);
+  const hash = await hashPassword(password, d.argon2);
   await d.knex(d.t('users')).where({ id: userId }).update({ password_hash: hash, password_changed_at: d.clock.now() });
   await revokeSessions(d, { userId }, reason);
 }

@@ -31,7 +31,7 @@ export async function insertUser(d: AuthDeps, trx: Knex | Knex.Transaction, u: {
   const email = normalizeEmail(u.email);
   if (await trx(d.t('users')).where({ email }).first('id')) throw new DomainError('CONFLICT', undefined, 'E-mail já cadastrado.');
   const now = d.clock.now();
-  const row = { id: randomUUID(), email, name: u.name, role: u.role, partner_id: u.partnerId, password_hash: await hashPassword(u.password, d.scrypt), created_at: now, password_changed_at: now };
+  const row = { id: randomUUID(), email, name: u.name, role: u.role, partner_id: u.partnerId, password_hash: await hashPassword(u.password, d.argon2), created_at: now, password_changed_at: now };
   await trx(d.t('users')).insert(row);
   if (u.partnerId) await trx(d.t('partner_members')).insert({ user_id: row.id, partner_id: u.partnerId, role: u.owner ? 'OWNER' : 'MEMBER' });
   return publicUser(row);

@@ -5,6 +5,9 @@ import type { ParsedCertificate } from '../../lib/issuer/certificate.js';
 import { checkPkcs12Iterations } from '../../lib/issuer/pkcs12-iterations.js';
 import type { Pkcs12Job, Pkcs12Outcome } from './pkcs12.worker.js';
 
+/** The worker's file is this module's sibling: `.ts` under tsx (npm start, tests), `.js` once compiled (Dockerfile). */
+const WORKER_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
 export interface Pkcs12PoolOptions {
   /** Time limit of one job once a thread runs it (waiting for a thread does not count). */
   timeoutMs: number;
@@ -40,7 +43,7 @@ export class Pkcs12Pool {
     this.slots = pLimit(this.threads);
     this.maxQueue = opts.maxQueue ?? 256;
     // The threads live as long as the pool: a stored A1 is opened on every cache miss of signing.
-    this.pool = new Piscina({ filename: new URL('./pkcs12.worker.ts', import.meta.url).href, minThreads: this.threads, maxThreads: this.threads });
+    this.pool = new Piscina({ filename: new URL(`./pkcs12.worker${WORKER_EXTENSION}`, import.meta.url).href, minThreads: this.threads, maxThreads: this.threads });
     this.ready = this.warm();
   }
 

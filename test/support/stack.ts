@@ -117,6 +117,9 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     // The availability monitor's timer would send status calls into other tests' simulator faults;
     // its own tests drive it with pollDue/checkNow.
     MONITOR_ENABLED: '0',
+    // Argon2id at 1 MiB and one pass (production: OWASP's 19 MiB, two passes): tests hash many passwords.
+    AUTH_ARGON2_MEMORY_KIB: '1024',
+    AUTH_ARGON2_TIME_COST: '1',
     ...extra,
   };
 }

@@ -4,12 +4,12 @@ import type { Clock } from '../../../services/shared/clock.js';
 import { FakeEmissionActivity } from '../../support/fake-emission.js';
 
 /**
- * A gateway + auth stack with a cheap scrypt cost (the production default is 2^15), and the
+ * A gateway + auth stack with a cheap Argon2id cost (testEnv's, unless `argon2MemoryKiB`), and the
  * emission stand-in a partner deactivation asks (test/support/fake-emission.ts).
  */
-export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; scryptN?: number; env?: Record<string, string> } = {}): Promise<Stack> {
+export async function authStack(t: ExecutionContext, opts: { clock?: Clock; nodes?: number; redis?: boolean; argon2MemoryKiB?: number; env?: Record<string, string> } = {}): Promise<Stack> {
   const nodes = Array.from({ length: opts.nodes ?? 1 }, (_, i) => ({ services: ['api-gateway', 'auth'], extra: i === 0 ? [FakeEmissionActivity] : [] }));
-  const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { AUTH_SCRYPT_N: String(opts.scryptN ?? 1024), ...(opts.env ?? {}) } });
+  const stack = await startStack({ nodes, clock: opts.clock, redis: opts.redis, env: { ...(opts.argon2MemoryKiB ? { AUTH_ARGON2_MEMORY_KIB: String(opts.argon2MemoryKiB) } : {}), ...(opts.env ?? {}) } });
   t.teardown(() => stack.stop());
   return stack;
 }
