@@ -8,7 +8,7 @@ import { waitFor } from '../support/webhooks.js';
  * Issue 20, defects 3 and 6, on the real multi-process layout, with the availability monitor's own
  * timer running on the core node (a round every few seconds here, 5 minutes in production). SP
  * goes down (simulator fault `down`: NfeStatusServico4 answers 108, every other service HTTP 503)
- * and two NF-e failing before sending open SP's circuit (threshold 2). The monitor's status call is
+ * and two NF-e failing before sending open SP's circuit (threshold 2; a third is short-circuited). The monitor's status call is
  * the probe and bypasses that circuit, so it still reads 108 and the next NFC-e is issued in offline
  * contingency instead of a 503. When SP is back, the notes that failed before sending are sent again
  * as soon as the circuit closes, not at their reconciliation slot (moved an hour away here).
@@ -47,6 +47,13 @@ test.serial('SP down with its circuit open: the monitor still reads 108 and the 
     t.is(res.body.data.status, 'ERROR', res.text);
     failedBeforeSending.push(res.body.data.id);
   }
+  // The circuit is open: a third note fails at once, short-circuited before the wire.
+  const third = await cluster.request('POST', '/v1/nfe', { headers, body: aValidNfeBody() });
+  t.is(third.status, 201, third.text);
+  t.is(third.body.data.status, 'ERROR', third.text);
+  failedBeforeSending.push(third.body.data.id);
+  const failure = await cluster.knex('emission.document_history').where({ document_id: third.body.data.id, to_status: 'ERROR' }).first('motivo');
+  t.regex(failure.motivo, /circuit open for SP\|55\|2/);
   t.deepEqual(await cluster.knex('simulator.notes').whereIn('access_key', (await cluster.knex('emission.documents').whereIn('id', failedBeforeSending).pluck('access_key'))).select('access_key'), [], 'nothing reached the authority');
 
   const down = await waitFor(async () => { const v = await sp(); return v?.status === 'down' ? v : null; }, 'the monitor to see SP down', 60_000);
@@ -55,6 +62,9 @@ test.serial('SP down with its circuit open: the monitor still reads 108 and the 
   const checkedAt = down.checkedAt;
   const later = await waitFor(async () => { const v = await sp(); return v.checkedAt !== checkedAt ? v : null; }, 'a later monitor round', 60_000);
   t.like(later, { status: 'down', cStat: 108, changedAt: down.changedAt });
+  // The issue's blind monitor recorded its own 'circuit-open' failure and kept SP up; this one never met the circuit.
+  const row = await cluster.knex('monitor.authority_status').where({ uf: 'SP', ambiente: 'homologacao' }).first('last_failure_reason');
+  t.not(row.last_failure_reason, 'circuit-open');
 
   const nfce = await cluster.request('POST', '/v1/nfce', { headers, body: aValidNfceBody() });
   t.is(nfce.status, 201, nfce.text);
@@ -67,11 +77,11 @@ test.serial('SP down with its circuit open: the monitor still reads 108 and the 
 });
 
 test.serial('SP back: the notes that failed before sending are authorized once the circuit closes, not at their reconciliation slot', async (t) => {
-  t.is(failedBeforeSending.length, 2);
+  t.is(failedBeforeSending.length, 3);
   // Their reconciliation would come an hour from now: only the recovery can send them in this test.
   await cluster.knex('emission.documents').whereIn('id', failedBeforeSending).update({ next_check_at: cluster.knex.raw(`now() + interval '1 hour'`) });
   const before = await cluster.knex('emission.documents').whereIn('id', failedBeforeSending).select('id', 'status', 'access_key');
-  t.deepEqual(before.map((d: any) => d.status), ['ERROR', 'ERROR']);
+  t.deepEqual(before.map((d: any) => d.status), ['ERROR', 'ERROR', 'ERROR']);
   await cluster.clearFaults();
 
   for (const { id, access_key: key } of before) {
@@ -91,7 +101,7 @@ test.serial('SP back: the notes that failed before sending are authorized once t
   }
   await waitFor(async () => (await sp()).status === 'up', 'the monitor to see SP up', 60_000);
   const numbers = (await cluster.knex('emission.documents').where({ issuer_id: issuerId, model: '55' }).orderBy('number').pluck('number')).map(Number);
-  t.deepEqual(numbers, [1, 2], 'no gap, no duplicate');
+  t.deepEqual(numbers, [1, 2, 3], 'no gap, no duplicate');
   const authorized = (await cluster.knex('emission.outbox').select('payload')).filter((r: any) => r.payload.type === 'invoice.authorized').map((r: any) => r.payload.data.invoiceId);
   t.deepEqual(authorized.sort(), [...failedBeforeSending].sort(), 'one invoice.authorized per note');
 });
