@@ -7,10 +7,12 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
  * Issue 20, defect 2, on the real multi-process layout (test/support/cluster.ts): a burst of NF-e
  * of one partner's issuer, spread by the gateway over two emission processes and queued on the
  * core's per-issuer connections to a slow authority, while another partner of the same UF emits
- * one note at a time. Every note of both partners answers 201 AUTHORIZED, numbers without a gap,
- * and one invoice.authorized each.
+ * one note a second. Every note of both partners answers 201 AUTHORIZED (a burst waits, it never
+ * fails nor opens the UF's circuit for the other tenant), numbers without a gap, and one
+ * invoice.authorized each.
  */
-const BURST = 30;
+/** The issue's size (300); FAULTS_BURST lowers it where a CI machine cannot afford it. */
+const BURST = Number(process.env.FAULTS_BURST ?? 300);
 let cluster: Cluster;
 
 test.before(async () => {
@@ -19,8 +21,9 @@ test.before(async () => {
 });
 test.after.always(async () => { await cluster?.stop(); });
 
-async function integrator(): Promise<{ headers: Record<string, string>; issuerId: string }> {
-  const { apiKey } = await partnerWithKey(cluster);
+/** The burst partner is Enterprise with a dedicated limit above the burst (API.md, Limits): every note is within its plan. */
+async function integrator(rateLimit?: number): Promise<{ headers: Record<string, string>; issuerId: string }> {
+  const { apiKey } = await (rateLimit ? partnerWithKey(cluster, 'ENTERPRISE', rateLimit) : partnerWithKey(cluster));
   const headers = { 'x-api-key': apiKey };
   const { issuerId } = await companyWithA1(cluster, headers);
   return { headers, issuerId };
@@ -33,15 +36,15 @@ const tally = (answers: { status: number; body: any }[]) => answers.reduce<Recor
   return acc;
 }, {});
 
-test.serial(`${BURST} NF-e at once from one partner while another emits one at a time: every answer of both is 201 AUTHORIZED`, async (t) => {
-  const [burstPartner, steadyPartner] = [await integrator(), await integrator()];
+test.serial(`${BURST} NF-e at once from one partner while another emits one a second: every answer of both is 201 AUTHORIZED`, async (t) => {
+  const [burstPartner, steadyPartner] = [await integrator(2 * BURST), await integrator()];
   await cluster.addFault({ mode: 'slow', uf: 'SP', service: 'NFeAutorizacao4', delayMs: 500 });
   let burstDone = false;
   const burst = Promise.all(Array.from({ length: BURST }, () => emit(burstPartner))).finally(() => { burstDone = true; });
   const steady: { status: number; body: any }[] = [];
   while (!burstDone || steady.length < 3) {
     steady.push(await emit(steadyPartner));
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1_000)); // the issue's steady tenant: one note a second
   }
   await cluster.clearFaults();
   t.deepEqual(tally(await burst), { '201 AUTHORIZED': BURST });

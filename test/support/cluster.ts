@@ -105,12 +105,23 @@ process.once('exit', () => { for (const c of alive) c.kill('SIGKILL'); });
  */
 const EXIT_WITH_PARENT = 'data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.stdin.on("end",()=>process.exit(1)).resume()';
 
-export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+/** What a fault test changes in the layout (each optional; the default is the plain cluster). */
+export interface ClusterOptions {
+  /** Environment of one role's processes only (e.g. the availability monitor's timer on the core). */
+  roleEnv?: Partial<Record<Role, Record<string, string>>>;
+  /** The Redis of every node (a private server, test/support/private-redis.ts); default the shared one under a private prefix. */
+  redisUrl?: string;
+  /** Given the cluster's database URL, the one its processes connect to (a test/support/pg-proxy.ts); `knex` stays direct. */
+  databaseUrlVia?: (url: string) => Promise<string>;
+}
+
+export async function startCluster(extraEnv: Record<string, string> = {}, options: ClusterOptions = {}): Promise<Cluster> {
   const db = await createTestDatabase();
   const [gatewayPort, simulatorPort, simulatorAdminPort] = [await freePort(), await freePort(), await freePort()];
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const base = testEnv({
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
+    DATABASE_URL: options.databaseUrlVia ? await options.databaseUrlVia(db.url) : db.url,
+    REDIS_URL: redisUrl,
     AUTH_SCRYPT_N: '1024',
     // The ready lines are info; pino writes JSON lines to stdout, kept only as a short tail.
     LOG_LEVEL: 'info',
@@ -135,10 +146,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
 
   function spawnRole(role: Role): Running {
     const script = role === 'simulator' ? 'bin/simulator.ts' : 'server.ts';
-    const roleEnv = role === 'simulator' ? {} : {
+    // The simulator is the authority, not the product: a database outage of the product is not its own.
+    const roleEnv = role === 'simulator' ? { DATABASE_URL: db.url, ...options.roleEnv?.[role] } : {
       SERVICES: SERVICES[role],
       NODE_ID: `${env.NAMESPACE}-${role}-${generation++}`,
       PORT: role === 'gateway' ? String(gatewayPort) : '0',
+      ...options.roleEnv?.[role],
     };
     const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
     const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -216,7 +229,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       for (const p of running) if (isRunning(p)) { p.child.kill('SIGKILL'); await p.exited; }
       await knex.destroy();
       await db.drop().catch(() => undefined);
-      await dropRedisKeys(env.REDIS_PREFIX!).catch(() => undefined);
+      await dropRedisKeys(redisUrl, env.REDIS_PREFIX!).catch(() => undefined);
       rmSync(env.VAR_DIR!, { recursive: true, force: true });
     },
   };
@@ -235,8 +248,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
 }
 
 /** The streams and rate-limit keys this cluster left under its own prefix. */
-async function dropRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   try {
     let cursor = '0';
@@ -255,9 +268,10 @@ async function dropRedisKeys(prefix: string): Promise<void> {
  * then `issue-key`, each its own process on the cluster's database (no transporter: the command's
  * own auth service writes the rows, which the cluster's auth node then reads).
  */
-export async function partnerWithKey(cluster: Cluster, plan = 'SCALE'): Promise<{ partnerId: string; apiKey: string }> {
+export async function partnerWithKey(cluster: Cluster, plan = 'SCALE', enterpriseRateLimit?: number): Promise<{ partnerId: string; apiKey: string }> {
   const owner = `owner-${randomBytes(4).toString('hex')}@example.com`;
-  const partner = await admin(cluster, ['create-partner', '--name', `Parceiro ${owner}`, '--owner-email', owner, '--owner-password', 'Senha-de-teste-123', '--plan', plan, '--subscription', 'ACTIVE']);
+  const limit = enterpriseRateLimit === undefined ? [] : ['--enterprise-rate-limit', String(enterpriseRateLimit)];
+  const partner = await admin(cluster, ['create-partner', '--name', `Parceiro ${owner}`, '--owner-email', owner, '--owner-password', 'Senha-de-teste-123', '--plan', plan, '--subscription', 'ACTIVE', ...limit]);
   const key = await admin(cluster, ['issue-key', '--partner', partner.partnerId, '--kind', 'live']);
   return { partnerId: partner.partnerId, apiKey: key.apiKey };
 }
