@@ -115,7 +115,7 @@ async function settle(stack: Stack, issuerId: string): Promise<void> {
 }
 
 async function run(emissionNodes: number, items: number) {
-  const env = testEnv({ REDIS_URL: TEST_REDIS_URL, IP_RATE_LIMIT: '1000000', AUTH_SCRYPT_N: '1024', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' });
+  const env = testEnv({ REDIS_URL: TEST_REDIS_URL, IP_RATE_LIMIT: '1000000', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' });
   const main = ALL_SERVICES.filter((s) => s !== 'emission');
   const stack = await startStack({
     redis: true,

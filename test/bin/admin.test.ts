@@ -20,7 +20,7 @@ let stack: Stack;
 let varDir: string;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth'] }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth'] }] });
   varDir = mkdtempSync(join(tmpdir(), 'fiscal-admin-'));
 });
 test.after.always(async () => {
@@ -58,7 +58,6 @@ function spawnAdmin(args: string[], stdin?: string): Promise<Run> {
     JWT_SECRET: stack.config.jwtSecret,
     ENCRYPTION_KEYS: stack.config.encryptionKeys.map((k) => `${k.id}:${k.key.toString('base64')}`).join(','),
     NAMESPACE: `admin${randomBytes(4).toString('hex')}`,
-    AUTH_SCRYPT_N: '1024',
   };
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });

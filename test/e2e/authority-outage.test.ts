@@ -26,7 +26,7 @@ const failedBeforeSending: string[] = [];
 test.before(async () => {
   stack = await startStack({
     clock,
-    env: { AUTH_SCRYPT_N: '1024', WEBHOOK_POLL_MS: '0', SEFAZ_BREAKER_THRESHOLD: '2', SEFAZ_CONSULT_RETRIES: '0', SEFAZ_BREAKER_COOLDOWN_MS: '1500' },
+    env: { WEBHOOK_POLL_MS: '0', SEFAZ_BREAKER_THRESHOLD: '2', SEFAZ_CONSULT_RETRIES: '0', SEFAZ_BREAKER_COOLDOWN_MS: '1500' },
   });
   simulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
   ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));

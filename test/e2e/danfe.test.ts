@@ -16,7 +16,7 @@ let headers: Record<string, string>;
 let otherHeaders: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   otherHeaders = { 'x-api-key': (await createPartnerWithKey(stack, { plan: 'SCALE' })).apiKey };
 });

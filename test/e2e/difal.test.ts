@@ -17,7 +17,7 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers, issuerId } = await integratorWithA1(stack));
 });
 test.after.always(async () => {

@@ -11,7 +11,7 @@ import { CATALOG } from '../../lib/errors/index.js';
 let stack: Stack;
 let browser: Browser;
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024', ERRORS_BASE: 'http://api.test/errors' } });
+  stack = await startStack({ env: { ERRORS_BASE: 'http://api.test/errors' } });
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 });
 test.after.always(async () => {

@@ -8,7 +8,7 @@ let stack: Stack;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers } = await integratorWithA1(stack));
 });
 test.after.always(async () => {

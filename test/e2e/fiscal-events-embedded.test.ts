@@ -4,7 +4,7 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
 import { integratorWithA1 } from '../support/e2e.js';
 
 test('embedded mode (PGlite): cancel an NF-e and inutilize a range ahead that the numbering then skips', async (t) => {
-  const stack = await startStack({ pglite: true, env: { AUTH_SCRYPT_N: '1024' } });
+  const stack = await startStack({ pglite: true });
   t.teardown(() => stack.stop());
   const { headers } = await integratorWithA1(stack);
 

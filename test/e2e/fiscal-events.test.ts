@@ -20,7 +20,7 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200' } });
   ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });

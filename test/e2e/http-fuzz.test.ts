@@ -286,7 +286,7 @@ async function forEveryRoute(t: any, property: number, pick: (r: Route) => boole
 test.before(async () => {
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES], logDestination: logs.stream }], env: { AUTH_SCRYPT_N: '1024', IP_RATE_LIMIT: '100000', LOG_LEVEL: 'error' } });
+  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES], logDestination: logs.stream }], env: { IP_RATE_LIMIT: '100000', LOG_LEVEL: 'error' } });
   port = Number(new URL(stack.url).port);
   const broker = stack.nodes[0]!;
   // Enterprise with a high limit: the fuzz must reach the actions, not the rate limiter.

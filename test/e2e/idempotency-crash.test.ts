@@ -24,7 +24,7 @@ interface Cluster {
 
 async function startCluster(t: any, nodes: { services: string[] }[]): Promise<Cluster> {
   const clock = new ManualClock(new Date());
-  const stack = await startStack({ redis: true, clock, nodes, env: { AUTH_SCRYPT_N: '1024' } });
+  const stack = await startStack({ redis: true, clock, nodes });
   t.teardown(() => stack.stop());
   const { headers } = await integratorWithA1(stack);
   const sefaz: any = stack.nodes.find((n) => n.getLocalService('v1.sefaz'))!.getLocalService('v1.sefaz');

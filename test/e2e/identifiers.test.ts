@@ -21,7 +21,7 @@ let stack: Stack;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
 });
 test.after.always(async () => { await stack?.stop(); });

@@ -23,7 +23,7 @@ let receiver: Receiver;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ clock, env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ clock, env: { WEBHOOK_POLL_MS: '200' } });
   simulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
   ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);

@@ -16,7 +16,7 @@ let receiver: Receiver;
 let headers: Record<string, string>;
 
 test.before(async () => {
-  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '200' } });
   ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });

@@ -22,7 +22,7 @@ const clock = new ManualClock(new Date());
 const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test.before(async () => {
-  stack = await startStack({ clock, env: { WEBHOOK_POLL_MS: '200', AUTH_SCRYPT_N: '1024', SIMULATOR_SEFIN_NAO_ADERENTES: '3304557' } });
+  stack = await startStack({ clock, env: { WEBHOOK_POLL_MS: '200', SIMULATOR_SEFIN_NAO_ADERENTES: '3304557' } });
   ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
   receiver = await subscribedReceiver(stack, headers);
 });

@@ -17,7 +17,7 @@ let issuerId: string;
 const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br', fiscalBrainEnabled: true };
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
 });
 test.after.always(async () => { await stack?.stop(); });

@@ -13,7 +13,7 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
 let stack: Stack;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
 });
 test.after.always(async () => {
   await stack?.stop();

@@ -20,7 +20,7 @@ let issuerId: string;
 let owner: { email: string; password: string };
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES], logDestination: logs.stream, env: { LOG_LEVEL: 'info' } }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: [...ALL_SERVICES], logDestination: logs.stream, env: { LOG_LEVEL: 'info' } }] });
   const who = await integratorWithA1(stack);
   ({ headers, issuerId } = who);
   partnerId = who.partner.partnerId;

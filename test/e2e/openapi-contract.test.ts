@@ -14,7 +14,7 @@ import { describePattern } from '../../lib/validation/pattern-descriptions.js';
 let stack: Stack;
 let doc: any;
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024', ERRORS_BASE: 'http://api.test/errors' } });
+  stack = await startStack({ env: { ERRORS_BASE: 'http://api.test/errors' } });
   doc = (await stack.request('GET', '/api-docs-json')).body;
 });
 test.after.always(async () => { await stack?.stop(); });

@@ -5,7 +5,7 @@ import { integratorWithA1 } from '../support/e2e.js';
 
 /** Issue 21, item 4: integrators generate clients from /api-docs-json, so every emission body is in it. */
 let stack: Stack;
-test.before(async () => { stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } }); });
+test.before(async () => { stack = await startStack(); });
 test.after.always(async () => { await stack?.stop(); });
 
 test('POST /v1/nfe, /v1/nfce and /v1/nfe/batch document their whole request body, with examples the service authorizes (Location on the 201)', async (t) => {

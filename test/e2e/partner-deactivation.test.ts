@@ -13,7 +13,7 @@ let stack: Stack;
 let admin: LoggedIn;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   admin = await loginAs(stack, { role: 'SUPERADMIN' });
 });
 test.after.always(async () => {

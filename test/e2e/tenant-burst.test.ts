@@ -18,7 +18,7 @@ let burstPartner: Awaited<ReturnType<typeof integratorWithA1>>;
 let steadyPartner: Awaited<ReturnType<typeof integratorWithA1>>;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024', WEBHOOK_POLL_MS: '0', SEFAZ_MAX_SOCKETS: '8', SEFAZ_CONNECT_TIMEOUT_MS: '3000',
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '0', SEFAZ_MAX_SOCKETS: '8', SEFAZ_CONNECT_TIMEOUT_MS: '3000',
     // A shared, loaded test machine numbers slowly; the bound is not what this test is about.
     EMISSION_NUMBERING_TIMEOUT_MS: '60000' } });
   simulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;

@@ -122,7 +122,6 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
   const base = testEnv({
     DATABASE_URL: options.databaseUrlVia ? await options.databaseUrlVia(db.url) : db.url,
     REDIS_URL: redisUrl,
-    AUTH_SCRYPT_N: '1024',
     // The ready lines are info; pino writes JSON lines to stdout, kept only as a short tail.
     LOG_LEVEL: 'info',
     ...extraEnv,

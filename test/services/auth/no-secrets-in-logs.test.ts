@@ -16,7 +16,7 @@ import { mailsTo, tokenMailedTo } from '../../support/mail.js';
  */
 test('no password, token, API key, TOTP secret or recovery code reaches the log stream', async (t) => {
   const db = await createTestDatabase();
-  const config = loadConfig(testEnv({ DATABASE_URL: db.url, AUTH_SCRYPT_N: '1024', LOG_LEVEL: 'debug' }));
+  const config = loadConfig(testEnv({ DATABASE_URL: db.url, LOG_LEVEL: 'debug' }));
   const lines: string[] = [];
   const destination = new Writable({ write(chunk, _enc, cb) { lines.push(chunk.toString()); cb(); } });
   const options = brokerOptions(config);

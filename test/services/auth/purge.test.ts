@@ -124,7 +124,7 @@ test('each auth node runs the purge on its own every AUTH_PURGE_INTERVAL_MS', as
 
 test('the purge works on the embedded database (PGlite), the default of npm start', async (t) => {
   const clock = new ManualClock(T0);
-  const stack = await startStack({ pglite: true, clock, nodes: [{ services: ['auth'] }], env: { AUTH_SCRYPT_N: '1024', AUTH_PURGE_INTERVAL_MS: '0' } });
+  const stack = await startStack({ pglite: true, clock, nodes: [{ services: ['auth'] }], env: { AUTH_PURGE_INTERVAL_MS: '0' } });
   t.teardown(() => stack.stop());
   const sa: any = await stack.nodes[0]!.call('v1.auth.createSuperadmin', { email: 'pglite-sa@example.com', password: TEST_PASSWORD, name: 'Super Admin' });
   const rows = (n: number, expires: Date) => Array.from({ length: n }, () => ({ jti: randomUUID(), user_id: sa.id, used_at: T0, expires_at: expires }));

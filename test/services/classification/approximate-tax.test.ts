@@ -9,7 +9,7 @@ let admin: LoggedIn;
 let partner: PartnerWithKey;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'classification'] }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'classification'] }] });
   admin = await loginAs(stack, { role: 'SUPERADMIN' });
   partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
 });

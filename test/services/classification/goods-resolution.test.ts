@@ -18,7 +18,7 @@ let simplesId: string;
 let lastNumber = 0;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }] });
   const partner = await createPartnerWithKey(stack, { plan: 'GROWTH' });
   headers = { 'x-api-key': partner.apiKey };
   ({ issuerId } = await companyWithA1(stack, headers, { ...SANDBOX_CSC, fiscalBrainEnabled: true }));

@@ -16,7 +16,7 @@ test.after.always(async () => { await stack?.stop(); await closeAllRedis(); });
 test('notes accepted on two emission nodes reach the classification node through the outbox relay and update the memory', async (t) => {
   stack = await startStack({
     redis: true,
-    env: { AUTH_SCRYPT_N: '1024' },
+    env: {},
     nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'sefaz'] }, { services: ['emission'] }, { services: ['emission'] }, { services: ['classification'] }],
   });
   const partner = await createPartnerWithKey(stack, { plan: 'ENTERPRISE' });

@@ -19,7 +19,7 @@ let contador: LoggedIn;
 let partnerId: string;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }] });
   const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
   partnerId = partner.partnerId;
   headers = { 'x-api-key': partner.apiKey };

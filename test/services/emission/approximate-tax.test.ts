@@ -16,7 +16,7 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }], env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'sefaz', 'classification'] }] });
   await stack.nodes[0]!.call('v1.classification.importApproximateTaxTable', { conteudo: base64(testTableCsv()), uf: 'SP' });
   const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
   headers = { 'x-api-key': partner.apiKey };

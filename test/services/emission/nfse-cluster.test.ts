@@ -12,7 +12,7 @@ test('200 concurrent DPS over two emission nodes get 200 distinct consecutive nD
   const sefin = new SefinStandIn();
   const stack = await startStack({
     redis: true,
-    env: { AUTH_SCRYPT_N: '1024' },
+    env: {},
     nodes: [
       { services: ['api-gateway', 'auth', 'issuer', 'webhook-dispatcher'], extra: [sefin.service()] },
       { services: ['emission'] },

@@ -25,7 +25,7 @@ const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@pre
 test.before(async () => {
   stack = await startStack({
     clock,
-    env: { AUTH_SCRYPT_N: '1024' },
+    env: {},
     nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'webhook-dispatcher'], extra: [sefin.service()] }],
   });
   ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));

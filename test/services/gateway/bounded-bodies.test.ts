@@ -16,7 +16,7 @@ let headers: Record<string, string>;
 test.before(async () => {
   stack = await startStack({
     redis: true,
-    env: { AUTH_SCRYPT_N: '1024' },
+    env: {},
     nodes: [{ services: ['api-gateway'] }, { services: ALL_SERVICES.filter((s) => s !== 'api-gateway') }],
   });
   ({ headers } = await integratorWithA1(stack));

@@ -8,7 +8,7 @@ let stack: Stack;
 let testPartner: PartnerWithKey;
 let livePartner: PartnerWithKey;
 test.before(async () => {
-  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'webhook-dispatcher'] }], env: { WEBHOOK_POLL_MS: '0', AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack({ nodes: [{ services: ['api-gateway', 'auth', 'webhook-dispatcher'] }], env: { WEBHOOK_POLL_MS: '0' } });
   testPartner = await createPartnerWithKey(stack, { keyKind: 'test', plan: 'SCALE' });
   livePartner = await createPartnerWithKey(stack, { keyKind: 'live', plan: 'SCALE' });
 });

@@ -13,7 +13,7 @@ let headers: Record<string, string>;
 let issuerId: string;
 
 test.before(async () => {
-  stack = await startStack({ env: { AUTH_SCRYPT_N: '1024' } });
+  stack = await startStack();
   ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
 });
 test.after.always(async () => { await stack?.stop(); });
