@@ -55,6 +55,8 @@ export interface DanfeTotals {
   vBC: string; vICMS: string; vICMSDeson: string; vFCP: string; vBCST: string; vST: string; vFCPST: string;
   vProd: string; vFrete: string; vSeg: string; vDesc: string; vII: string; vIPI: string;
   vPIS: string; vCOFINS: string; vOutro: string; vNF: string; vTotTrib: string;
+  /** DIFAL / partilha (EC 87/2015, ICMSTot W04c-W04e): empty when the note has no ICMSUFDest group. */
+  vFCPUFDest: string; vICMSUFDest: string; vICMSUFRemet: string;
 }
 
 export interface DanfeVolume {
@@ -85,6 +87,8 @@ export interface DanfeView {
   tpNF: '0' | '1';
   tpAmb: 1 | 2;
   tpEmis: number;
+  /** tpImp (B21): 1 DANFE portrait, 2 landscape, 3 simplificado, 4 DANFE NFC-e, 5 NFC-e by message. */
+  tpImp: number;
   naturezaOperacao: string;
   emitente: DanfeParty & { iest: string; im: string; crt: string };
   destinatario: DanfeParty | null;
@@ -176,7 +180,10 @@ function item(det: Group): DanfeItem {
   };
 }
 
-const TOTAL_TAGS = ['vBC', 'vICMS', 'vICMSDeson', 'vFCP', 'vBCST', 'vST', 'vFCPST', 'vProd', 'vFrete', 'vSeg', 'vDesc', 'vII', 'vIPI', 'vPIS', 'vCOFINS', 'vOutro', 'vNF', 'vTotTrib'] as const;
+const TOTAL_TAGS = [
+  'vBC', 'vICMS', 'vICMSDeson', 'vFCP', 'vBCST', 'vST', 'vFCPST', 'vProd', 'vFrete', 'vSeg', 'vDesc', 'vII', 'vIPI', 'vPIS', 'vCOFINS', 'vOutro', 'vNF', 'vTotTrib',
+  'vFCPUFDest', 'vICMSUFDest', 'vICMSUFRemet',
+] as const;
 
 function transport(transp: G): DanfeTransport {
   const t = direct(transp, 'transporta');
@@ -257,6 +264,7 @@ function readView(root: Group, options: DanfeViewOptions): DanfeView {
     tpNF: ds(ide, 'tpNF') === '0' ? '0' : '1',
     tpAmb,
     tpEmis,
+    tpImp: Number(ds(ide, 'tpImp') || (model === '65' ? '4' : '1')),
     naturezaOperacao: ds(ide, 'natOp'),
     emitente: { ...party(emit, 'enderEmit'), iest: ds(emit, 'IEST'), im: ds(emit, 'IM'), crt: ds(emit, 'CRT') },
     destinatario: dest ? party(dest, 'enderDest') : null,

@@ -1,0 +1,29 @@
+/**
+ * The NF-e DANFE sheet: A4 in portrait (tpImp 1) or landscape (tpImp 2, MOC 4.00 B21), with the
+ * margins and row heights every block shares. Blocks lay themselves out within `w`, so the same
+ * blocks fill either orientation (in landscape the item description column takes the extra width).
+ */
+export interface Sheet {
+  size: [number, number];
+  pageW: number;
+  pageH: number;
+  /** Margin on every side. */
+  m: number;
+  /** Printable width. */
+  w: number;
+}
+
+const A4_W = 595.28;
+const A4_H = 841.89;
+const MARGIN = 18;
+
+export const ROW = 20;
+export const TITLE_H = 9;
+export const HEADER_H = 112;
+export const CANHOTO_H = 42;
+export const ADIC_H = 78;
+
+export function sheetFor(tpImp: number): Sheet {
+  const [pageW, pageH] = tpImp === 2 ? [A4_H, A4_W] : [A4_W, A4_H];
+  return { size: [pageW, pageH], pageW, pageH, m: MARGIN, w: pageW - 2 * MARGIN };
+}
