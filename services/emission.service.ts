@@ -15,7 +15,7 @@ import { emitDocument, type EmissionDeps } from './emission/emit.js';
 import { checkSameRequest, isSettledAnswer } from '../lib/emission/idempotent-retry.js';
 import { bodyFingerprint } from '../lib/idempotency/fingerprint.js';
 import { reconcileOne } from './emission/transmit.js';
-import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
+import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type DanfeLogo, type ListQuery, type PrintFormat } from './emission/queries.js';
 import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { StageTimer } from './emission/stage-timer.js';
@@ -162,7 +162,9 @@ function printableAction(model: Model, path: string, format: PrintFormat): any {
     },
     async handler(this: any, ctx: Ctx<{ id: string }>) {
       const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
-      const out = await printableDocument(this.store, doc, format);
+      // Only the NF-e DANFE has the emitter block that carries the issuer's logo.
+      const logo = model === '55' ? await ctx.call<DanfeLogo | null, { partnerId: string; issuerId: string }>('v1.issuer.logoForPrint', { partnerId: doc.partnerId, issuerId: doc.issuerId }) : null;
+      const out = await printableDocument(this.store, doc, format, logo);
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
       return out.body;

@@ -34,7 +34,7 @@ td,th{border:1px solid #000;vertical-align:top;padding:1px 3px;overflow:hidden}
 .f .l{display:block;font-size:5.5pt;text-transform:uppercase}.f.w .v{white-space:normal}.f .v{display:block;font-size:8pt;min-height:10pt;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .r .v,.r{text-align:right}.c{text-align:center}
 h2{font-size:7pt;margin:5px 0 0;text-transform:uppercase}
-.emit .nome{font-size:10pt;font-weight:bold;display:block;margin-bottom:3px}
+.emit .logo{float:left;max-width:64px;max-height:64px;margin:0 6px 4px 0}.emit .nome{font-size:10pt;font-weight:bold;display:block;margin-bottom:3px}
 .danfe{text-align:center}.danfe b{font-size:13pt;display:block}.danfe .tp{display:inline-block;border:1px solid #000;padding:0 6px;font-size:11pt;margin:2px}
 .chave .v{font-size:8.5pt;font-weight:bold;letter-spacing:.5px}.barcode{width:100%;height:34px;display:block}
 .itens th{font-size:5.5pt;font-weight:normal;text-transform:uppercase}.itens td{font-size:6.5pt;border-top:none;border-bottom:none}
@@ -62,7 +62,13 @@ function canhoto(v: DanfeView): string {
 <tr>${field('Data de recebimento', '')}${field('Identificação e assinatura do recebedor', '')}</tr></table>`;
 }
 
-function header(v: DanfeView, page: number, pages: number): string {
+/** The issuer's logo as given by the issuer service (already checked as PNG/JPEG: lib/issuer/logo.ts). */
+export interface HtmlLogo {
+  base64: string;
+  mime: string;
+}
+
+function header(v: DanfeView, page: number, pages: number, logo: HtmlLogo | null): string {
   const e = v.emitente;
   const a = e.endereco;
   const addr = a
@@ -71,7 +77,7 @@ function header(v: DanfeView, page: number, pages: number): string {
     : '';
   const prot = v.protocolo ? `${v.protocolo.numero} - ${formatDateTime(v.protocolo.dhRecbto)}` : '';
   return `<table class="header"><colgroup><col style="width:38%"><col style="width:20%"><col style="width:42%"></colgroup><tr>
-<td rowspan="3" class="emit"><span class="nome">${esc(e.nome)}</span>${addr}</td>
+<td rowspan="3" class="emit">${logo ? `<img class="logo" alt="" src="data:${esc(logo.mime)};base64,${esc(logo.base64)}">` : ''}<span class="nome">${esc(e.nome)}</span>${addr}</td>
 <td rowspan="3" class="danfe"><b>DANFE</b>Documento Auxiliar da Nota Fiscal Eletrônica<br>0 - ENTRADA<br>1 - SAÍDA <span class="tp">${esc(v.tpNF)}</span><br><b style="font-size:9pt">Nº ${esc(formatNumber(v.numero))}</b>SÉRIE ${esc(formatSerie(v.serie))}<br>FOLHA ${page}/${pages}</td>
 <td>${barcodeSvg(v.accessKey)}</td></tr>
 <tr>${field('Chave de acesso', groupAccessKey(v.accessKey), 'chave')}</tr>
@@ -139,13 +145,13 @@ function adicionais(v: DanfeView): string {
   return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl)}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
 }
 
-export function renderNfeHtml(v: DanfeView): string {
+export function renderNfeHtml(v: DanfeView, logo: HtmlLogo | null = null): string {
   const slices = paginate(v.items.map(itemLines), HTML_FIRST_PAGE_LINES, HTML_NEXT_PAGE_LINES);
   const pages = slices.map((slice, i) => {
     const first = i === 0;
     const body = [
       first ? canhoto(v) : '',
-      header(v, i + 1, slices.length),
+      header(v, i + 1, slices.length, logo),
       first ? destinatario(v) + cobranca(v) + imposto(v) + transporte(v) : '',
       itemsTable(v.items.slice(slice.start, slice.end), hasDiscount(v)),
       first ? adicionais(v) : '',

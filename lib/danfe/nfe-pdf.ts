@@ -7,7 +7,7 @@
  */
 import type { DanfeView } from './view-model.js';
 import { paginate } from './paginate.js';
-import { newPdf, pdfBuffer, type PdfOptions } from './pdf.js';
+import { newPdf, pdfBuffer, type Pdf, type PdfOptions } from './pdf.js';
 import { ADIC_H, CANHOTO_H, sheetFor, TITLE_H } from './nfe-sheet.js';
 import { canhoto, cobranca, cobrancaHeight, destinatario, DESTINATARIO_H, header, HEADER_BLOCK_H } from './nfe-pdf-head.js';
 import { adicionais, imposto, IMPOSTO_H, marks, transporte, transporteHeight } from './nfe-pdf-body.js';
@@ -27,6 +27,15 @@ export interface NfePdfLayout {
 /** Where the first sheet's items begin: the fixed groups above them (fatura and volumes vary per note). */
 function firstPageItemsTop(m: number, v: DanfeView): number {
   return m + CANHOTO_H + HEADER_BLOCK_H + DESTINATARIO_H + cobrancaHeight(v) + IMPOSTO_H + transporteHeight(v) + TITLE_H + ITEM_HEAD_H;
+}
+
+/**
+ * pdfkit embeds a Buffer image anew at every doc.image call (it caches by file name only); an image
+ * opened once is one XObject that every sheet reuses. openImage is public in pdfkit but missing from
+ * @types/pdfkit, and doc.image accepts what it returns.
+ */
+function openOnce(doc: Pdf, bytes: Buffer): Buffer {
+  return (doc as unknown as { openImage(src: Buffer): Buffer }).openImage(bytes);
 }
 
 /** Below this, the first sheet's items area is too short to be useful (a landscape sheet with fatura and volumes). */
@@ -50,6 +59,7 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
   const s = sheetFor(v.tpImp);
   const doc = newPdf(`DANFE ${v.accessKey}`, v.dhEmi, s.size, o);
   const cols = itemColumns(v, s);
+  const logo = o.logo ? openOnce(doc, o.logo) : undefined;
   const heights = v.items.map((i) => rowHeight(doc, cols, i));
   const adicTop = s.pageH - s.m - ADIC_H;
   const itemsTop = firstPageItemsTop(s.m, v);
@@ -63,7 +73,7 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
     let y = s.m;
     if (p === 0) {
       y = canhoto(doc, s, v, y);
-      y = header(doc, s, v, y, 1, slices.length, o.logo);
+      y = header(doc, s, v, y, 1, slices.length, logo);
       y = destinatario(doc, s, v, y);
       y = cobranca(doc, s, v, y);
       y = imposto(doc, s, v, y);
@@ -73,7 +83,7 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
       itemRows(doc, s, cols, rows, rowHeights, y, Math.max(y, adicTop - 4));
       adicionais(doc, s, v, adicTop - 4);
     } else {
-      y = header(doc, s, v, y, p + 1, slices.length, o.logo);
+      y = header(doc, s, v, y, p + 1, slices.length, logo);
       y = itemsHead(doc, s, cols, y);
       itemRows(doc, s, cols, rows, rowHeights, y, s.pageH - s.m);
     }

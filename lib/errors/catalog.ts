@@ -55,6 +55,11 @@ export const CATALOG = {
   CERTIFICADO_EXPIRADO: { status: 422, detail: 'Certificado expirado.' },
   CERTIFICADO_AINDA_NAO_VALIDO: { status: 422, detail: 'Certificado ainda não é válido.' },
   CERTIFICADO_CNPJ_DIVERGENTE: { status: 422, detail: 'CNPJ do certificado difere do CNPJ do emissor.' },
+  // Issuer logo printed on the DANFE (issue 22 item 4; lib/issuer/logo.ts)
+  LOGO_FORMATO_INVALIDO: { status: 422, detail: 'Logotipo deve ser uma imagem PNG ou JPEG válida.' },
+  LOGO_GRANDE_DEMAIS: { status: 422, detail: 'Logotipo excede o tamanho máximo de 256 KB.' },
+  LOGO_DIMENSOES_INVALIDAS: { status: 422, detail: 'Logotipo deve ter entre 32 e 2000 pixels de largura e de altura.' },
+  LOGO_AUSENTE: { status: 404, detail: 'Emissor sem logotipo cadastrado.' },
   CADASTRO_EMISSOR_INCOMPLETO: { status: 422, detail: 'Cadastro do emissor incompleto.' },
   CSC_AUSENTE: { status: 422, detail: 'NFC-e exige csc e cscId cadastrados no emissor.' },
   EMISSOR_INEXISTENTE: { status: 404, detail: 'Emissor não existe mais.' },

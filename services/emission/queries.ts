@@ -84,16 +84,22 @@ export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Pr
 
 export type PrintFormat = 'pdf' | 'html';
 
+/** The issuer's logo as v1.issuer.logoForPrint gives it (base64: it crosses the transporter as JSON). */
+export interface DanfeLogo {
+  base64: string;
+  mime: string;
+}
+
 /**
  * The printable document of a note (DANFE of an NF-e, DANFCE of an NFC-e) from its stored XML;
  * 409 DOCUMENTO_SEM_DANFE when the status has none (lib/danfe/source.ts).
  */
-export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat, logo: DanfeLogo | null = null): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const source = danfeSource(doc, await store.xmlOf(doc.id));
   const view = buildDanfeView(source.xml, { cancelada: source.cancelada });
   const name = `${doc.accessKey}-${doc.model === '55' ? 'danfe' : 'danfce'}`;
   if (format === 'html') {
-    return { body: doc.model === '55' ? renderNfeHtml(view) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
+    return { body: doc.model === '55' ? renderNfeHtml(view, logo) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
   }
-  return { body: doc.model === '55' ? await renderNfePdf(view) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
+  return { body: doc.model === '55' ? await renderNfePdf(view, logo ? { logo: Buffer.from(logo.base64, 'base64') } : {}) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }

@@ -93,3 +93,14 @@ test('renderNfePdf of a one-item landscape note keeps the item on the first shee
   const { layout } = await renderNfePdfWithLayout(buildDanfeView(ONE.replace('<tpImp>1</tpImp>', '<tpImp>2</tpImp>')));
   t.deepEqual(layout.slices, [{ start: 0, end: 1 }]);
 });
+
+test('renderNfePdf draws the issuer logo in the emitter block on every sheet, and no image without one', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const logo = readFileSync(new URL('../../fixtures/logo/logo.png', import.meta.url));
+  const withLogo = (await renderNfePdf(buildDanfeView(FULL), { compress: false, logo })).toString('latin1');
+  t.is((withLogo.match(/\/Subtype \/Image/g) ?? []).length, 1);
+  // One XObject, placed once per sheet (2 sheets): "/I1 Do".
+  t.is((withLogo.match(/\/I1 Do/g) ?? []).length, 2);
+  const without = (await renderNfePdf(buildDanfeView(FULL), { compress: false })).toString('latin1');
+  t.false(without.includes('/Subtype /Image'));
+});
