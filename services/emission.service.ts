@@ -29,7 +29,7 @@ import { FiscalEventStore } from './emission/event-store.js';
 import { InutilizacaoStore } from './emission/inutilizacao-store.js';
 import { partnerActivity } from './emission/partner-activity.js';
 import {
-  cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
+  cancelAction, correctionAction, dacceAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
 } from './emission/event-actions.js';
 import { nfseActions } from './emission/nfse/actions.js';
 import { NfseStore } from './emission/nfse/store.js';
@@ -203,6 +203,8 @@ const EmissionService: ServiceSchema = {
     nfceEvents: eventsAction('65', 'nfce'),
     nfeEventXml: eventXmlAction('55', 'nfe'),
     nfceEventXml: eventXmlAction('65', 'nfce'),
+    nfeDaccePdf: dacceAction('pdf'),
+    nfeDacceHtml: dacceAction('html'),
     inutilizeNfe: inutilizacaoAction('55', 'nfe'),
     inutilizeNfce: inutilizacaoAction('65', 'nfce'),
     listNfeInutilizacoes: listInutilizacaoAction('55', 'nfe'),

@@ -60,6 +60,8 @@ export const CATALOG = {
   LOGO_GRANDE_DEMAIS: { status: 422, detail: 'Logotipo excede o tamanho máximo de 256 KB.' },
   LOGO_DIMENSOES_INVALIDAS: { status: 422, detail: 'Logotipo deve ter entre 32 e 2000 pixels de largura e de altura.' },
   LOGO_AUSENTE: { status: 404, detail: 'Emissor sem logotipo cadastrado.' },
+  // DACCe (issue 22 item 5): only a carta de correção has one.
+  EVENTO_SEM_DACCE: { status: 409, detail: 'Só a carta de correção tem DACCe; este evento é de outro tipo.' },
   CADASTRO_EMISSOR_INCOMPLETO: { status: 422, detail: 'Cadastro do emissor incompleto.' },
   CSC_AUSENTE: { status: 422, detail: 'NFC-e exige csc e cscId cadastrados no emissor.' },
   EMISSOR_INEXISTENTE: { status: 404, detail: 'Emissor não existe mais.' },

@@ -118,12 +118,16 @@ export const certificateUploadSchema = {
   password: { type: 'string', min: 1, max: 128, description: 'Senha do PKCS#12 (nunca é devolvida nem registrada em log)' },
 } as const;
 
-/** PUT /v1/companies/:id/logo. 256 KB of image (lib/issuer/logo.ts) is at most 349,528 base64 characters. */
-export const MAX_LOGO_BASE64 = 349_528;
+/**
+ * PUT /v1/companies/:id/logo. The image limit is 256 KB (lib/issuer/logo.ts: 422 LOGO_GRANDE_DEMAIS);
+ * the text is allowed up to 1 MB decoded so an oversized logo gets that catalogued answer, and only
+ * text beyond it the schema's 400.
+ */
+export const MAX_LOGO_BASE64 = 1_398_104;
 export const logoUploadSchema = {
   $$strict: true,
   id: { type: 'uuid' },
-  imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Logotipo PNG ou JPEG em base64; até 256 KB, de 32 a 2000 pixels por lado' },
+  imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Logotipo PNG ou JPEG em base64; até 256 KB de imagem, de 32 a 2000 pixels por lado' },
 } as const;
 
 export const transferRequestSchema = {
