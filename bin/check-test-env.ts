@@ -1,6 +1,6 @@
 /**
  * Runs before the test suite (`npm test`): the integration tests need a real PostgreSQL and Redis,
- * and the XML checks need xmllint and xmlsec1. When one is missing this says so once, with how to
+ * the XML checks need xmllint and xmlsec1, and the DANFE golden images pdftoppm and zbarimg. When one is missing this says so once, with how to
  * get it, instead of letting dozens of tests fail with connection errors.
  */
 import { execFileSync } from 'node:child_process';
@@ -40,16 +40,19 @@ async function redis(): Promise<string | null> {
   }
 }
 
-function tool(name: string, debianPackage: string): string | null {
+function tool(name: string, debianPackage: string, purpose: string): string | null {
   try {
     execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
     return null;
   } catch {
-    return `${name} (XSD and signature checks of generated XML): \`apt-get install ${debianPackage}\``;
+    return `${name} (${purpose}): \`apt-get install ${debianPackage}\``;
   }
 }
 
-const missing = (await Promise.all([postgres(), redis()])).concat(tool('xmllint', 'libxml2-utils'), tool('xmlsec1', 'xmlsec1'))
+const XML_CHECKS = 'XSD and signature checks of generated XML';
+const GOLDENS = 'DANFE golden images and barcode/QR decoding, test/lib/danfe/golden.test.ts';
+const missing = (await Promise.all([postgres(), redis()]))
+  .concat(tool('xmllint', 'libxml2-utils', XML_CHECKS), tool('xmlsec1', 'xmlsec1', XML_CHECKS), tool('pdftoppm', 'poppler-utils', GOLDENS), tool('zbarimg', 'zbar-tools', GOLDENS))
   .filter((m): m is string => m !== null);
 if (missing.length) {
   console.error(`The tests cannot run: missing ${missing.length === 1 ? 'prerequisite' : 'prerequisites'}:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
