@@ -11,6 +11,7 @@ import { newPdf, pdfBuffer, type Pdf, type PdfOptions } from './pdf.js';
 import { ADIC_H, CANHOTO_H, sheetFor, TITLE_H } from './nfe-sheet.js';
 import { canhoto, cobranca, cobrancaHeight, destinatario, DESTINATARIO_H, header, HEADER_BLOCK_H } from './nfe-pdf-head.js';
 import { adicionais, imposto, IMPOSTO_H, marks, transporte, transporteHeight } from './nfe-pdf-body.js';
+import { renderNfeSimplificadoPdf } from './nfe-simplificado-pdf.js';
 import { ITEM_HEAD_H, itemColumns, itemRows, itemsHead, rowHeight } from './nfe-pdf-items.js';
 
 export interface NfePdfOptions extends PdfOptions {
@@ -51,7 +52,9 @@ function plan(heights: readonly number[], firstCapacity: number, nextCapacity: n
   return [{ start: 0, end: 0 }, ...paginate(heights, nextCapacity, nextCapacity)];
 }
 
+/** The DANFE the note asks for (tpImp): the simplified label for 3, the A4 DANFE otherwise. */
 export async function renderNfePdf(v: DanfeView, o: NfePdfOptions = {}): Promise<Buffer> {
+  if (v.tpImp === 3) return renderNfeSimplificadoPdf(v, o);
   return (await renderNfePdfWithLayout(v, o)).pdf;
 }
 

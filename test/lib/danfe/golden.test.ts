@@ -22,6 +22,7 @@ const CASES: [string, number, () => Promise<Buffer>][] = [
   ['nfe-45-itens', 2, async () => renderNfePdf(buildDanfeView(fullProc()), { logo: LOGO })],
   ['nfe-cancelada', 1, async () => renderNfePdf(buildDanfeView(canceledProc(), { cancelada: true }))],
   ['nfe-contingencia', 1, async () => renderNfePdf(buildDanfeView(contingencyProc()))],
+  ['nfe-simplificado', 1, async () => renderNfePdf(buildDanfeView(fullProc().replace('<tpImp>1</tpImp>', '<tpImp>3</tpImp>')))],
   ['nfce-contingencia', 1, async () => renderNfcePdf(buildDanfeView(contingencyNfce()))],
 ];
 
@@ -42,10 +43,12 @@ test('the comparison fails a layout change: the 45-item note with a taller fatur
   t.true(ratio > GOLDEN_TOLERANCE * 4, `${(ratio * 100).toFixed(2)}%`);
 });
 
-test('the DANFE barcode decodes (zbarimg) to the access key', async (t) => {
-  const v = buildDanfeView(oneItemProc());
-  const page = rasterize(await renderNfePdf(v), 200)[0]!;
-  t.deepEqual(decodeSymbols(page), [v.accessKey]);
+test('the DANFE barcode decodes (zbarimg) to the access key, on the A4 DANFE and on the simplified label', async (t) => {
+  for (const xml of [oneItemProc(), oneItemProc().replace('<tpImp>1</tpImp>', '<tpImp>3</tpImp>')]) {
+    const v = buildDanfeView(xml);
+    const page = rasterize(await renderNfePdf(v), 200)[0]!;
+    t.deepEqual(decodeSymbols(page), [v.accessKey]);
+  }
 });
 
 test('the DANFCE QR code decodes (zbarimg) to the QR text stored in the note', async (t) => {
