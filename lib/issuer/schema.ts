@@ -59,6 +59,7 @@ export const issuerFieldRules = {
   fiscalBrainEnabled: { type: 'boolean', description: 'Tributação assistida (resolverTributacao: true) nas NF-e/NFC-e deste emissor; exige também plano com fiscalBrain (Growth, Scale, Enterprise), senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL' },
   valorAproximadoTributosEnabled: { type: 'boolean', description: 'NF-e/NFC-e com o valor aproximado dos tributos (Lei 12.741): calculado pelo serviço por NCM, UF do emissor e origem, com a tabela da UF carregada pelo operador; item sem alíquota vigente recusa 422 TRIBUTOS_APROXIMADOS_INDISPONIVEIS' },
   sefazUrl: { type: 'url', description: 'Endpoint da autoridade (ex. simulador); null = tabela oficial' },
+  formatoDanfe: { type: 'enum', values: [1, 2, 3], description: 'Formato do DANFE das NF-e seguintes (tpImp, B21): 1 retrato (padrão), 2 paisagem, 3 simplificado (etiqueta, NT 2020.004)' },
 } as const;
 
 export type IssuerField = keyof typeof issuerFieldRules;

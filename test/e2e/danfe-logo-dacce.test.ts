@@ -6,6 +6,7 @@ import { createPartnerWithKey } from '../support/identity.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
 import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 import { groupAccessKey } from '../../lib/danfe/format.js';
+import { verifyDfeFiles } from '../support/verify-dfe.js';
 
 /**
  * Issue 22 items 4 and 5 over HTTP with every service real and the authority simulator: the
@@ -135,4 +136,25 @@ test.serial('DACCe: a registered CC-e prints as PDF and HTML; a cancellation ans
   const unknownEvent = `/v1/nfe/${doc.id}/eventos/00000000-0000-4000-8000-000000000000/dacce.pdf`;
   const unknown = await stack.request('GET', unknownEvent, { headers });
   t.deepEqual(unknown.body, envelope(unknown, unknownEvent, 404, 'Not Found', 'NOT_FOUND', 'Evento não encontrado.'));
+});
+
+test.serial('formatoDanfe on the issuer: the next NF-e carries tpImp 2 (landscape DANFE) or 3 (simplified label), and its XML passes verify-dfe', async (t) => {
+  const expected: Record<number, RegExp> = { 2: /\/MediaBox \[0 0 841\.89 595\.28\]/, 3: /\/MediaBox \[0 0 283\.46\d* 425\.19\d*\]/ };
+  for (const formatoDanfe of [2, 3]) {
+    const patch = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { formatoDanfe } });
+    t.is(patch.status, 200, patch.text);
+    t.is(patch.body.data.formatoDanfe, formatoDanfe);
+    const doc = await authorizedNfe();
+    const xml = await stack.request('GET', `/v1/nfe/${doc.id}/xml`, { headers });
+    t.true(xml.text.includes(`<tpImp>${formatoDanfe}</tpImp>`));
+    const check = await verifyDfeFiles({ [`tpImp-${formatoDanfe}`]: xml.text });
+    t.true(check.ok, check.output);
+    const pdf = await binary(`/v1/nfe/${doc.id}/danfe.pdf`);
+    t.regex(pdf.bytes.toString('latin1'), expected[formatoDanfe]!);
+  }
+  const bad = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { formatoDanfe: 4 } });
+  t.is(bad.status, 400);
+  t.like(bad.body.error, { type: 'https://errors.test/VALIDATION_ERROR', status: 400 });
+  t.deepEqual(bad.body.error.errors.map((e: { field: string }) => e.field), ['formatoDanfe']);
+  t.is((await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { formatoDanfe: 1 } })).body.data.formatoDanfe, 1);
 });
