@@ -4,6 +4,14 @@
  * ICMSUFDest totals) and whether the items grid needs a "V. DESC." column.
  */
 import type { DanfeView } from './view-model.js';
+import { formatDateTime } from './format.js';
+
+/** The CC-e line of a reprint's complementary information ("" without one). */
+export function cartaCorrecaoText(v: DanfeView): string {
+  const c = v.cartaCorrecao;
+  if (!c) return '';
+  return `CARTA DE CORREÇÃO Nº ${c.sequencia} (protocolo ${c.protocolo}, ${formatDateTime(c.dhRegEvento)}): ${c.correcao}`;
+}
 
 export const hasDiscount = (v: DanfeView): boolean => v.items.some((i) => /[1-9]/.test(i.valorDesconto));
 

@@ -12,7 +12,7 @@ import {
 import { barcodeSvg } from './barcode.js';
 import { esc, field } from './html.js';
 import { paginate } from './paginate.js';
-import { hasDiscount, impostoRows } from './nfe-fields.js';
+import { cartaCorrecaoText, hasDiscount, impostoRows } from './nfe-fields.js';
 import { volumeLines } from './volumes.js';
 
 /** Description characters per printed line in the items table (estimate for the HTML sheet). */
@@ -142,7 +142,7 @@ function itemsTable(items: readonly DanfeItem[], desc: boolean): string {
 
 function adicionais(v: DanfeView): string {
   const cont = v.contingencia ? `Contingência desde ${formatDateTime(v.contingencia.dhCont)}: ${v.contingencia.xJust}\n` : '';
-  return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl)}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
+  return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl + (v.cartaCorrecao ? `\n${cartaCorrecaoText(v)}` : ''))}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
 }
 
 export function renderNfeHtml(v: DanfeView, logo: HtmlLogo | null = null): string {

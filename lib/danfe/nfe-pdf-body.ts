@@ -8,7 +8,7 @@ import type { DanfeView } from './view-model.js';
 import { formatCnpjCpf, formatDateTime, formatDecimal, formatMoney, MOD_FRETE } from './format.js';
 import { box, boxFit, diagonalMark, title, type Pdf } from './pdf.js';
 import { volumeLines } from './volumes.js';
-import { impostoRows } from './nfe-fields.js';
+import { cartaCorrecaoText, impostoRows } from './nfe-fields.js';
 import { ADIC_H, ROW, TITLE_H, type Sheet } from './nfe-sheet.js';
 
 /** Volume lines the transport block holds; more go to the additional data (never dropped). */
@@ -78,8 +78,9 @@ export function adicionais(doc: Pdf, s: Sheet, v: DanfeView, y: number): void {
   const wl = W * 0.65;
   const cont = v.contingencia ? `Contingência desde ${formatDateTime(v.contingencia.dhCont)}: ${v.contingencia.xJust}\n` : '';
   const vols = overflowVolumes(v);
+  const cce = cartaCorrecaoText(v);
   box(doc, M, y, wl, ADIC_H - TITLE_H, 'Informações complementares', '');
-  doc.font('Helvetica').fontSize(6).text(cont + v.infCpl + (vols ? `\n${vols}` : ''), M + 2, y + 8, { width: wl - 4, height: ADIC_H - 18, ellipsis: true });
+  doc.font('Helvetica').fontSize(6).text(cont + v.infCpl + (vols ? `\n${vols}` : '') + (cce ? `\n${cce}` : ''), M + 2, y + 8, { width: wl - 4, height: ADIC_H - 18, ellipsis: true });
   box(doc, M + wl, y, W - wl, ADIC_H - TITLE_H, 'Reservado ao fisco', '');
   doc.font('Helvetica').fontSize(6).text(v.infAdFisco, M + wl + 2, y + 8, { width: W - wl - 4, height: ADIC_H - 18, ellipsis: true });
 }

@@ -109,6 +109,8 @@ export interface DanfeView {
   urlChave: string;
   /** Printed marks: homologation, canceled, contingency pending authorization. */
   marcas: DanfeMark[];
+  /** Only on a reprint that asks for it (DanfeViewOptions.cartaCorrecao). */
+  cartaCorrecao: DanfeCartaCorrecao | null;
 }
 
 export type DanfeMark = 'SEM_VALOR_FISCAL' | 'CANCELADA' | 'CONTINGENCIA_PENDENTE';
@@ -116,6 +118,16 @@ export type DanfeMark = 'SEM_VALOR_FISCAL' | 'CANCELADA' | 'CONTINGENCIA_PENDENT
 export interface DanfeViewOptions {
   /** The document's status says CANCELADA (the nfeProc itself does not carry the event). */
   cancelada?: boolean;
+  /** The note's last registered CC-e, printed in the complementary information of a reprint. */
+  cartaCorrecao?: DanfeCartaCorrecao;
+}
+
+/** A registered CC-e as the DANFE reprint shows it (the last one replaces the earlier ones: MOC 4.00, CC-e). */
+export interface DanfeCartaCorrecao {
+  sequencia: number;
+  correcao: string;
+  protocolo: string;
+  dhRegEvento: string;
 }
 
 /**
@@ -282,5 +294,6 @@ function readView(root: Group, options: DanfeViewOptions): DanfeView {
     qrCode: ds(supl, 'qrCode'),
     urlChave: ds(supl, 'urlChave'),
     marcas,
+    cartaCorrecao: options.cartaCorrecao ?? null,
   };
 }

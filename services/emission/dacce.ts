@@ -2,7 +2,7 @@ import { DomainError } from '../../lib/errors/index.js';
 import { buildDacceView } from '../../lib/danfe/dacce-view.js';
 import { renderDaccePdf } from '../../lib/danfe/dacce-pdf.js';
 import { renderDacceHtml } from '../../lib/danfe/dacce-html.js';
-import { buildDanfeView } from '../../lib/danfe/view-model.js';
+import { buildDanfeView, type DanfeCartaCorrecao } from '../../lib/danfe/view-model.js';
 import type { EmissionDeps } from './emit.js';
 import type { FiscalEventStore } from './event-store.js';
 import { ownDocument, type PrintFormat } from './queries.js';
@@ -28,4 +28,18 @@ export async function eventDacce(deps: Deps, partnerId: string, id: unknown, eve
   const name = `${doc.accessKey}-110110-${String(event.sequence).padStart(2, '0')}-dacce`;
   if (format === 'html') return { body: renderDacceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
   return { body: await renderDaccePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
+}
+
+/**
+ * The note's last registered CC-e, for a DANFE reprint that asks for it (each CC-e replaces the
+ * earlier ones: MOC 4.00, Evento Carta de Correção); undefined when the note has none.
+ */
+export async function lastCartaCorrecao(deps: Deps, documentId: string): Promise<DanfeCartaCorrecao | undefined> {
+  const last = (await deps.events.list(documentId))
+    .filter((e) => e.type === 'carta-correcao' && e.status === 'REGISTERED')
+    .sort((a, b) => b.sequence - a.sequence)[0];
+  const xml = last ? await deps.events.xmlOf(last.id) : null;
+  if (!xml) return undefined;
+  const v = buildDacceView(xml);
+  return { sequencia: v.sequencia, correcao: v.correcao, protocolo: v.registro?.protocolo ?? '', dhRegEvento: v.registro?.dhRegEvento ?? '' };
 }

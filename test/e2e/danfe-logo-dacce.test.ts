@@ -98,7 +98,7 @@ test.serial('logo: a PNG is stored, served back byte for byte and printed on the
   t.false(after.bytes.toString('latin1').includes('/Subtype /Image'));
 });
 
-test.serial('DACCe: a registered CC-e prints as PDF and HTML; a cancellation answers 409 EVENTO_SEM_DACCE; another partner 404', async (t) => {
+test.serial('DACCe: a registered CC-e prints as PDF and HTML; a reprint with cartaCorrecao=true carries the last CC-e; a cancellation answers 409 EVENTO_SEM_DACCE; another partner 404', async (t) => {
   const doc = await authorizedNfe();
   const correcao = 'Placa do veiculo transportador: ABC1D23 & observacao <urgente>';
   const cce = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body: { correcao } });
@@ -118,6 +118,15 @@ test.serial('DACCe: a registered CC-e prints as PDF and HTML; a cancellation ans
   t.is(html.headers.get('content-type'), 'text/html; charset=utf-8');
   t.is(html.headers.get('content-disposition'), `inline; filename="${doc.accessKey}-110110-01-dacce.html"`);
   for (const s of [groupAccessKey(doc.accessKey), 'Placa do veiculo transportador: ABC1D23 &amp; observacao &lt;urgente&gt;', 'SEM VALOR FISCAL', '135 - ']) t.true(html.text.includes(s), s);
+
+  // A second CC-e replaces the first: the reprint asked with cartaCorrecao=true carries the last one.
+  const second = await stack.request('POST', `/v1/nfe/${doc.id}/carta-correcao`, { headers, body: { correcao: 'Segunda carta: placa ABC1D23 e volumes 1-3' } });
+  t.is(second.status, 201, second.text);
+  const reprint = await stack.request('GET', `/v1/nfe/${doc.id}/danfe.html?cartaCorrecao=true`, { headers });
+  t.regex(reprint.text, /CARTA DE CORREÇÃO Nº 2 \(protocolo \d{15}, [\d/]{10} [\d:]{8}\): Segunda carta: placa ABC1D23 e volumes 1-3/);
+  t.false(reprint.text.includes('CARTA DE CORREÇÃO Nº 1'));
+  t.false((await stack.request('GET', `/v1/nfe/${doc.id}/danfe.html`, { headers })).text.includes('CARTA DE CORREÇÃO'));
+  t.is((await binary(`/v1/nfe/${doc.id}/danfe.pdf?cartaCorrecao=true`)).status, 200);
 
   const cancel = await stack.request('POST', `/v1/nfe/${doc.id}/cancelamento`, { headers, body: { justificativa: 'Cancelamento por erro na digitacao do pedido' } });
   t.is(cancel.status, 200, cancel.text);

@@ -104,3 +104,10 @@ test('renderNfePdf draws the issuer logo in the emitter block on every sheet, an
   const without = (await renderNfePdf(buildDanfeView(FULL), { compress: false })).toString('latin1');
   t.false(without.includes('/Subtype /Image'));
 });
+
+test('renderNfePdf prints the CC-e given for a reprint in the complementary information, and nothing without it', async (t) => {
+  const cartaCorrecao = { sequencia: 2, correcao: 'Placa do veiculo: ABC1D23', protocolo: '135260000099999', dhRegEvento: '2026-11-23T10:00:00-03:00' };
+  const l = lines(await renderNfePdf(buildDanfeView(ONE, { cartaCorrecao }), { compress: false }));
+  t.true(l.includes('CARTA DE CORREÇÃO Nº 2 (protocolo 135260000099999, 23/11/2026 10:00:00): Placa do veiculo: ABC1D23'));
+  t.false(lines(await renderNfePdf(buildDanfeView(ONE), { compress: false })).some((x) => x.includes('CARTA DE CORREÇÃO')));
+});
