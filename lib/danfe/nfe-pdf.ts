@@ -1,9 +1,10 @@
 /**
- * DANFE of an NF-e as an A4 PDF (MOC 4.00, DANFE layout; portrait, or landscape for tpImp 2). The
- * blocks live in nfe-pdf-head.ts (canhoto, header, recipient, fatura), nfe-pdf-body.ts (taxes,
- * transport, additional data, marks) and nfe-pdf-items.ts (items grid). The item rows are measured,
- * paginated (lib/danfe/paginate.ts) and continue on sheets that repeat the header. Homologation
- * and canceled notes carry a diagonal mark on every sheet, behind the grids.
+ * DANFE of an NF-e as a PDF (MOC 4.00, DANFE layout): A4 portrait, A4 landscape for tpImp 2, and
+ * for tpImp 3 the label of nfe-simplificado-pdf.ts. The A4 blocks live in nfe-pdf-head.ts
+ * (canhoto, header, recipient, fatura), nfe-pdf-body.ts (taxes, transport, additional data,
+ * marks) and nfe-pdf-items.ts (items grid). The item rows are measured, paginated
+ * (lib/danfe/paginate.ts) and continue on sheets that repeat the header. Homologation and canceled
+ * notes carry a diagonal mark on every sheet, behind the grids.
  */
 import type { DanfeView } from './view-model.js';
 import { paginate } from './paginate.js';

@@ -1,5 +1,6 @@
 import { DomainError } from '../../lib/errors/index.js';
 import { buildDacceView } from '../../lib/danfe/dacce-view.js';
+import { checkDacceSource } from '../../lib/danfe/dacce-source.js';
 import { renderDaccePdf } from '../../lib/danfe/dacce-pdf.js';
 import { renderDacceHtml } from '../../lib/danfe/dacce-html.js';
 import { buildDanfeView, type DanfeCartaCorrecao } from '../../lib/danfe/view-model.js';
@@ -13,16 +14,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The DACCe of a registered CC-e (issue 22 item 5), from its stored procEventoNFe and the note's
- * nfeProc: own document and event (404, as the event XML route), a CC-e (409 EVENTO_SEM_DACCE for
- * a cancellation), registered (409 CONFLICT with its status, as the event XML route).
+ * nfeProc: own document and event (404, as the event XML route), then lib/danfe/dacce-source.ts
+ * (409 EVENTO_SEM_DACCE for another event type, 409 CONFLICT before registration).
  */
 export async function eventDacce(deps: Deps, partnerId: string, id: unknown, eventId: unknown, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const doc = await ownDocument(deps.store, partnerId, '55', id);
   const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
-  if (event.type !== 'carta-correcao') throw new DomainError('EVENTO_SEM_DACCE', { tipo: event.type });
-  const xml = event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null;
-  if (!xml) throw new DomainError('CONFLICT', { status: event.status }, `DACCe indisponível para carta de correção em ${event.status}: há DACCe só depois do registro pela autoridade.`);
+  const xml = checkDacceSource(event, event.type === 'carta-correcao' && event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null);
   const noteXml = (await deps.store.xmlOf(doc.id))?.authorized;
   const view = buildDacceView(xml, noteXml ? buildDanfeView(noteXml) : null);
   const name = `${doc.accessKey}-110110-${String(event.sequence).padStart(2, '0')}-dacce`;
