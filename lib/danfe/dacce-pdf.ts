@@ -60,7 +60,7 @@ export async function renderDaccePdf(v: DacceView, o: PdfOptions = {}): Promise<
   y = row(doc, x, y + TITLE_H, [['Modelo', v.modelo, q], ['Série', formatSerie(v.serie), q], ['Número', formatNumber(v.numero), q], ['Data de emissão', formatDate(v.nota?.dhEmi), w - 3 * q]]);
   title(doc, x, y + 2, 'Evento');
   const reg = v.registro;
-  y = row(doc, x, y + TITLE_H, [['Órgão', v.cOrgao, q / 2], ['Ambiente', v.tpAmb === 1 ? '1 - Produção' : '2 - Homologação', q], ['Data e hora do evento', formatDateTime(v.dhEvento), q], ['Sequência', String(v.sequencia), q / 2], ['Tipo', '110110 - Carta de Correção', w - 2.5 * q]]);
+  y = row(doc, x, y + TITLE_H, [['Órgão', v.cOrgao, q / 2], ['Ambiente', v.tpAmb === 1 ? '1 - Produção' : '2 - Homologação', q], ['Data e hora do evento', formatDateTime(v.dhEvento), q], ['Sequência', String(v.sequencia), q / 2], ['Tipo', '110110 - Carta de Correção', w - 3 * q]]);
   y = row(doc, x, y, [['Protocolo de registro', reg?.protocolo ?? '', q], ['Data e hora do registro', formatDateTime(reg?.dhRegEvento), q], ['Situação', reg ? `${reg.cStat} - ${reg.xMotivo}` : '', w - 2 * q]]);
   const d = v.nota?.destinatario;
   title(doc, x, y + 2, 'Destinatário');

@@ -82,9 +82,12 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
       y = cobranca(doc, s, v, y);
       y = imposto(doc, s, v, y);
       y = transporte(doc, s, v, y);
-      y = itemsHead(doc, s, cols, y);
-      if (y !== itemsTop) throw new Error(`DANFE layout drift: items start at ${y}, paginated for ${itemsTop}`);
-      itemRows(doc, s, cols, rows, rowHeights, y, Math.max(y, adicTop - 4));
+      if (y !== itemsTop - TITLE_H - ITEM_HEAD_H) throw new Error(`DANFE layout drift: items start at ${y + TITLE_H + ITEM_HEAD_H}, paginated for ${itemsTop}`);
+      // A first sheet without room for items (plan()) shows no items grid: they start on sheet 2.
+      if (rows.length || !v.items.length) {
+        y = itemsHead(doc, s, cols, y);
+        itemRows(doc, s, cols, rows, rowHeights, y, adicTop - 4);
+      }
       adicionais(doc, s, v, adicTop - 4);
     } else {
       y = header(doc, s, v, y, p + 1, slices.length, logo);

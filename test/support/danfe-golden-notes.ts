@@ -1,6 +1,7 @@
 import { aNfe, anIssuer, anItem, round2 } from './checked-note-factories.js';
 import { authorizedProc, signedNote } from './danfe-notes.js';
 import type { CheckedItem } from '../../lib/nfe/types.js';
+import { readSample } from './samples.js';
 
 /**
  * The fixed notes of the DANFE golden images (issue 22 item 6) and of the DANFE layout tests:
@@ -70,4 +71,22 @@ export function canceledProc(): string {
 /** One item issued in SVC-AN contingency (tpEmis 6) and authorized there. */
 export function contingencyProc(): string {
   return authorizedProc(signedNote(aNfe([anItem({ nItem: 1 })]), { tpEmis: 6 }));
+}
+
+/**
+ * A registered CC-e (procEventoNFe) of one of these notes: the real DF sample (test/fixtures/samples/
+ * events) with the note's key, issuer CNPJ, environment and dates. Its signature no longer verifies;
+ * the DACCe never checks it (the API prints only events it registered itself).
+ */
+export function cceProcFor(noteXml: string, correcao = 'Placa do veiculo transportador: ABC1D23. Volumes numerados de 1 a 3.'): string {
+  const key = /Id="NFe(\d{44})"/.exec(noteXml)![1]!;
+  const cnpj = /<emit><CNPJ>(\d{14})<\/CNPJ>/.exec(noteXml)![1]!;
+  return readSample('events/procEventoNFe_CCe_110110_DF_prod_53181011028793000173550010000066701204276800.xml')
+    .replaceAll('53181011028793000173550010000066701204276800', key)
+    .replaceAll('<CNPJ>11028793000173</CNPJ>', `<CNPJ>${cnpj}</CNPJ>`)
+    .replaceAll('<tpAmb>1</tpAmb>', '<tpAmb>2</tpAmb>')
+    .replaceAll('<cOrgao>53</cOrgao>', `<cOrgao>${key.slice(0, 2)}</cOrgao>`)
+    .replace('2018-10-05T17:34:36-03:00', '2026-11-23T09:15:00-03:00')
+    .replace('2018-10-05T17:34:57-03:00', '2026-11-23T09:15:02-03:00')
+    .replace(/<xCorrecao>[^<]*<\/xCorrecao>/, `<xCorrecao>${correcao}</xCorrecao>`);
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { buildDanfeView } from '../../../lib/danfe/view-model.js';
 import { renderNfePdf } from '../../../lib/danfe/nfe-pdf.js';
 import { renderNfcePdf } from '../../../lib/danfe/nfce-pdf.js';
-import { canceledProc, contingencyProc, fullProc, oneItemProc } from '../../support/danfe-golden-notes.js';
+import { renderDaccePdf } from '../../../lib/danfe/dacce-pdf.js';
+import { buildDacceView } from '../../../lib/danfe/dacce-view.js';
+import { canceledProc, cceProcFor, contingencyProc, fullProc, oneItemProc } from '../../support/danfe-golden-notes.js';
 import { signedNote } from '../../support/danfe-notes.js';
 import { aNfce } from '../../support/checked-note-factories.js';
 import { compareWithGoldens, decodeSymbols, diffPng, GOLDEN_DIR, GOLDEN_TOLERANCE, rasterize, updating } from '../../support/golden.js';
@@ -22,6 +24,8 @@ const CASES: [string, number, () => Promise<Buffer>][] = [
   ['nfe-45-itens', 2, async () => renderNfePdf(buildDanfeView(fullProc()), { logo: LOGO })],
   ['nfe-cancelada', 1, async () => renderNfePdf(buildDanfeView(canceledProc(), { cancelada: true }))],
   ['nfe-contingencia', 1, async () => renderNfePdf(buildDanfeView(contingencyProc()))],
+  ['nfe-paisagem', 3, async () => renderNfePdf(buildDanfeView(fullProc().replace('<tpImp>1</tpImp>', '<tpImp>2</tpImp>')), { logo: LOGO })],
+  ['dacce', 1, async () => { const note = oneItemProc(); return renderDaccePdf(buildDacceView(cceProcFor(note), buildDanfeView(note))); }],
   ['nfe-simplificado', 1, async () => renderNfePdf(buildDanfeView(fullProc().replace('<tpImp>1</tpImp>', '<tpImp>3</tpImp>')))],
   ['nfce-contingencia', 1, async () => renderNfcePdf(buildDanfeView(contingencyNfce()))],
 ];

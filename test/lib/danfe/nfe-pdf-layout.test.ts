@@ -84,6 +84,9 @@ test('renderNfePdf lays a tpImp 2 note on a landscape A4, every item once on the
   layout.slices.slice(1).forEach((sl, i) => t.is(sl.start, layout.slices[i]!.end));
   t.is(layout.slices.at(-1)!.end, 45);
   const l = lines(pdf);
+  // No items grid on the first sheet: it would run into the additional data.
+  t.is(l.filter((x) => x === 'DADOS DOS PRODUTOS / SERVIÇOS').length, layout.pages - 1);
+  t.is(l.filter((x) => x === 'DADOS ADICIONAIS').length, 1);
   for (let i = 1; i <= 45; i++) t.is(l.filter((x) => x === `P${String(i).padStart(3, '0')}`).length, 1);
   const portrait = await renderNfePdf(buildDanfeView(FULL), { compress: false });
   t.regex(portrait.toString('latin1'), /\/MediaBox \[0 0 595\.28 841\.89\]/);
