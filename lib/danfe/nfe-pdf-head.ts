@@ -123,9 +123,19 @@ export function destinatario(doc: Pdf, s: Sheet, v: DanfeView, y: number): numbe
 
 export const DESTINATARIO_H = TITLE_H + 3 * ROW;
 
-export function cobrancaHeight(v: DanfeView): number {
+/** The duplicatas the sheet's fatura block holds; overflowDuplicatas() prints the rest. */
+const shownDuplicatas = (s: Sheet, v: DanfeView) => v.duplicatas.slice(0, s.maxDupRows * DUP_PER_ROW);
+
+export function cobrancaHeight(s: Sheet, v: DanfeView): number {
   if (!v.fatura && !v.duplicatas.length) return 0;
-  return TITLE_H + (v.fatura ? ROW : 0) + Math.ceil(v.duplicatas.length / DUP_PER_ROW) * ROW;
+  return TITLE_H + (v.fatura ? ROW : 0) + Math.ceil(shownDuplicatas(s, v).length / DUP_PER_ROW) * ROW;
+}
+
+/** Duplicatas beyond the block's rows, as text for the additional data ("" when they all fit). */
+export function overflowDuplicatas(s: Sheet, v: DanfeView): string {
+  const rest = v.duplicatas.slice(s.maxDupRows * DUP_PER_ROW);
+  if (!rest.length) return '';
+  return `Duplicatas (continuação): ${rest.map((d) => `Nº ${d.numero} venc. ${formatDate(d.vencimento)} R$ ${formatMoney(d.valor)}`).join('; ')}.`;
 }
 
 export function cobranca(doc: Pdf, s: Sheet, v: DanfeView, y: number): number {
@@ -139,9 +149,10 @@ export function cobranca(doc: Pdf, s: Sheet, v: DanfeView, y: number): number {
     y += ROW;
   }
   const cw = W / DUP_PER_ROW;
-  v.duplicatas.forEach((d, i) => {
+  const shown = shownDuplicatas(s, v);
+  shown.forEach((d, i) => {
     const yy = y + Math.floor(i / DUP_PER_ROW) * ROW;
     box(doc, M + (i % DUP_PER_ROW) * cw, yy, cw, ROW, `Nº ${d.numero}  Venc. ${formatDate(d.vencimento)}`, `R$ ${formatMoney(d.valor)}`, 'right');
   });
-  return y + Math.ceil(v.duplicatas.length / DUP_PER_ROW) * ROW;
+  return y + Math.ceil(shown.length / DUP_PER_ROW) * ROW;
 }

@@ -9,9 +9,9 @@
 import type { DanfeView } from './view-model.js';
 import { paginate } from './paginate.js';
 import { newPdf, pdfBuffer, type Pdf, type PdfOptions } from './pdf.js';
-import { ADIC_H, CANHOTO_H, sheetFor, TITLE_H } from './nfe-sheet.js';
+import { ADIC_H, CANHOTO_H, sheetFor, TITLE_H, type Sheet } from './nfe-sheet.js';
 import { canhoto, cobranca, cobrancaHeight, destinatario, DESTINATARIO_H, header, HEADER_BLOCK_H } from './nfe-pdf-head.js';
-import { adicionais, imposto, IMPOSTO_H, marks, transporte, transporteHeight } from './nfe-pdf-body.js';
+import { adicionais, adicionaisContinuacao, complementaryOverflows, imposto, IMPOSTO_H, marks, transporte, transporteHeight } from './nfe-pdf-body.js';
 import { renderNfeSimplificadoPdf } from './nfe-simplificado-pdf.js';
 import { ITEM_HEAD_H, itemColumns, itemRows, itemsHead, rowHeight } from './nfe-pdf-items.js';
 
@@ -21,14 +21,15 @@ export interface NfePdfOptions extends PdfOptions {
 }
 
 export interface NfePdfLayout {
+  /** Sheets, the continuation of the complementary text included (it follows the item sheets). */
   pages: number;
-  /** Item index ranges per sheet. */
+  /** Item index ranges per item sheet. */
   slices: { start: number; end: number }[];
 }
 
 /** Where the first sheet's items begin: the fixed groups above them (fatura and volumes vary per note). */
-function firstPageItemsTop(m: number, v: DanfeView): number {
-  return m + CANHOTO_H + HEADER_BLOCK_H + DESTINATARIO_H + cobrancaHeight(v) + IMPOSTO_H + transporteHeight(v) + TITLE_H + ITEM_HEAD_H;
+function firstPageItemsTop(s: Sheet, v: DanfeView): number {
+  return s.m + CANHOTO_H + HEADER_BLOCK_H + DESTINATARIO_H + cobrancaHeight(s, v) + IMPOSTO_H + transporteHeight(s, v) + TITLE_H + ITEM_HEAD_H;
 }
 
 /**
@@ -66,9 +67,14 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
   const logo = o.logo ? openOnce(doc, o.logo) : undefined;
   const heights = v.items.map((i) => rowHeight(doc, cols, i));
   const adicTop = s.pageH - s.m - ADIC_H;
-  const itemsTop = firstPageItemsTop(s.m, v);
+  const itemsTop = firstPageItemsTop(s, v);
+  // Sheet.maxDupRows / maxVolumeRows keep the fixed blocks above the additional data; fail loudly if not.
+  if (itemsTop - TITLE_H - ITEM_HEAD_H > adicTop - 4) throw new Error(`DANFE layout: the first sheet's blocks end at ${itemsTop - TITLE_H - ITEM_HEAD_H}, past the additional data at ${adicTop - 4}`);
   const nextTop = s.m + HEADER_BLOCK_H + TITLE_H + ITEM_HEAD_H;
   const slices = plan(heights, adicTop - 4 - itemsTop, s.pageH - s.m - nextTop);
+  // Complementary text longer than its box continues, whole, on one more sheet at the end.
+  const continuation = complementaryOverflows(doc, s, v);
+  const pages = slices.length + (continuation ? 1 : 0);
   slices.forEach((slice, p) => {
     doc.addPage({ size: s.size, margin: 0 });
     marks(doc, s, v);
@@ -77,7 +83,7 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
     let y = s.m;
     if (p === 0) {
       y = canhoto(doc, s, v, y);
-      y = header(doc, s, v, y, 1, slices.length, logo);
+      y = header(doc, s, v, y, 1, pages, logo);
       y = destinatario(doc, s, v, y);
       y = cobranca(doc, s, v, y);
       y = imposto(doc, s, v, y);
@@ -88,12 +94,17 @@ export async function renderNfePdfWithLayout(v: DanfeView, o: NfePdfOptions = {}
         y = itemsHead(doc, s, cols, y);
         itemRows(doc, s, cols, rows, rowHeights, y, adicTop - 4);
       }
-      adicionais(doc, s, v, adicTop - 4);
+      adicionais(doc, s, v, adicTop - 4, continuation ? pages : null);
     } else {
-      y = header(doc, s, v, y, p + 1, slices.length, logo);
+      y = header(doc, s, v, y, p + 1, pages, logo);
       y = itemsHead(doc, s, cols, y);
       itemRows(doc, s, cols, rows, rowHeights, y, s.pageH - s.m);
     }
   });
-  return { pdf: await pdfBuffer(doc), layout: { pages: slices.length, slices } };
+  if (continuation) {
+    doc.addPage({ size: s.size, margin: 0 });
+    marks(doc, s, v);
+    adicionaisContinuacao(doc, s, v, header(doc, s, v, s.m, pages, pages, logo));
+  }
+  return { pdf: await pdfBuffer(doc), layout: { pages, slices } };
 }

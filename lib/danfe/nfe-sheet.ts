@@ -11,6 +11,13 @@ export interface Sheet {
   m: number;
   /** Printable width. */
   w: number;
+  /**
+   * Rows of duplicatas and of volumes the first sheet holds; the rest go to the additional data.
+   * Chosen so the fixed blocks never reach the additional data, even with 120 duplicatas and 5000
+   * volumes (XSD maxima): a landscape sheet is 246 pt shorter.
+   */
+  maxDupRows: number;
+  maxVolumeRows: number;
 }
 
 const A4_W = 595.28;
@@ -25,5 +32,6 @@ export const ADIC_H = 78;
 
 export function sheetFor(tpImp: number): Sheet {
   const [pageW, pageH] = tpImp === 2 ? [A4_H, A4_W] : [A4_W, A4_H];
-  return { size: [pageW, pageH], pageW, pageH, m: MARGIN, w: pageW - 2 * MARGIN };
+  const landscape = tpImp === 2;
+  return { size: [pageW, pageH], pageW, pageH, m: MARGIN, w: pageW - 2 * MARGIN, maxDupRows: landscape ? 2 : 4, maxVolumeRows: landscape ? 1 : 4 };
 }

@@ -114,3 +114,41 @@ test('renderNfePdf prints the CC-e given for a reprint in the complementary info
   t.true(l.includes('CARTA DE CORREÇÃO Nº 2 (protocolo 135260000099999, 23/11/2026 10:00:00): Placa do veiculo: ABC1D23'));
   t.false(lines(await renderNfePdf(buildDanfeView(ONE), { compress: false })).some((x) => x.includes('CARTA DE CORREÇÃO')));
 });
+
+/** The 1-item note with `n` duplicatas (nDup 001…) and `vols` volumes (VOLUME1…). */
+function crowded(n: number, vols: number, tpImp = 1): string {
+  const dups = Array.from({ length: n }, (_, i) => `<dup><nDup>${String(i + 1).padStart(3, '0')}</nDup><dVenc>2027-01-01</dVenc><vDup>0.10</vDup></dup>`).join('');
+  const volumes = Array.from({ length: vols }, (_, i) => `<vol><qVol>1</qVol><esp>VOLUME${i + 1}</esp></vol>`).join('');
+  return ONE.replace('<tpImp>1</tpImp>', `<tpImp>${tpImp}</tpImp>`)
+    .replace(/<transp>([\s\S]*?)<\/transp>/, `<transp>$1${volumes}</transp>`)
+    .replace('<pag>', `<cobr>${dups}</cobr><pag>`);
+}
+
+for (const tpImp of [1, 2]) {
+  test(`renderNfePdf (tpImp ${tpImp}) with 120 duplicatas and 12 volumes: the blocks stay above the additional data and the rest continues on a last sheet`, async (t) => {
+    const { pdf, layout } = await renderNfePdfWithLayout(buildDanfeView(crowded(120, 12, tpImp)), { compress: false });
+    t.is(pdfPages(pdf), layout.pages);
+    t.is(layout.pages, layout.slices.length + 1);
+    const l = lines(pdf);
+    t.true(l.some((x) => x.startsWith(`(CONTINUA NA FOLHA ${layout.pages})`)));
+    t.true(l.includes('DADOS ADICIONAIS (CONTINUAÇÃO)'));
+    t.true(l.includes(`FOLHA ${layout.pages}/${layout.pages}`));
+    const text = l.join(' ').replace(/\s+/g, ' ');
+    const inGrid = l.filter((x) => /^Nº \d{3} {2}VENC\. 01\/01\/2027$/.test(x)).length;
+    t.is(inGrid, tpImp === 1 ? 24 : 12);
+    for (let i = inGrid + 1; i <= 120; i++) t.true(text.includes(`Nº ${String(i).padStart(3, '0')} venc. 01/01/2027 R$ 0,10`), String(i));
+    for (let i = 1; i <= 12; i++) t.true(text.includes(`VOLUME${i}`), `VOLUME${i}`);
+  });
+}
+
+test('renderNfePdf continues a 5000-character infCpl on its own last sheet, whole', async (t) => {
+  const infCpl = Array.from({ length: 500 }, (_, i) => `linha${String(i).padStart(3, '0')}`).join(' ').slice(0, 4999);
+  const xml = ONE.replace(/<infCpl>[^<]*<\/infCpl>/, `<infCpl>${infCpl}</infCpl>`);
+  const { pdf, layout } = await renderNfePdfWithLayout(buildDanfeView(xml), { compress: false });
+  t.is(layout.pages, 2);
+  const l = lines(pdf);
+  t.true(l.some((x) => x.startsWith('(CONTINUA NA FOLHA 2) linha000')));
+  const continuation = l.slice(l.indexOf('DADOS ADICIONAIS (CONTINUAÇÃO)')).join(' ');
+  t.true(continuation.includes('linha000 linha001'));
+  t.true(continuation.includes('linha453'));
+});
