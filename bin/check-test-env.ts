@@ -1,7 +1,8 @@
 /**
  * Runs before the test suite (`npm test`): the integration tests need a real PostgreSQL and Redis,
- * the XML checks need xmllint and xmlsec1, and the DANFE golden images pdftoppm and zbarimg. When one is missing this says so once, with how to
- * get it, instead of letting dozens of tests fail with connection errors.
+ * the XML checks need xmllint and xmlsec1, and the DANFE golden images pdftoppm and zbarimg. When
+ * one is missing this says so once, with how to get it, instead of letting dozens of tests fail
+ * with connection errors.
  */
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
