@@ -1,7 +1,8 @@
 /**
  * Runs before the test suite (`npm test`): the integration tests need a real PostgreSQL and Redis,
- * the XML checks need xmllint and xmlsec1, and the /docs browser test Debian's chromium. When one is missing this says so once, with how to
- * get it, instead of letting dozens of tests fail with connection errors.
+ * the XML checks need xmllint and xmlsec1, the DANFE golden images pdftoppm and zbarimg, and the
+ * /docs browser test Debian's chromium. When one is missing this says so once, with how to get it,
+ * instead of letting dozens of tests fail with connection errors.
  */
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -40,12 +41,12 @@ async function redis(): Promise<string | null> {
   }
 }
 
-function tool(name: string, debianPackage: string): string | null {
+function tool(name: string, debianPackage: string, purpose: string): string | null {
   try {
     execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
     return null;
   } catch {
-    return `${name} (XSD and signature checks of generated XML): \`apt-get install ${debianPackage}\``;
+    return `${name} (${purpose}): \`apt-get install ${debianPackage}\``;
   }
 }
 
@@ -60,7 +61,10 @@ function chromium(): string | null {
   }
 }
 
-const missing = (await Promise.all([postgres(), redis()])).concat(tool('xmllint', 'libxml2-utils'), tool('xmlsec1', 'xmlsec1'), chromium())
+const XML_CHECKS = 'XSD and signature checks of generated XML';
+const GOLDENS = 'DANFE golden images and barcode/QR decoding, test/lib/danfe/golden.test.ts';
+const missing = (await Promise.all([postgres(), redis()]))
+  .concat(tool('xmllint', 'libxml2-utils', XML_CHECKS), tool('xmlsec1', 'xmlsec1', XML_CHECKS), tool('pdftoppm', 'poppler-utils', GOLDENS), tool('zbarimg', 'zbar-tools', GOLDENS), chromium())
   .filter((m): m is string => m !== null);
 if (missing.length) {
   console.error(`The tests cannot run: missing ${missing.length === 1 ? 'prerequisite' : 'prerequisites'}:\n${missing.map((m) => `  - ${m}`).join('\n')}`);

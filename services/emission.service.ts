@@ -16,7 +16,8 @@ import type { EmissionDeps } from './emission/deps.js';
 import { checkSameRequest, isSettledAnswer } from '../lib/emission/idempotent-retry.js';
 import { bodyFingerprint } from '../lib/idempotency/fingerprint.js';
 import { reconcileOne } from './emission/transmit.js';
-import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type ListQuery, type PrintFormat } from './emission/queries.js';
+import { lastCartaCorrecao } from './emission/dacce.js';
+import { listDescription, listParams, listDocuments, ownDocument, downloadXml, printableDocument, type DanfeLogo, type ListQuery, type PrintFormat } from './emission/queries.js';
 import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { metricsOf } from './shared/metrics.js';
@@ -33,7 +34,7 @@ import { FiscalEventStore } from './emission/event-store.js';
 import { InutilizacaoStore } from './emission/inutilizacao-store.js';
 import { partnerActivity } from './emission/partner-activity.js';
 import {
-  cancelAction, correctionAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
+  cancelAction, correctionAction, dacceAction, eventsAction, eventXmlAction, inutilizacaoAction, inutilizacaoXmlAction, listInutilizacaoAction,
 } from './emission/event-actions.js';
 import { nfseActions } from './emission/nfse/actions.js';
 import { NfseStore } from './emission/nfse/store.js';
@@ -150,7 +151,8 @@ function xmlAction(model: Model, path: string): any {
   };
 }
 
-const printableDescription = 'Documento auxiliar para impressão, gerado do XML guardado: DANFE retrato (NF-e) ou DANFE NFC-e 80 mm com QR Code (NFC-e). '
+const printableDescription = 'Documento auxiliar para impressão, gerado do XML guardado: DANFE da NF-e no formato do tpImp (1 retrato, 2 paisagem, 3 simplificado-etiqueta; formatoDanfe do emissor), '
+  + 'com o logotipo do emissor quando cadastrado; DANFE NFC-e 80 mm com QR Code (NFC-e). NF-e: cartaCorrecao=true imprime a última carta de correção registrada nas informações complementares. '
   + 'Disponível para AUTHORIZED, CANCELADA (com a marca CANCELADA) e NFC-e em CONTINGENCIA_PENDENTE (EMITIDA EM CONTINGÊNCIA, pendente de autorização); '
   + 'homologação traz SEM VALOR FISCAL. Outros status: 409 DOCUMENTO_SEM_DANFE (details.status). PDF como anexo (<chave>-danfe.pdf / -danfce.pdf); HTML inline.';
 
@@ -158,15 +160,19 @@ function printableAction(model: Model, path: string, format: PrintFormat): any {
   const name = model === '55' ? 'danfe' : 'danfce';
   return {
     rest: `GET /${path}/:id/${name}.${format}`,
-    params: { id: 'string' },
+    // NF-e only: a reprint may carry the last registered CC-e in the complementary information.
+    params: model === '55' ? { id: 'string', cartaCorrecao: { type: 'boolean', convert: true, optional: true } } : { id: 'string' },
     raw: true,
     openapi: {
       summary: `${model === '55' ? 'DANFE da NF-e' : 'DANFE NFC-e (DANFCE)'} em ${format === 'pdf' ? 'PDF' : 'HTML'}`,
       description: printableDescription, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
     },
-    async handler(this: any, ctx: Ctx<{ id: string }>) {
+    async handler(this: any, ctx: Ctx<{ id: string; cartaCorrecao?: boolean }>) {
       const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
-      const out = await printableDocument(this.store, doc, format);
+      const cartaCorrecao = model === '55' && ctx.params.cartaCorrecao ? await lastCartaCorrecao(this.eventDeps(ctx), doc.id) : undefined;
+      // Only the NF-e DANFE has the emitter block that carries the issuer's logo.
+      const logo = model === '55' ? await ctx.call<DanfeLogo | null, { partnerId: string; issuerId: string }>('v1.issuer.logoForPrint', { partnerId: doc.partnerId, issuerId: doc.issuerId }) : null;
+      const out = await printableDocument(this.store, doc, format, { logo, cartaCorrecao });
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
       return out.body;
@@ -205,6 +211,8 @@ const EmissionService: ServiceSchema = {
     nfceEvents: eventsAction('65', 'nfce'),
     nfeEventXml: eventXmlAction('55', 'nfe'),
     nfceEventXml: eventXmlAction('65', 'nfce'),
+    nfeDaccePdf: dacceAction('pdf'),
+    nfeDacceHtml: dacceAction('html'),
     inutilizeNfe: inutilizacaoAction('55', 'nfe'),
     inutilizeNfce: inutilizacaoAction('65', 'nfce'),
     listNfeInutilizacoes: listInutilizacaoAction('55', 'nfe'),

@@ -23,6 +23,7 @@ import { keyKindOf, partnerOf } from './issuer/caller.js';
 import { TransfersMixin } from './issuer/transfers.mixin.js';
 import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
+import { LogoMixin } from './issuer/logo.mixin.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
@@ -45,7 +46,7 @@ const IssuerService: ServiceSchema = {
   name: 'issuer',
   version: 1,
   settings: { rest: '/' },
-  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin],
+  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin, LogoMixin],
 
   actions: {
     create: {

@@ -12,6 +12,8 @@ import {
 import { barcodeSvg } from './barcode.js';
 import { esc, field } from './html.js';
 import { paginate } from './paginate.js';
+import { cartaCorrecaoText, hasDiscount, impostoRows } from './nfe-fields.js';
+import { volumeLines } from './volumes.js';
 
 /** Description characters per printed line in the items table (estimate for the HTML sheet). */
 const DESCRIPTION_CHARS_PER_LINE = 42;
@@ -29,10 +31,10 @@ const CSS = `
 .page:last-child{page-break-after:auto}
 table{width:100%;border-collapse:collapse;table-layout:fixed;margin-top:2px}
 td,th{border:1px solid #000;vertical-align:top;padding:1px 3px;overflow:hidden}
-.f .l{display:block;font-size:5.5pt;text-transform:uppercase}.f .v{display:block;font-size:8pt;min-height:10pt;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.f .l{display:block;font-size:5.5pt;text-transform:uppercase}.f.w .v{white-space:normal}.f .v{display:block;font-size:8pt;min-height:10pt;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .r .v,.r{text-align:right}.c{text-align:center}
 h2{font-size:7pt;margin:5px 0 0;text-transform:uppercase}
-.emit .nome{font-size:10pt;font-weight:bold;display:block;margin-bottom:3px}
+.emit .logo{float:left;max-width:64px;max-height:64px;margin:0 6px 4px 0}.emit .nome{font-size:10pt;font-weight:bold;display:block;margin-bottom:3px}
 .danfe{text-align:center}.danfe b{font-size:13pt;display:block}.danfe .tp{display:inline-block;border:1px solid #000;padding:0 6px;font-size:11pt;margin:2px}
 .chave .v{font-size:8.5pt;font-weight:bold;letter-spacing:.5px}.barcode{width:100%;height:34px;display:block}
 .itens th{font-size:5.5pt;font-weight:normal;text-transform:uppercase}.itens td{font-size:6.5pt;border-top:none;border-bottom:none}
@@ -60,7 +62,13 @@ function canhoto(v: DanfeView): string {
 <tr>${field('Data de recebimento', '')}${field('Identificação e assinatura do recebedor', '')}</tr></table>`;
 }
 
-function header(v: DanfeView, page: number, pages: number): string {
+/** The issuer's logo as given by the issuer service (already checked as PNG/JPEG: lib/issuer/logo.ts). */
+export interface HtmlLogo {
+  base64: string;
+  mime: string;
+}
+
+function header(v: DanfeView, page: number, pages: number, logo: HtmlLogo | null): string {
   const e = v.emitente;
   const a = e.endereco;
   const addr = a
@@ -69,7 +77,7 @@ function header(v: DanfeView, page: number, pages: number): string {
     : '';
   const prot = v.protocolo ? `${v.protocolo.numero} - ${formatDateTime(v.protocolo.dhRecbto)}` : '';
   return `<table class="header"><colgroup><col style="width:38%"><col style="width:20%"><col style="width:42%"></colgroup><tr>
-<td rowspan="3" class="emit"><span class="nome">${esc(e.nome)}</span>${addr}</td>
+<td rowspan="3" class="emit">${logo ? `<img class="logo" alt="" src="data:${esc(logo.mime)};base64,${esc(logo.base64)}">` : ''}<span class="nome">${esc(e.nome)}</span>${addr}</td>
 <td rowspan="3" class="danfe"><b>DANFE</b>Documento Auxiliar da Nota Fiscal Eletrônica<br>0 - ENTRADA<br>1 - SAÍDA <span class="tp">${esc(v.tpNF)}</span><br><b style="font-size:9pt">Nº ${esc(formatNumber(v.numero))}</b>SÉRIE ${esc(formatSerie(v.serie))}<br>FOLHA ${page}/${pages}</td>
 <td>${barcodeSvg(v.accessKey)}</td></tr>
 <tr>${field('Chave de acesso', groupAccessKey(v.accessKey), 'chave')}</tr>
@@ -99,53 +107,53 @@ function cobranca(v: DanfeView): string {
 }
 
 function imposto(v: DanfeView): string {
-  const t = v.totais;
-  const m = (label: string, value: string) => field(label, formatMoney(value || '0.00'), 'r');
-  return `<h2>Cálculo do imposto</h2><table>
-<tr>${m('Base de cálc. do ICMS', t.vBC)}${m('Valor do ICMS', t.vICMS)}${m('Base de cálc. ICMS S.T.', t.vBCST)}${m('Valor do ICMS subst.', t.vST)}${m('V. imp. importação', t.vII)}${m('V. total tributos', t.vTotTrib)}${m('Valor total dos produtos', t.vProd)}</tr>
-<tr>${m('Valor do frete', t.vFrete)}${m('Valor do seguro', t.vSeg)}${m('Desconto', t.vDesc)}${m('Outras despesas', t.vOutro)}${m('Valor total do IPI', t.vIPI)}${m('V. ICMS desonerado', t.vICMSDeson)}${m('Valor total da nota', t.vNF)}</tr></table>`;
+  const rows = impostoRows(v).map((row) => `<tr>${row.map(([label, value]) => field(label, formatMoney(value || '0.00'), 'r')).join('')}</tr>`);
+  return `<h2>Cálculo do imposto</h2><table>${rows.join('')}</table>`;
 }
 
 function transporte(v: DanfeView): string {
   const tr = v.transporte;
   const t = tr.transportador;
-  const vol = tr.volumes[0];
+  const { lines, total } = volumeLines(tr.volumes);
+  const vols = [...(lines.length ? lines : [null]), ...(total ? [total] : [])].map((vol) => `<tr>${field('Quantidade', vol?.quantidade ?? '')}${field('Espécie', vol?.especie ?? '')}${field('Marca', vol?.marca ?? '')}${field('Numeração', vol?.numeracao ?? '')}${field('Peso bruto', formatDecimal(vol?.pesoBruto, 3), 'r')}${field('Peso líquido', formatDecimal(vol?.pesoLiquido, 3), 'r')}</tr>`);
   return `<h2>Transportador / Volumes transportados</h2><table><colgroup><col style="width:32%"><col style="width:20%"><col style="width:12%"><col style="width:12%"><col style="width:6%"><col style="width:18%"></colgroup>
-<tr>${field('Nome / Razão social', t?.nome ?? '')}${field('Frete', MOD_FRETE[tr.modFrete] ?? tr.modFrete)}${field('Código ANTT', tr.veiculo?.rntc ?? '')}${field('Placa do veículo', tr.veiculo?.placa ?? '')}${field('UF', tr.veiculo?.uf ?? '')}${field('CNPJ / CPF', formatCnpjCpf(t?.documento))}</tr>
+<tr>${field('Nome / Razão social', t?.nome ?? '')}${field('Frete', MOD_FRETE[tr.modFrete] ?? tr.modFrete, 'w')}${field('Código ANTT', tr.veiculo?.rntc ?? '')}${field('Placa do veículo', tr.veiculo?.placa ?? '')}${field('UF', tr.veiculo?.uf ?? '')}${field('CNPJ / CPF', formatCnpjCpf(t?.documento))}</tr>
 <tr><td class="f" colspan="2"><span class="l">Endereço</span><span class="v">${esc(t?.endereco) || '&nbsp;'}</span></td>${field('Município', t?.municipio ?? '')}<td></td>${field('UF', t?.uf ?? '')}${field('Inscrição estadual', t?.ie ?? '')}</tr>
-<tr>${field('Quantidade', vol?.quantidade ?? '')}${field('Espécie', vol?.especie ?? '')}${field('Marca', vol?.marca ?? '')}${field('Numeração', vol?.numeracao ?? '')}${field('Peso bruto', formatDecimal(vol?.pesoBruto, 3), 'r')}${field('Peso líquido', formatDecimal(vol?.pesoLiquido, 3), 'r')}</tr></table>`;
+${vols.join('')}</table>`;
 }
 
 const ITEM_HEAD = ['Código', 'Descrição do produto / serviço', 'NCM/SH', 'O/CST', 'CFOP', 'Un', 'Quant.', 'Valor unit.', 'Valor total', 'B. cálc. ICMS', 'Valor ICMS', 'Valor IPI', 'Alíq. ICMS', 'Alíq. IPI'];
 const ITEM_WIDTHS = [8, 24, 6, 4, 4, 3.5, 6.5, 7, 7, 7, 6, 5.5, 4.5, 4.5];
 
-function itemRow(i: DanfeItem): string {
+function itemRow(i: DanfeItem, desc: boolean): string {
   const d = i.infAdProd ? `${esc(i.descricao)}<br><i>${esc(i.infAdProd)}</i>` : esc(i.descricao);
   return `<tr><td>${esc(i.codigo)}</td><td class="d">${d}</td><td>${esc(i.ncm)}</td><td>${esc(i.cst)}</td><td>${esc(i.cfop)}</td><td>${esc(i.unidade)}</td>`
-    + `<td class="r">${esc(formatDecimal(i.quantidade, 4))}</td><td class="r">${esc(formatDecimal(i.valorUnitario, 2))}</td><td class="r">${esc(formatMoney(i.valorTotal))}</td>`
+    + `<td class="r">${esc(formatDecimal(i.quantidade, 4))}</td><td class="r">${esc(formatDecimal(i.valorUnitario, 2))}</td><td class="r">${esc(formatMoney(i.valorTotal))}</td>${desc ? `<td class="r">${esc(formatMoney(i.valorDesconto))}</td>` : ''}`
     + `<td class="r">${esc(formatMoney(i.bcIcms))}</td><td class="r">${esc(formatMoney(i.valorIcms))}</td><td class="r">${esc(formatMoney(i.valorIpi))}</td>`
     + `<td class="r">${esc(formatDecimal(i.aliquotaIcms, 2))}</td><td class="r">${esc(formatDecimal(i.aliquotaIpi, 2))}</td></tr>`;
 }
 
-function itemsTable(items: readonly DanfeItem[]): string {
-  const cols = ITEM_WIDTHS.map((w) => `<col style="width:${w}%">`).join('');
-  return `<h2>Dados dos produtos / serviços</h2><table class="itens"><colgroup>${cols}</colgroup><thead><tr>${ITEM_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${items.map(itemRow).join('')}</tbody></table>`;
+function itemsTable(items: readonly DanfeItem[], desc: boolean): string {
+  const head = desc ? [...ITEM_HEAD.slice(0, 9), 'V. desc.', ...ITEM_HEAD.slice(9)] : ITEM_HEAD;
+  const widths = desc ? [...ITEM_WIDTHS.slice(0, 1), ITEM_WIDTHS[1]! - 5, ...ITEM_WIDTHS.slice(2, 9), 5, ...ITEM_WIDTHS.slice(9)] : ITEM_WIDTHS;
+  const cols = widths.map((w) => `<col style="width:${w}%">`).join('');
+  return `<h2>Dados dos produtos / serviços</h2><table class="itens"><colgroup>${cols}</colgroup><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${items.map((i) => itemRow(i, desc)).join('')}</tbody></table>`;
 }
 
 function adicionais(v: DanfeView): string {
   const cont = v.contingencia ? `Contingência desde ${formatDateTime(v.contingencia.dhCont)}: ${v.contingencia.xJust}\n` : '';
-  return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl)}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
+  return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl + (v.cartaCorrecao ? `\n${cartaCorrecaoText(v)}` : ''))}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
 }
 
-export function renderNfeHtml(v: DanfeView): string {
+export function renderNfeHtml(v: DanfeView, logo: HtmlLogo | null = null): string {
   const slices = paginate(v.items.map(itemLines), HTML_FIRST_PAGE_LINES, HTML_NEXT_PAGE_LINES);
   const pages = slices.map((slice, i) => {
     const first = i === 0;
     const body = [
       first ? canhoto(v) : '',
-      header(v, i + 1, slices.length),
+      header(v, i + 1, slices.length, logo),
       first ? destinatario(v) + cobranca(v) + imposto(v) + transporte(v) : '',
-      itemsTable(v.items.slice(slice.start, slice.end)),
+      itemsTable(v.items.slice(slice.start, slice.end), hasDiscount(v)),
       first ? adicionais(v) : '',
     ].join('');
     return `<section class="page" data-folha="${i + 1}">${marksHtml(v)}${body}</section>`;

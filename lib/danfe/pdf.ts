@@ -39,6 +39,18 @@ export function box(doc: Pdf, x: number, y: number, w: number, h: number, label:
   if (value) doc.font('Helvetica-Bold').fontSize(size).text(value, x + 2, y + h - size - 3, { width: w - 4, height: size + 2, lineBreak: false, ellipsis: true, align });
 }
 
+/**
+ * A labelled field whose value must be read whole (the freight modality): the value's size shrinks
+ * until it fits the box, down to 4.5 pt, instead of being cut with an ellipsis.
+ */
+export function boxFit(doc: Pdf, x: number, y: number, w: number, h: number, label: string, value: string, size = 7.5): void {
+  let fit = size;
+  doc.font('Helvetica-Bold');
+  while (fit > 4.5 && doc.fontSize(fit).widthOfString(value) > w - 4) fit -= 0.25;
+  box(doc, x, y, w, h, label, '');
+  doc.font('Helvetica-Bold').fontSize(fit).fillColor('#000').text(value, x + 2, y + h - fit - 3, { width: w - 4, lineBreak: false });
+}
+
 export function title(doc: Pdf, x: number, y: number, text: string): void {
   doc.font('Helvetica-Bold').fontSize(6).fillColor('#000').text(text.toUpperCase(), x, y, { lineBreak: false });
 }

@@ -55,7 +55,7 @@ export interface DanfeTotals {
   vBC: string; vICMS: string; vICMSDeson: string; vFCP: string; vBCST: string; vST: string; vFCPST: string;
   vProd: string; vFrete: string; vSeg: string; vDesc: string; vII: string; vIPI: string;
   vPIS: string; vCOFINS: string; vOutro: string; vNF: string; vTotTrib: string;
-  /** Partilha do ICMS (EC 87/2015): '' when the note has no ICMSUFDest group. */
+  /** DIFAL / partilha (EC 87/2015, ICMSTot W04c-W04e): empty when the note has no ICMSUFDest group. */
   vFCPUFDest: string; vICMSUFDest: string; vICMSUFRemet: string;
 }
 
@@ -87,6 +87,8 @@ export interface DanfeView {
   tpNF: '0' | '1';
   tpAmb: 1 | 2;
   tpEmis: number;
+  /** tpImp (B21): 1 DANFE portrait, 2 landscape, 3 simplificado, 4 DANFE NFC-e, 5 NFC-e by message. */
+  tpImp: number;
   naturezaOperacao: string;
   emitente: DanfeParty & { iest: string; im: string; crt: string };
   destinatario: DanfeParty | null;
@@ -107,6 +109,8 @@ export interface DanfeView {
   urlChave: string;
   /** Printed marks: homologation, canceled, contingency pending authorization. */
   marcas: DanfeMark[];
+  /** Only on a reprint that asks for it (DanfeViewOptions.cartaCorrecao). */
+  cartaCorrecao: DanfeCartaCorrecao | null;
 }
 
 export type DanfeMark = 'SEM_VALOR_FISCAL' | 'CANCELADA' | 'CONTINGENCIA_PENDENTE';
@@ -114,6 +118,16 @@ export type DanfeMark = 'SEM_VALOR_FISCAL' | 'CANCELADA' | 'CONTINGENCIA_PENDENT
 export interface DanfeViewOptions {
   /** The document's status says CANCELADA (the nfeProc itself does not carry the event). */
   cancelada?: boolean;
+  /** The note's last registered CC-e, printed in the complementary information of a reprint. */
+  cartaCorrecao?: DanfeCartaCorrecao;
+}
+
+/** A registered CC-e as the DANFE reprint shows it (the last one replaces the earlier ones: MOC 4.00, CC-e). */
+export interface DanfeCartaCorrecao {
+  sequencia: number;
+  correcao: string;
+  protocolo: string;
+  dhRegEvento: string;
 }
 
 /**
@@ -262,6 +276,7 @@ function readView(root: Group, options: DanfeViewOptions): DanfeView {
     tpNF: ds(ide, 'tpNF') === '0' ? '0' : '1',
     tpAmb,
     tpEmis,
+    tpImp: Number(ds(ide, 'tpImp') || (model === '65' ? '4' : '1')),
     naturezaOperacao: ds(ide, 'natOp'),
     emitente: { ...party(emit, 'enderEmit'), iest: ds(emit, 'IEST'), im: ds(emit, 'IM'), crt: ds(emit, 'CRT') },
     destinatario: dest ? party(dest, 'enderDest') : null,
@@ -279,5 +294,6 @@ function readView(root: Group, options: DanfeViewOptions): DanfeView {
     qrCode: ds(supl, 'qrCode'),
     urlChave: ds(supl, 'urlChave'),
     marcas,
+    cartaCorrecao: options.cartaCorrecao ?? null,
   };
 }

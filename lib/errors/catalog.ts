@@ -56,6 +56,13 @@ export const CATALOG = {
   CERTIFICADO_EXPIRADO: { status: 422, detail: 'Certificado expirado.' , fix: 'Renove o certificado A1 na certificadora e instale o novo.' },
   CERTIFICADO_AINDA_NAO_VALIDO: { status: 422, detail: 'Certificado ainda não é válido.' , fix: 'Aguarde o início da validade ou confira o relógio da certificadora.' },
   CERTIFICADO_CNPJ_DIVERGENTE: { status: 422, detail: 'CNPJ do certificado difere do CNPJ do emissor.' , fix: 'Instale o A1 emitido para o CNPJ deste emissor.' },
+  // Issuer logo printed on the DANFE (issue 22 item 4; lib/issuer/logo.ts)
+  LOGO_FORMATO_INVALIDO: { status: 422, detail: 'Logotipo deve ser uma imagem PNG ou JPEG válida.', fix: 'Envie um arquivo PNG ou JPEG íntegro (o tipo é lido dos bytes, não da extensão).' },
+  LOGO_GRANDE_DEMAIS: { status: 422, detail: 'Logotipo excede o tamanho máximo de 256 KB.', fix: 'Reduza o arquivo para até 256 KB (por exemplo, menos pixels ou mais compressão).' },
+  LOGO_DIMENSOES_INVALIDAS: { status: 422, detail: 'Logotipo deve ter entre 32 e 2000 pixels de largura e de altura.', fix: 'Redimensione a imagem para 32 a 2000 pixels em cada lado.' },
+  LOGO_AUSENTE: { status: 404, detail: 'Emissor sem logotipo cadastrado.', fix: 'Envie o logotipo em PUT /v1/companies/{id}/logo.' },
+  // DACCe (issue 22 item 5): only a carta de correção has one.
+  EVENTO_SEM_DACCE: { status: 409, detail: 'Só a carta de correção tem DACCe; este evento é de outro tipo.', fix: 'Peça o DACCe de um evento de carta de correção; os demais eventos têm só o XML.' },
   CADASTRO_EMISSOR_INCOMPLETO: { status: 422, detail: 'Cadastro do emissor incompleto.' , fix: 'Complete os campos do emissor listados em details (PATCH /v1/companies/{id}).' },
   CSC_AUSENTE: { status: 422, detail: 'NFC-e exige csc e cscId cadastrados no emissor.' , fix: 'Cadastre csc e cscId do emissor (obtidos na SEFAZ da UF) em PATCH /v1/companies/{id}.' },
   EMISSOR_INEXISTENTE: { status: 404, detail: 'Emissor não existe mais.' , fix: 'Confira o issuerId; o emissor foi removido ou transferido.' },

@@ -1,4 +1,4 @@
-import type { Ambiente, Crt, IssuerAddress, IssuerSnapshot, RegEspTribPadrao, TribIssqnPadrao } from './types.js';
+import type { Ambiente, Crt, FormatoDanfe, IssuerAddress, IssuerSnapshot, RegEspTribPadrao, TribIssqnPadrao } from './types.js';
 
 /**
  * The issuer as stored and edited: the snapshot's fields, but any of them may still be missing
@@ -30,6 +30,8 @@ export interface IssuerProfile {
   fiscalBrainEnabled: boolean;
   valorAproximadoTributosEnabled: boolean;
   sefazUrl?: string | null;
+  /** Absent in profiles stored before issue 22: read as 1. */
+  formatoDanfe?: FormatoDanfe;
 }
 
 /** What the API shows of an installed certificate; the PFX and its password are never shown. */
@@ -103,6 +105,7 @@ export function toIssuerResponse(r: IssuerRecord): Record<string, unknown> {
     fiscalBrainEnabled: p.fiscalBrainEnabled,
     valorAproximadoTributosEnabled: p.valorAproximadoTributosEnabled,
     sefazUrl: p.sefazUrl ?? null,
+    formatoDanfe: p.formatoDanfe ?? 1,
     certificado: r.certificate,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -136,6 +139,7 @@ export function toSnapshot(r: IssuerRecord): IssuerSnapshot {
     serieNfse: p.serieNfse,
     valorAproximadoTributosEnabled: p.valorAproximadoTributosEnabled,
     fiscalBrainEnabled: p.fiscalBrainEnabled,
+    formatoDanfe: p.formatoDanfe ?? 1,
     servicoPadraoLc116: p.servicoPadraoLc116 ?? null,
     cTribNacPadrao: p.cTribNacPadrao ?? null,
     pTotTribSNPadrao: p.pTotTribSNPadrao ?? null,

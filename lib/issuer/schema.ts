@@ -59,6 +59,7 @@ export const issuerFieldRules = {
   fiscalBrainEnabled: { type: 'boolean', description: 'Tributação assistida (resolverTributacao: true) nas NF-e/NFC-e deste emissor; exige também plano com fiscalBrain (Growth, Scale, Enterprise), senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL' },
   valorAproximadoTributosEnabled: { type: 'boolean', description: 'NF-e/NFC-e com o valor aproximado dos tributos (Lei 12.741): calculado pelo serviço por NCM, UF do emissor e origem, com a tabela da UF carregada pelo operador; item sem alíquota vigente recusa 422 TRIBUTOS_APROXIMADOS_INDISPONIVEIS' },
   sefazUrl: { type: 'url', description: 'Endpoint da autoridade (ex. simulador); null = tabela oficial' },
+  formatoDanfe: { type: 'enum', values: [1, 2, 3], description: 'Formato do DANFE das NF-e seguintes (tpImp, B21): 1 retrato (padrão), 2 paisagem, 3 simplificado (etiqueta, NT 2020.004)' },
 } as const;
 
 export type IssuerField = keyof typeof issuerFieldRules;
@@ -116,6 +117,18 @@ export const certificateUploadSchema = {
   id: { type: 'uuid' },
   pfxBase64: { type: 'string', min: 4, max: MAX_PFX_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Arquivo .pfx/.p12 (PKCS#12) em base64; até 64 KB' },
   password: { type: 'string', min: 1, max: 128, description: 'Senha do PKCS#12 (nunca é devolvida nem registrada em log)' },
+} as const;
+
+/**
+ * PUT /v1/companies/:id/logo. The image limit is 256 KB (lib/issuer/logo.ts: 422 LOGO_GRANDE_DEMAIS);
+ * the text is allowed up to 1 MB decoded so an oversized logo gets that catalogued answer, and only
+ * text beyond it the schema's 400.
+ */
+export const MAX_LOGO_BASE64 = 1_398_104;
+export const logoUploadSchema = {
+  $$strict: true,
+  id: { type: 'uuid' },
+  imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Logotipo PNG ou JPEG em base64; até 256 KB de imagem, de 32 a 2000 pixels por lado' },
 } as const;
 
 export const transferRequestSchema = {

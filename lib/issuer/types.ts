@@ -46,6 +46,8 @@ export interface IssuerSnapshot {
   serieNfse: number;
   valorAproximadoTributosEnabled: boolean;
   fiscalBrainEnabled: boolean;
+  /** tpImp of its NF-e (B21): 1 portrait, 2 landscape, 3 simplified; absent means 1. */
+  formatoDanfe?: FormatoDanfe;
   servicoPadraoLc116?: string | null;
   cTribNacPadrao?: string | null;
   pTotTribSNPadrao?: number | null;
@@ -73,3 +75,6 @@ export interface SigningMaterial {
   chainPem: string[];
   notAfter: string;
 }
+
+/** DANFE format of an issuer's NF-e, written as tpImp (MOC 4.00 B21; 3 per NT 2020.004). */
+export type FormatoDanfe = 1 | 2 | 3;

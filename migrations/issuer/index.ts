@@ -69,4 +69,14 @@ export const migrations: Migration[] = [
       await knex.raw(`create unique index transfer_requests_one_pending on ??.transfer_requests (cnpj, requester_partner_id) where status = 'PENDENTE'`, [schema]);
     },
   },
+  {
+    // issue 22 item 4: the logo printed on the DANFE (lib/issuer/logo.ts checks it; 256 KB at most).
+    name: '100_issuer_logo',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('issuers', (t) => {
+        t.binary('logo');
+        t.string('logo_mime', 16);
+      });
+    },
+  },
 ];

@@ -7,6 +7,7 @@ import { INUTILIZACAO_STATUSES, MAX_RANGE } from '../../lib/emission/inutilizaca
 import { CORRECAO_MAX, CORRECAO_MIN, fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../lib/emission/fiscal-text.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
 import { cancelDocument, correctDocument, eventXml, listEvents } from './fiscal-events.js';
+import { eventDacce } from './dacce.js';
 import { inutilizacaoParams, inutilizacaoXml, inutilize, listInutilizacaoParams, listInutilizacoes, type InutilizacaoBody } from './inutilizacao.js';
 
 /**
@@ -102,6 +103,26 @@ export function eventXmlAction(model: Model, path: string): any {
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
       return xml;
+    },
+  };
+}
+
+/** GET /nfe/:id/eventos/:eventId/dacce.pdf|html (issue 22 item 5). The CC-e exists for the NF-e only. */
+export function dacceAction(format: 'pdf' | 'html'): any {
+  return {
+    rest: `GET /nfe/:id/eventos/:eventId/dacce.${format}`,
+    params: { id: 'string', eventId: 'string' },
+    raw: true,
+    openapi: {
+      summary: `DACCe (carta de correção impressa) em ${format === 'pdf' ? 'PDF' : 'HTML'}`, tags: ['eventos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
+      description: 'Gerado do procEventoNFe registrado e da nfeProc da nota: chave com código de barras, sequência, protocolo de registro, texto da correção e condições de uso. '
+        + 'Evento que não é carta de correção: 409 EVENTO_SEM_DACCE (details.tipo). Carta ainda não registrada: 409 CONFLICT (details.status). PDF como anexo (<chave>-110110-<seq>-dacce.pdf); HTML inline.',
+    },
+    async handler(this: any, ctx: Ctx<{ id: string; eventId: string }>) {
+      const out = await eventDacce(this.eventDeps(ctx), partnerOf(ctx).partnerId, ctx.params.id, ctx.params.eventId, format);
+      ctx.meta.$responseType = out.contentType;
+      ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
+      return out.body;
     },
   };
 }

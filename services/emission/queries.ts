@@ -6,7 +6,7 @@ import { detailView, indeterminateView, type DocumentRecord } from '../../lib/em
 import type { Model } from '../../lib/nfe/types.js';
 import type { DocumentStore } from './store.js';
 import { danfeSource } from '../../lib/danfe/source.js';
-import { buildDanfeView } from '../../lib/danfe/view-model.js';
+import { buildDanfeView, type DanfeCartaCorrecao } from '../../lib/danfe/view-model.js';
 import { renderNfeHtml } from '../../lib/danfe/nfe-html.js';
 import { renderNfePdf } from '../../lib/danfe/nfe-pdf.js';
 import { renderNfceHtml } from '../../lib/danfe/nfce-html.js';
@@ -85,16 +85,29 @@ export async function downloadXml(store: DocumentStore, doc: DocumentRecord): Pr
 
 export type PrintFormat = 'pdf' | 'html';
 
+/** The issuer's logo as v1.issuer.logoForPrint gives it (base64: it crosses the transporter as JSON). */
+export interface DanfeLogo {
+  base64: string;
+  mime: string;
+}
+
+/** What an NF-e DANFE may carry beyond its XML: the issuer's logo and, on request, the last CC-e. */
+export interface PrintExtras {
+  logo?: DanfeLogo | null;
+  cartaCorrecao?: DanfeCartaCorrecao;
+}
+
 /**
  * The printable document of a note (DANFE of an NF-e, DANFCE of an NFC-e) from its stored XML;
  * 409 DOCUMENTO_SEM_DANFE when the status has none (lib/danfe/source.ts).
  */
-export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat, extras: PrintExtras = {}): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const source = danfeSource(doc, await store.xmlOf(doc.id));
-  const view = buildDanfeView(source.xml, { cancelada: source.cancelada });
+  const logo = extras.logo ?? null;
+  const view = buildDanfeView(source.xml, { cancelada: source.cancelada, ...(extras.cartaCorrecao ? { cartaCorrecao: extras.cartaCorrecao } : {}) });
   const name = `${doc.accessKey}-${doc.model === '55' ? 'danfe' : 'danfce'}`;
   if (format === 'html') {
-    return { body: doc.model === '55' ? renderNfeHtml(view) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
+    return { body: doc.model === '55' ? renderNfeHtml(view, logo) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
   }
-  return { body: doc.model === '55' ? await renderNfePdf(view) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
+  return { body: doc.model === '55' ? await renderNfePdf(view, logo ? { logo: Buffer.from(logo.base64, 'base64') } : {}) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }

@@ -3,8 +3,11 @@ import type { CheckedNote } from '../types.js';
 import { el, leaf, opt, type XmlNode } from '../../xml/writer.js';
 import type { EmissionContext } from './context.js';
 
-/** tpImp (B21): 1 DANFE portrait for NF-e, 4 DANFE NFC-e (MOC 4.00). */
-const TP_IMP = { '55': '1', '65': '4' } as const;
+/**
+ * tpImp (B21, MOC 4.00): the NF-e's DANFE format as the issuer chose it (1 portrait, 2 landscape,
+ * 3 simplified: NT 2020.004); 4 (DANFE NFC-e) for an NFC-e.
+ */
+const tpImp = (note: CheckedNote, ctx: EmissionContext): string => (note.model === '65' ? '4' : String(ctx.issuer.formatoDanfe ?? 1));
 
 /**
  * ide: B01, child of infNFe (A01). Order per the XSD sequence (MOC 4.00 + NT 2025.002).
@@ -28,7 +31,7 @@ export function buildIde(note: CheckedNote, ctx: EmissionContext): XmlNode {
     leaf('tpNF', note.tpNF),
     leaf('idDest', note.idDest),
     leaf('cMunFG', ctx.issuer.endereco.codigoMunicipio),
-    leaf('tpImp', TP_IMP[note.model]),
+    leaf('tpImp', tpImp(note, ctx)),
     leaf('tpEmis', ctx.tpEmis),
     leaf('cDV', ctx.accessKey.charAt(43)),
     leaf('tpAmb', ctx.tpAmb),

@@ -56,3 +56,12 @@ test('renderNfeHtml of a 990-item note: several sheets, header on each, every it
   }
   t.true(html.includes(PROTOCOL));
 });
+
+test('renderNfeHtml prints every volume with the total line, the DIFAL boxes and the V. desc. column', async (t) => {
+  const { fullProc, oneItemProc } = await import('../../support/danfe-golden-notes.js');
+  const html = renderNfeHtml(buildDanfeView(fullProc()));
+  for (const v of ['CAIXA', 'PALETE', 'TOTAL', '123,250', '112,625', 'V. FCP UF dest.', 'V. ICMS UF dest.', '56,78', 'V. desc.', '1 - Por conta do Destinatário']) t.true(html.includes(v), v);
+  const one = renderNfeHtml(buildDanfeView(oneItemProc()));
+  t.false(one.includes('V. desc.'));
+  t.false(one.includes('UF dest.'));
+});

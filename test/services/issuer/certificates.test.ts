@@ -168,7 +168,7 @@ test.serial('forEmission: issuer selection (rule 2) and test key against product
   t.deepEqual(ok.issuer, {
     id: one.issuerId, partnerId: 'p-one', cnpj: one.cnpj, razaoSocial: 'EMPRESA TESTE LTDA', nomeFantasia: 'TESTE', ie: '110042490114', inscricaoMunicipal: null, cnae: null, crt: 1,
     endereco: { logradouro: 'Rua das Flores', numero: '100', complemento: null, bairro: 'Centro', codigoMunicipio: '3550308', municipio: 'São Paulo', uf: 'SP', cep: '01001000', telefone: '1133334444' },
-    ambienteFiscal: 2, sandbox: false, csc: null, cscId: null, serieNfe: 1, serieNfce: 1, serieNfse: 1, valorAproximadoTributosEnabled: false, fiscalBrainEnabled: false,
+    ambienteFiscal: 2, sandbox: false, csc: null, cscId: null, serieNfe: 1, serieNfce: 1, serieNfse: 1, valorAproximadoTributosEnabled: false, fiscalBrainEnabled: false, formatoDanfe: 1,
     servicoPadraoLc116: null, cTribNacPadrao: null, pTotTribSNPadrao: null, pTotTribSNCompetencia: null, sefazUrl: null,
     codigoNbsPadrao: null, tribIssqnPadrao: null, indDestPadrao: null, regEspTribPadrao: null, email: null,
   });

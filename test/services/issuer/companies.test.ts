@@ -39,7 +39,7 @@ test.serial('POST /v1/companies creates an issuer in homologation with defaults 
       ambienteFiscal: 2, sandbox: false, serieNfe: 1, serieNfce: 1, serieNfse: 1, csc: null, cscId: null,
       servicoPadraoLc116: null, cTribNacPadrao: null, pTotTribSNPadrao: null, pTotTribSNCompetencia: null,
       codigoNbsPadrao: null, tribIssqnPadrao: null, indDestPadrao: null, regEspTribPadrao: null, email: null,
-      fiscalBrainEnabled: false, valorAproximadoTributosEnabled: false, sefazUrl: null, certificado: null,
+      fiscalBrainEnabled: false, valorAproximadoTributosEnabled: false, sefazUrl: null, formatoDanfe: 1, certificado: null,
       createdAt: res.body.data.createdAt, updatedAt: res.body.data.updatedAt,
     },
     meta: { requestId: res.headers.get('x-request-id'), timestamp: res.body.meta.timestamp },

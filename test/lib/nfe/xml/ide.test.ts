@@ -1,6 +1,6 @@
 import test from 'ava';
 import { buildIde } from '../../../../lib/nfe/xml/ide.js';
-import { aContext, aNfce, aNfe } from '../../../support/checked-note-factories.js';
+import { aContext, aNfce, aNfe, anIssuer } from '../../../support/checked-note-factories.js';
 
 test('buildIde writes the layout sequence with cDV taken from the key', (t) => {
   const note = aNfe();
@@ -21,4 +21,14 @@ test('buildIde writes NFref per referenced key, tpImp 4 for NFC-e and dhCont/xJu
 test('buildIde writes dhSaiEnt right after dhEmi when the note has it (B10, TDateTimeUTC)', (t) => {
   const note = { ...aNfe(), dhSaiEnt: '2026-11-25T14:30:00-03:00' };
   t.true(buildIde(note, aContext(note)).includes('<dhEmi>2026-11-22T17:40:00-03:00</dhEmi><dhSaiEnt>2026-11-25T14:30:00-03:00</dhSaiEnt><tpNF>1</tpNF>'));
+});
+
+test("buildIde writes the issuer's DANFE format as tpImp of an NF-e (1 by default), never of an NFC-e", (t) => {
+  const note = aNfe();
+  t.true((buildIde(note, aContext(note)) as string).includes('<tpImp>1</tpImp>'));
+  for (const formatoDanfe of [2, 3] as const) {
+    t.true((buildIde(note, aContext(note, { issuer: anIssuer({ formatoDanfe }) })) as string).includes(`<tpImp>${formatoDanfe}</tpImp>`));
+  }
+  const nfce = aNfce();
+  t.true((buildIde(nfce, aContext(nfce, { issuer: anIssuer({ formatoDanfe: 2 }) })) as string).includes('<tpImp>4</tpImp>'));
 });
