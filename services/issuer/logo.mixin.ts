@@ -27,6 +27,8 @@ export const LogoMixin: Partial<ServiceSchema> = {
         description: 'Corpo JSON com `imagemBase64`: PNG ou JPEG reconhecido pela assinatura do arquivo, até 256 KB, de 32 a 2000 pixels de largura e de altura. '
           + 'Recusas 422: LOGO_FORMATO_INVALIDO, LOGO_GRANDE_DEMAIS, LOGO_DIMENSOES_INVALIDAS. Vale para os DANFEs gerados depois, inclusive de notas já autorizadas.',
         response: logoSummary,
+        // A real 32 × 32 PNG (the smallest size accepted).
+        requestExample: { imagemBase64: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAR0lEQVR4AcXBAQEAIAyAME4My1nSfj4G25z7PiGJSUxiEpOYxCQmMYlJTGISk5jEJCYxiUlMYhKTmMQkJjGJSUxiEpOYxCS2FNsCbJqy8REAAAAASUVORK5CYII=' },
       },
       async handler(this: any, ctx: Ctx<{ id: string; imagemBase64: string }>) {
         const { id } = ctx.params;
