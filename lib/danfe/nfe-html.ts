@@ -1,8 +1,10 @@
 /**
- * DANFE of an NF-e as one HTML page per sheet (portrait, MOC 4.00 DANFE layout): canhoto, header
- * with issuer, "DANFE", entrada/saída, number/series/sheet and the access key with its Code-128C
- * barcode, then the groups of the layout; item rows are paginated with the header repeated on every
- * sheet. Every text from the XML is escaped.
+ * DANFE of an NF-e as one HTML page per sheet, in the format the note asks for (tpImp, MOC 4.00
+ * B21): A4 portrait (1) or landscape (2) with the MOC DANFE layout, and for 3 the simplified label
+ * of nfe-simplificado-html.ts, the same choice as the PDF (nfe-pdf.ts). The A4 sheets: canhoto,
+ * header with issuer, "DANFE", entrada/saída, number/series/sheet and the access key with its
+ * Code-128C barcode, then the groups of the layout; item rows are paginated with the header
+ * repeated on every sheet. Every text from the XML is escaped.
  */
 import type { DanfeView, DanfeItem } from './view-model.js';
 import {
@@ -11,23 +13,41 @@ import {
 } from './format.js';
 import { barcodeSvg } from './barcode.js';
 import { esc, field } from './html.js';
-import { paginate } from './paginate.js';
+import { paginate, type PageSlice } from './paginate.js';
 import { cartaCorrecaoText, hasDiscount, impostoRows } from './nfe-fields.js';
 import { volumeLines } from './volumes.js';
+import { renderNfeSimplificadoHtml } from './nfe-simplificado-html.js';
 
-/** Description characters per printed line in the items table (estimate for the HTML sheet). */
-const DESCRIPTION_CHARS_PER_LINE = 42;
-export const HTML_FIRST_PAGE_LINES = 24;
-export const HTML_NEXT_PAGE_LINES = 62;
+/**
+ * An A4 sheet of the HTML DANFE and its item budget in printed lines. A browser lays the page out,
+ * so the budgets are estimates in the proportions of the PDF's sheets (nfe-sheet.ts): a landscape
+ * sheet is 87 mm shorter, which leaves the first sheet room for about 5 item lines under the fixed
+ * groups and the next ones for 37; its wider description column holds about 60 characters a line.
+ */
+export interface HtmlSheet {
+  orientation: 'portrait' | 'landscape';
+  width: string;
+  height: string;
+  descriptionChars: number;
+  firstLines: number;
+  nextLines: number;
+}
 
-export function itemLines(item: DanfeItem): number {
+const PORTRAIT: HtmlSheet = { orientation: 'portrait', width: '210mm', height: '297mm', descriptionChars: 42, firstLines: 24, nextLines: 62 };
+const LANDSCAPE: HtmlSheet = { orientation: 'landscape', width: '297mm', height: '210mm', descriptionChars: 60, firstLines: 5, nextLines: 37 };
+
+export function htmlSheetFor(tpImp: number): HtmlSheet {
+  return tpImp === 2 ? LANDSCAPE : PORTRAIT;
+}
+
+export function itemLines(item: DanfeItem, sheet: HtmlSheet = PORTRAIT): number {
   const text = item.infAdProd ? `${item.descricao} ${item.infAdProd}` : item.descricao;
-  return Math.max(1, Math.ceil(text.length / DESCRIPTION_CHARS_PER_LINE));
+  return Math.max(1, Math.ceil(text.length / sheet.descriptionChars));
 }
 
 const CSS = `
 *{box-sizing:border-box}body{margin:0;font-family:Helvetica,Arial,sans-serif;font-size:8pt;color:#000;background:#eee}
-.page{position:relative;width:210mm;min-height:297mm;margin:8px auto;padding:7mm;background:#fff;page-break-after:always;overflow:hidden}
+.page{position:relative;margin:8px auto;padding:7mm;background:#fff;page-break-after:always;overflow:hidden}
 .page:last-child{page-break-after:auto}
 table{width:100%;border-collapse:collapse;table-layout:fixed;margin-top:2px}
 td,th{border:1px solid #000;vertical-align:top;padding:1px 3px;overflow:hidden}
@@ -145,18 +165,42 @@ function adicionais(v: DanfeView): string {
   return `<h2>Dados adicionais</h2><table class="adic"><colgroup><col style="width:65%"><col style="width:35%"></colgroup><tr><td class="f"><span class="l">Informações complementares</span>${esc(cont + v.infCpl + (v.cartaCorrecao ? `\n${cartaCorrecaoText(v)}` : ''))}</td><td class="f"><span class="l">Reservado ao fisco</span>${esc(v.infAdFisco)}</td></tr></table>`;
 }
 
+/**
+ * Item lines left on the first sheet once its variable groups take their rows: every volume line
+ * past the first, the fatura and each row of six duplicatas, with the group's title. A field row is
+ * about three item lines (20 pt against 7 pt in the PDF).
+ */
+const ROW_LINES = 3;
+export function firstSheetLines(v: DanfeView, sheet: HtmlSheet): number {
+  const { lines, total } = volumeLines(v.transporte.volumes);
+  const volumeRows = Math.max(1, lines.length + (total ? 1 : 0));
+  const cobrancaRows = v.fatura || v.duplicatas.length ? 1 + (v.fatura ? 1 : 0) + Math.ceil(v.duplicatas.length / 6) : 0;
+  return sheet.firstLines - ROW_LINES * (volumeRows - 1 + cobrancaRows);
+}
+
+/** paginate(), except that a first sheet without room for items carries none: they start on sheet 2 (as in the PDF). */
+function paginateItems(lines: readonly number[], first: number, next: number): PageSlice[] {
+  if (first > 0) return paginate(lines, first, next);
+  return [{ start: 0, end: 0 }, ...paginate(lines, next, next)];
+}
+
+/** The sheet's size, for the screen (.page) and for the printer (@page, CSS Paged Media). */
+const sheetCss = (s: HtmlSheet) => `@page{size:A4 ${s.orientation};margin:0}.page{width:${s.width};min-height:${s.height}}${s.orientation === 'landscape' ? '.adic td{height:60px}' : ''}`;
+
 export function renderNfeHtml(v: DanfeView, logo: HtmlLogo | null = null): string {
-  const slices = paginate(v.items.map(itemLines), HTML_FIRST_PAGE_LINES, HTML_NEXT_PAGE_LINES);
+  if (v.tpImp === 3) return renderNfeSimplificadoHtml(v);
+  const sheet = htmlSheetFor(v.tpImp);
+  const slices = paginateItems(v.items.map((i) => itemLines(i, sheet)), firstSheetLines(v, sheet), sheet.nextLines);
   const pages = slices.map((slice, i) => {
     const first = i === 0;
     const body = [
       first ? canhoto(v) : '',
       header(v, i + 1, slices.length, logo),
       first ? destinatario(v) + cobranca(v) + imposto(v) + transporte(v) : '',
-      itemsTable(v.items.slice(slice.start, slice.end), hasDiscount(v)),
+      slice.end > slice.start || !v.items.length ? itemsTable(v.items.slice(slice.start, slice.end), hasDiscount(v)) : '',
       first ? adicionais(v) : '',
     ].join('');
     return `<section class="page" data-folha="${i + 1}">${marksHtml(v)}${body}</section>`;
   });
-  return `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>DANFE ${esc(groupAccessKey(v.accessKey))}</title><style>${CSS}</style></head><body>${pages.join('')}</body></html>`;
+  return `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>DANFE ${esc(groupAccessKey(v.accessKey))}</title><style>${CSS}${sheetCss(sheet)}</style></head><body>${pages.join('')}</body></html>`;
 }

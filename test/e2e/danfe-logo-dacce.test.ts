@@ -147,8 +147,9 @@ test.serial('DACCe: a registered CC-e prints as PDF and HTML; a reprint with car
   t.deepEqual(unknown.body, envelope(unknown, unknownEvent, 404, 'Not Found', 'NOT_FOUND', 'Evento não encontrado.'));
 });
 
-test.serial('formatoDanfe on the issuer: the next NF-e carries tpImp 2 (landscape DANFE) or 3 (simplified label), and its XML passes verify-dfe', async (t) => {
+test.serial('formatoDanfe on the issuer: the next NF-e carries tpImp 2 (landscape DANFE) or 3 (simplified label), its XML passes verify-dfe, and danfe.pdf and danfe.html both take that format', async (t) => {
   const expected: Record<number, RegExp> = { 2: /\/MediaBox \[0 0 841\.89 595\.28\]/, 3: /\/MediaBox \[0 0 283\.46\d* 425\.19\d*\]/ };
+  const expectedHtml: Record<number, string> = { 2: '@page{size:A4 landscape;margin:0}', 3: '@page{size:100mm 150mm;margin:0}' };
   for (const formatoDanfe of [2, 3]) {
     const patch = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { formatoDanfe } });
     t.is(patch.status, 200, patch.text);
@@ -160,6 +161,12 @@ test.serial('formatoDanfe on the issuer: the next NF-e carries tpImp 2 (landscap
     t.true(check.ok, check.output);
     const pdf = await binary(`/v1/nfe/${doc.id}/danfe.pdf`);
     t.regex(pdf.bytes.toString('latin1'), expected[formatoDanfe]!);
+    const html = await stack.request('GET', `/v1/nfe/${doc.id}/danfe.html`, { headers });
+    t.is(html.status, 200);
+    t.is(html.headers.get('content-type'), 'text/html; charset=utf-8');
+    t.true(html.text.includes(expectedHtml[formatoDanfe]!), `formatoDanfe ${formatoDanfe}`);
+    t.is(html.text.includes('DANFE SIMPLIFICADO - ETIQUETA'), formatoDanfe === 3);
+    t.is(html.text.includes('class="canhoto"'), formatoDanfe === 2);
   }
   const bad = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { formatoDanfe: 4 } });
   t.is(bad.status, 400);

@@ -81,6 +81,9 @@ export function resolveIcmsUfDest(item: Item, index: number, valorTotalCents: bi
       motivo: 'a partilha (EC 87/2015) só se aplica à NF-e interestadual para consumidor final não contribuinte; retire o grupo',
     });
   }
+  // The destination is the recipient's UF. Where the goods enter another UF, that UF is the
+  // destination (Ajuste SINIEF 18/2022, § 30, as NT 2022.005 quotes it): the delivery place (entrega) is
+  // not in this API (field-hints.ts), so no note can name one yet.
   const destUf = ctx.destinatario?.endereco?.uf ?? '';
   const dest = ufRates(destUf);
   if (!dest) refuse('ICMS_UF_DEST_INVALIDO', index, '', { uf: destUf, motivo: 'UF de destino sem alíquota interna conhecida' });

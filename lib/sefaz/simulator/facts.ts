@@ -29,11 +29,34 @@ export interface NfeFacts {
   hasIssqn: boolean;
   /** entrega/UF, when the note names a delivery place (rule 695, exceção 2). */
   entregaUf: string | null;
+  /** retirada/UF, when the note names a pick-up place (rule 698, exceção 4). */
+  retiradaUf: string | null;
+  tpNF: string;
+  finNFe: string;
+  /** Keys of the referenced NF-e (rule 699 reads the year of the first one on a non-normal note). */
+  refNFe: string[];
+  /** The ICMSUFDest group of every item that has it, and ICMSTot's partilha totals (partilha.ts). */
+  partilha: { items: PartilhaItemFacts[]; totals: PartilhaTotalsFacts };
   /** infAdic/infAdFisco and infAdic/infCpl (where a sandbox user writes a rejection trigger). */
   additionalInfo: string;
   hasInfRespTec: boolean;
   digestValue: string | null;
 }
+
+/** One item's ICMSUFDest, raw text; orig from its ICMS group (any CST/CSOSN variant). */
+export interface PartilhaItemFacts {
+  nItem: string;
+  cfop: string;
+  orig: string;
+  pICMSInter: string;
+  pICMSInterPart: string;
+  vFCPUFDest: string | null;
+  vICMSUFDest: string;
+  vICMSUFRemet: string;
+}
+
+/** ICMSTot/vFCPUFDest, vICMSUFDest, vICMSUFRemet (null when absent: the layout makes them optional). */
+export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: string | null; vICMSUFRemet: string | null }
 
 const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
 
@@ -79,10 +102,29 @@ function factsOf(nfe: XmlElement): NfeFacts {
     itemsWithIcmsUfDest: nfe.find('n:infNFe/n:det[n:imposto/n:ICMSUFDest]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
     hasIssqn: !!nfe.get('n:infNFe/n:det/n:imposto/n:ISSQN', NS),
     entregaUf: opt('n:infNFe/n:entrega/n:UF'),
+    retiradaUf: opt('n:infNFe/n:retirada/n:UF'),
+    tpNF: get('tpNF'), finNFe: get('finNFe'),
+    refNFe: nfe.find('n:infNFe/n:ide/n:NFref/n:refNFe', NS).map((e) => e.content.trim()),
+    partilha: partilhaOf(nfe, opt),
     additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
     hasInfRespTec: !!nfe.get('n:infNFe/n:infRespTec', NS),
     digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),
   };
+}
+
+function partilhaOf(nfe: XmlElement, opt: (path: string) => string | null): NfeFacts['partilha'] {
+  const items = nfe.find('n:infNFe/n:det[n:imposto/n:ICMSUFDest]', NS).map((node) => {
+    const det = node as XmlElement;
+    const text = (path: string) => det.get(path, NS)?.content.trim() ?? null;
+    const g = (name: string) => text(`n:imposto/n:ICMSUFDest/n:${name}`);
+    return {
+      nItem: det.attr('nItem')?.value ?? '?', cfop: text('n:prod/n:CFOP') ?? '', orig: text('n:imposto/n:ICMS/*/n:orig') ?? '',
+      pICMSInter: g('pICMSInter') ?? '', pICMSInterPart: g('pICMSInterPart') ?? '',
+      vFCPUFDest: g('vFCPUFDest'), vICMSUFDest: g('vICMSUFDest') ?? '', vICMSUFRemet: g('vICMSUFRemet') ?? '',
+    };
+  });
+  const total = (name: string) => opt(`n:infNFe/n:total/n:ICMSTot/n:${name}`);
+  return { items, totals: { vFCPUFDest: total('vFCPUFDest'), vICMSUFDest: total('vICMSUFDest'), vICMSUFRemet: total('vICMSUFRemet') } };
 }
 
 /** The raw `<tag …>…</tag>` substrings of a message (byte-exact, for signature checks). */

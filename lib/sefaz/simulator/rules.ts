@@ -2,6 +2,7 @@ import { modulo11 } from '../../nfe/access-key.js';
 import type { NfeFacts } from './facts.js';
 import { SIMULATOR_TP_AMB, type SimulatorCStat } from './codes.js';
 import { checkIdentifiers } from './recipient.js';
+import { checkPartilha } from './partilha.js';
 
 /**
  * The simulator's per-note rules that need no database, in the order the authority applies them
@@ -46,6 +47,8 @@ export function checkNote(i: NoteCheckInput): Broken | null {
   if (late) return { cStat: late };
   const identifiers = checkIdentifiers(f);
   if (identifiers) return identifiers;
+  const partilha = checkPartilha(f);
+  if (partilha) return partilha;
   // 696: a non-contributor recipient (indIEDest 9) makes the operation one with a final consumer.
   if (f.indIEDest === '9' && f.indFinal !== '1') return { cStat: 696 };
   // 972: infRespTec required (NT 2018.005) where the UF requires it.

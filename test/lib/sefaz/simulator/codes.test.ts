@@ -21,6 +21,7 @@ test('the simulator\'s rejections read as the authority writes them: "Rejeição
 
 test('texts corrected in the table against the MOC/NT (help texts removed, 972 added)', (t) => {
   t.is(table.get(694), 'Rejeição: Não informado o grupo de ICMS para a UF de destino [nItem:999]');
+  t.is(table.get(698), 'Rejeição: Alíquota interestadual do ICMS incompatível com as UF envolvidas na operação [nItem:999]');
   t.is(table.get(696), 'Rejeição: Operacao com nao contribuinte deve indicar operacao com consumidor final');
   t.is(table.get(972), 'Rejeição: Obrigatória as informações do responsável técnico');
 });

@@ -188,6 +188,47 @@ test('695: ICMSUFDest on an internal sale to a contributor is refused, naming th
   await rejects(t, '695', 'Rejeição: Informado indevidamente o grupo de ICMS para a UF de destino [nItem:1]', { edit: edit('</COFINS>', `</COFINS>${group}`) });
 });
 
+/** The sample made an interstate sale SP → MG to a non-contributor consumer, with its partilha (12%, R$ 6,00 to MG). */
+const partilha = (o: { pICMSInter?: string; pICMSInterPart?: string; orig?: string; totalUfDest?: string } = {}) => (nfe: string) => {
+  const group = '<ICMSUFDest><vBCUFDest>100.00</vBCUFDest><pFCPUFDest>0.00</pFCPUFDest><pICMSUFDest>18.00</pICMSUFDest>'
+    + `<pICMSInter>${o.pICMSInter ?? '12.00'}</pICMSInter><pICMSInterPart>${o.pICMSInterPart ?? '100.00'}</pICMSInterPart>`
+    + '<vFCPUFDest>0.00</vFCPUFDest><vICMSUFDest>6.00</vICMSUFDest><vICMSUFRemet>0.00</vICMSUFRemet></ICMSUFDest>';
+  const steps = [
+    edit('<idDest>1</idDest>', '<idDest>2</idDest>'),
+    edit('<cMun>3543907</cMun><xMun>RIO CLARO</xMun><UF>SP</UF>', '<cMun>3106200</cMun><xMun>BELO HORIZONTE</xMun><UF>MG</UF>'),
+    edit(/<indIEDest>1<\/indIEDest><IE>\d+<\/IE>/, '<indIEDest>9</indIEDest>'),
+    edit('</COFINS>', `</COFINS>${group}`),
+    edit('<vICMSUFDest>0.00</vICMSUFDest><vICMSUFRemet>', `<vICMSUFDest>${o.totalUfDest ?? '6.00'}</vICMSUFDest><vICMSUFRemet>`),
+    ...(o.orig ? [edit('<orig>0</orig>', `<orig>${o.orig}</orig>`)] : []),
+  ];
+  return steps.reduce((x, step) => step(x), nfe);
+};
+
+test('100: the interstate sale to a consumer with a coherent partilha is authorized', async (t) => {
+  const r = await send({ edit: partilha() });
+  t.deepEqual(r.xsd, { valid: true, errors: [] });
+  t.is(lastTag(r.xml, 'cStat'), '100');
+});
+
+test('697: pICMSInter 4% on a national item, and 12% on an imported one (NT 2015.003 NA09-10/NA09-20)', async (t) => {
+  const text = 'Rejeição: Alíquota interestadual do ICMS com origem diferente do previsto [nItem:1]';
+  await rejects(t, '697', text, { edit: partilha({ pICMSInter: '4.00' }) });
+  await rejects(t, '697', text, { edit: partilha({ orig: '1' }) });
+});
+
+test('698: pICMSInter 7% from SP to MG, where the UFs make it 12% (NT 2015.003 NA09-30)', async (t) => {
+  await rejects(t, '698', 'Rejeição: Alíquota interestadual do ICMS incompatível com as UF envolvidas na operação [nItem:1]', { edit: partilha({ pICMSInter: '7.00' }) });
+});
+
+test('699: pICMSInterPart 80% (2018\'s share) on a note of this year (NT 2015.003 NA11-10)', async (t) => {
+  await rejects(t, '699', 'Rejeição: Percentual do ICMS Interestadual para a UF de destino difere do previsto para o ano da Data de Emissão [nItem:1]',
+    { edit: partilha({ pICMSInterPart: '80.00' }) });
+});
+
+test('799: ICMSTot/vICMSUFDest that is not the sum of the items (NT 2015.003 W04e-10)', async (t) => {
+  await rejects(t, '799', 'Rejeição: Valor total do ICMS Interestadual da UF de destino difere do somatório dos itens', { edit: partilha({ totalUfDest: '6.01' }) });
+});
+
 test('rejection on demand: SIMULAR_REJEICAO:<cStat> in infCpl answers that rejection verbatim, after the real rules', async (t) => {
   const ask = (code: string) => edit('<infCpl>', `<infCpl>SIMULAR_REJEICAO:${code} `);
   await rejects(t, '778', 'Rejeição: Informado NCM inexistente', { edit: ask('778') });
