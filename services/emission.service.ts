@@ -21,7 +21,7 @@ import { listDescription, listParams, listDocuments, ownDocument, downloadXml, p
 import { BATCH_CHANNEL, BATCH_STREAM_MAX_LEN, BatchStore, batchView, itemView } from './emission/batch.js';
 import { processItem, validateBatch } from './emission/batch-worker.js';
 import { metricsOf } from './shared/metrics.js';
-import { outcomeReporter } from './emission/outcome-report.js';
+import { nfseOutcomeReporter, outcomeReporter } from './emission/outcome-report.js';
 import { stageObserver } from './emission/stage-metrics.js';
 import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
@@ -446,6 +446,7 @@ const EmissionService: ServiceSchema = {
     const metrics = metricsOf(this.broker);
     this.stages = new StageTimer(undefined, stageObserver(metrics));
     this.onOutcome = outcomeReporter(this.logger, metrics);
+    this.onNfseOutcome = nfseOutcomeReporter(this.logger, metrics);
     // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
     this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.

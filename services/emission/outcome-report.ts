@@ -1,6 +1,8 @@
 import type { LoggerInstance } from 'moleculer';
 import type { DocumentRecord } from '../../lib/emission/document.js';
 import type { AuthorizationResult, ConsultResult } from '../../lib/sefaz/results.js';
+import type { NfseRecord } from '../../lib/emission/nfse/document.js';
+import type { DpsConsultResult, NfseSubmitResult } from '../../lib/sefin/results.js';
 import type { NodeMetrics } from '../shared/metrics.js';
 
 /** Told of each authority answer stored for a note: its transmission or a consult that settled it. */
@@ -20,6 +22,26 @@ export function outcomeReporter(logger: LoggerInstance, metrics: NodeMetrics): O
       documentId: doc.id, issuerId: doc.issuerId, model: doc.model, key: doc.accessKey, status: doc.status, via, result: result.kind,
       ...(cStat !== undefined ? { cStat } : {}),
       ...(protocol ? { protocol } : {}),
+      ...('reason' in result ? { reason: result.reason } : {}),
+    }, 'fiscal outcome');
+  };
+}
+
+/** Told of each Sefin answer stored for a DPS: its submission or the consult that settled it. */
+export type NfseOutcomeReporter = (doc: NfseRecord, via: 'submission' | 'consult', result: NfseSubmitResult | DpsConsultResult) => void;
+
+/**
+ * The NFS-e's line and counter, like the NF-e's: the key is the 50-digit chaveAcesso (or the idDps
+ * before Sefin gave one), and a rejection names Sefin's first code (E…) where NF-e has a cStat.
+ */
+export function nfseOutcomeReporter(logger: LoggerInstance, metrics: NodeMetrics): NfseOutcomeReporter {
+  return (doc, via, result) => {
+    const codigo = result.kind === 'rejected' ? result.erros[0]?.codigo : undefined;
+    metrics.emissionOutcomes.inc({ model: 'NFSe', kind: result.kind, cstat: codigo ?? '' });
+    logger.info({
+      documentId: doc.id, issuerId: doc.issuerId, model: 'NFSe', key: doc.chaveAcesso ?? doc.idDps, idDps: doc.idDps, status: doc.status, via, result: result.kind,
+      ...(codigo ? { codigo } : {}),
+      ...(doc.numeroNfse ? { numeroNfse: doc.numeroNfse } : {}),
       ...('reason' in result ? { reason: result.reason } : {}),
     }, 'fiscal outcome');
   };

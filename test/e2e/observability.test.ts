@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
 import { integratorWithA1 } from '../support/e2e.js';
+import { aValidNfseBody } from '../support/nfse-factories.js';
 import { parseExposition, samples, valueOf } from '../support/prometheus.js';
 import { ALL_SERVICES } from '../../services/index.js';
 import { STAGES } from '../../services/emission/stage-timer.js';
@@ -59,6 +60,24 @@ test.serial('a 201 emission logs exactly one access line with its fields, one fi
   t.deepEqual(linesOf(requestId).filter((l) => l.level >= 40), [], 'no warning or error for a 201');
   // Secrets never reach a log line: the API key travels in a header, which is never logged.
   t.false(logs.text().includes(headers['x-api-key']!));
+});
+
+test.serial('an NFS-e emission logs its access line and one fiscal outcome line with the chaveAcesso and model NFSe', async (t) => {
+  // Its own partner: the other tests emit without issuerId, which needs a partner with one issuer.
+  const other = await integratorWithA1(stack, { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' });
+  const prestador = other.issuerId;
+  const requestId = 'obs-nfse-0000001';
+  const res = await stack.request('POST', '/v1/nfse', { headers: { ...other.headers, 'x-request-id': requestId }, body: aValidNfseBody({ issuerId: prestador }) });
+  t.is(res.status, 201, res.text);
+  await settled(requestId);
+  t.like(accessLines(requestId), [{ method: 'POST', route: '/v1/nfse', status: 201, partnerId: other.partner.partnerId, issuerId: prestador, requestId }]);
+  const outcome = linesOf(requestId).filter((l) => l.msg === 'fiscal outcome');
+  t.is(outcome.length, 1);
+  t.like(outcome[0], {
+    level: 30, model: 'NFSe', key: res.body.data.chaveAcesso, idDps: res.body.data.idDps, numeroNfse: res.body.data.numero,
+    status: 'AUTHORIZED', via: 'submission', result: 'authorized', issuerId: prestador,
+  });
+  t.deepEqual(linesOf(requestId).filter((l) => l.level >= 40), [], 'no warning or error for a 201');
 });
 
 test.serial('a 201 that creates nothing with a URL of its own (a login) logs its access line and no warning either', async (t) => {

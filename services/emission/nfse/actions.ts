@@ -5,6 +5,7 @@ import { nfseBodyProps } from '../../../lib/nfse/schema.js';
 import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
 import { emitNfse, respondNfse, type NfseDeps } from './emit.js';
+import type { NfseOutcomeReporter } from '../outcome-report.js';
 import { isNfseOpen } from '../../../lib/emission/nfse/state.js';
 import { isInFlight, transmissionInFlightError } from '../../../lib/emission/transmission.js';
 import { danfse, listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
@@ -25,6 +26,7 @@ type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?
 interface NfseService {
   nfse: NfseStore;
   nfseEvents: NfseEventStore;
+  onNfseOutcome?: NfseOutcomeReporter;
   broker: Context['broker'];
   logger: Context['broker']['logger'];
 }
@@ -36,7 +38,7 @@ function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test'
 }
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
-  return { nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now() };
+  return { nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}) };
 }
 
 const idParam = { id: 'string' } as const;

@@ -5,10 +5,13 @@ import { SEFIN_MUNICIPIO_NAO_ADERENTE } from '../../../lib/nfse/rules/municipio.
 import type { DpsConsultResult, NfseSubmitResult, SefinTarget } from '../../../lib/sefin/results.js';
 import type { NfseStore, SefinDetails } from './store.js';
 import { consultDps, submitDps } from './sefin-ports.js';
+import type { NfseOutcomeReporter } from '../outcome-report.js';
 
 export interface NfseTransmitDeps {
   nfse: NfseStore;
   calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+  /** Told of each Sefin answer stored (the outcome log line and counter); absent: nothing is reported. */
+  onOutcome?: NfseOutcomeReporter;
 }
 
 /** Where a DPS goes: the sefaz service resolves the endpoint (sandbox, override) from the issuer, as for NF-e. */
@@ -36,21 +39,18 @@ function detailsOf(result: NfseSubmitResult | DpsConsultResult): SefinDetails {
  */
 export async function transmitNfse(deps: NfseTransmitDeps, doc: NfseRecord, signedXml: string, target: SefinTarget = sefinTarget(doc)): Promise<NfseRecord> {
   const submitted = await submitDps(deps.calls, target, signedXml, doc.idDps);
-  let tr: NfseTransition;
-  let details: SefinDetails;
-  let trigger = `submit:${submitted.kind}`;
   if (isDuplicateDps(submitted)) {
     const consulted = await consultDps(deps.calls, target, doc.idDps);
-    trigger = `duplicate-consult:${consulted.kind}`;
-    tr = consulted.kind === 'authorized'
+    const tr: NfseTransition = consulted.kind === 'authorized'
       ? nfseTransition(doc.status, { kind: 'consult', result: consulted })
       : { to: null, motivo: `Sefin acusou DPS duplicada (${SEFIN_DPS_DUPLICADA}) e a consulta pelo idDps não a encontrou; nova consulta agendada.` };
-    details = detailsOf(consulted);
-  } else {
-    tr = nfseTransition(doc.status, { kind: 'submit', result: submitted });
-    details = detailsOf(submitted);
+    const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `duplicate-consult:${consulted.kind}`, tr, detailsOf(consulted));
+    deps.onOutcome?.(stored, 'consult', consulted);
+    return stored;
   }
-  const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, trigger, tr, details);
+  const tr = nfseTransition(doc.status, { kind: 'submit', result: submitted });
+  const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `submit:${submitted.kind}`, tr, detailsOf(submitted));
+  deps.onOutcome?.(stored, 'submission', submitted);
   await recordAdherence(deps, doc, submitted);
   return stored;
 }
@@ -76,5 +76,7 @@ export async function reconcileNfse(deps: NfseTransmitDeps, doc: NfseRecord, tar
     const xml = await deps.nfse.xmlOf(doc.id);
     return transmitNfse(deps, claim.doc, xml!.dps, target);
   }
-  return deps.nfse.applyOutcome(doc.id, doc.transmissions, `consult:${consulted.kind}`, tr, detailsOf(consulted));
+  const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `consult:${consulted.kind}`, tr, detailsOf(consulted));
+  deps.onOutcome?.(stored, 'consult', consulted);
+  return stored;
 }
