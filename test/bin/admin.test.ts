@@ -1,12 +1,11 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { acceptCertificate } from '../../lib/issuer/certificate.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { runAdmin, type AdminRun } from '../support/admin-cli.js';
 import { createPartnerWithKey, TEST_PASSWORD } from '../support/identity.js';
 import { assertError, assertInvalidCredentials } from '../services/auth/helpers.js';
 import { TEST_TABLE_FILE, testTableCsv } from '../support/approximate-tax.js';
@@ -15,7 +14,6 @@ import { TEST_TABLE_FILE, testTableCsv } from '../support/approximate-tax.js';
  * bin/admin.ts run for real, as an operator runs it: a separate process on the database of a
  * running gateway + auth node, whose HTTP API then shows the result. One stack for the file.
  */
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let stack: Stack;
 let varDir: string;
 
@@ -28,7 +26,7 @@ test.after.always(async () => {
   if (varDir) rmSync(varDir, { recursive: true, force: true });
 });
 
-interface Run { code: number | null; stdout: string; stderr: string; json: any }
+type Run = AdminRun;
 
 /**
  * At most two commands at a time: each starts an auth node, and nodes starting together queue on
@@ -59,20 +57,7 @@ function spawnAdmin(args: string[], stdin?: string): Promise<Run> {
     ENCRYPTION_KEYS: stack.config.encryptionKeys.map((k) => `${k.id}:${k.key.toString('base64')}`).join(','),
     NAMESPACE: `admin${randomBytes(4).toString('hex')}`,
   };
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
-    child.on('error', fail);
-    child.on('close', (code) => {
-      let json: any;
-      try { json = JSON.parse(code === 0 ? stdout : stderr); } catch { json = undefined; }
-      done({ code, stdout, stderr, json });
-    });
-    child.stdin.end(stdin ?? '');
-  });
+  return runAdmin(env, args, stdin);
 }
 
 const email = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { Redis } from 'ioredis';
+import { runAdmin } from './admin-cli.js';
 import { createTestDatabase, testEnv, TEST_REDIS_URL, type HttpResult, type RequestOptions } from './stack.js';
 import type { FaultSpec } from '../../services/sefaz/simulator/faults.js';
 
@@ -278,16 +279,7 @@ export async function partnerWithKey(cluster: Cluster, plan = 'SCALE', enterpris
 async function admin(cluster: Cluster, args: string[]): Promise<any> {
   const { REDIS_URL: _r, LOG_LEVEL: _l, ...inherited } = process.env;
   const env = { ...inherited, ...cluster.env, REDIS_URL: '', LOG_LEVEL: 'error', NAMESPACE: `admin${randomBytes(4).toString('hex')}` };
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
-    child.on('error', fail);
-    child.on('close', (code) => {
-      if (code !== 0) fail(new Error(`admin ${args[0]}: exit ${code}: ${stderr}`));
-      else done(JSON.parse(stdout));
-    });
-  });
+  const run = await runAdmin(env, args);
+  if (run.code !== 0) throw new Error(`admin ${args[0]}: exit ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
 }
