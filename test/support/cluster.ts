@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import { Redis } from 'ioredis';
 import { runAdmin } from './admin-cli.js';
+import { dropRedisKeys, freePort } from './local-resources.js';
 import { createTestDatabase, testEnv, TEST_REDIS_URL, type HttpResult, type RequestOptions } from './stack.js';
 import type { FaultSpec } from '../../services/sefaz/simulator/faults.js';
 
@@ -72,16 +71,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs: number, proc?: Running): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -247,21 +236,6 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
   return cluster;
 }
 
-/** The streams and rate-limit keys this cluster left under its own prefix. */
-async function dropRedisKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /**
  * A partner with a live API key, made as an operator makes one: `npm run admin -- create-partner`

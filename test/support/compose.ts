@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { parse } from 'yaml';
 import { createTestDatabase, TEST_REDIS_URL } from './stack.js';
+import { dropRedisKeys, freePort } from './local-resources.js';
 
 /**
  * docker-compose.yml run without Docker (issue 21, item 11): the image is built as the Dockerfile
@@ -74,16 +73,6 @@ const resolveHosts = (names: string[]) => `data:text/javascript,${encodeURICompo
   + 'process.nextTick(()=>all?callback(null,[{address:"127.0.0.1",family:4}]):callback(null,"127.0.0.1",4));};',
 )}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 interface Proc { service: string; child: ChildProcess; tail: string[]; exited: Promise<number | null>; stdout: string; stderr: string }
 const running = (p: Proc) => p.child.exitCode === null && p.child.signalCode === null;
@@ -228,7 +217,7 @@ export async function composeUp(): Promise<ComposeRun> {
       await Promise.all(live.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 10_000))])));
       for (const p of live) if (running(p)) { p.child.kill('SIGKILL'); await p.exited; }
       await db.drop().catch(() => undefined);
-      await dropRedisKeys(redisPrefix).catch(() => undefined);
+      await dropRedisKeys(TEST_REDIS_URL, redisPrefix).catch(() => undefined);
       rmSync(dirname(app), { recursive: true, force: true });
     },
   };
@@ -251,17 +240,3 @@ export async function composeUp(): Promise<ComposeRun> {
   return run;
 }
 
-async function dropRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
