@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { AppConfig } from '../../config.js';
 import { knexLog } from './database-log.js';
+import { isAlive } from './process-alive.js';
 
 /**
  * One Knex per process and database: PostgreSQL through `pg` when DATABASE_URL is set, otherwise
@@ -66,15 +67,6 @@ function claimPgliteDir(dir: string): void {
   }
   writeFileSync(lock, String(process.pid));
   process.once('exit', () => { try { if (readFileSync(lock, 'utf8') === String(process.pid)) unlinkSync(lock); } catch { /* already gone */ } });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Closes the pool of one database (tests drop their database afterwards). */

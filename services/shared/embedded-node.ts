@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { ServiceBroker } from 'moleculer';
 import type { AppConfig } from '../../config.js';
+import { isAlive } from './process-alive.js';
 
 /**
  * Issue 21, item 2: the embedded node (`npm start` without REDIS_URL) owns its PGlite directory, so
@@ -54,15 +55,6 @@ export async function runningEmbeddedNode(config: EmbeddedConfig, timeoutMs = 60
     const url = announced(config);
     if (url || !databaseHeld(config) || Date.now() > deadline) return url;
     await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
