@@ -1,7 +1,7 @@
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, Service, ServiceSchema } from 'moleculer';
 import type { Knex } from 'knex';
-import { DbMixin } from './mixins/db.mixin.js';
-import { ALL_SUBSCRIBERS, OutboxMixin } from './mixins/outbox.mixin.js';
+import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
+import { ALL_SUBSCRIBERS, OutboxMixin, type OutboxMethods } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/monitor/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { UFS } from '../lib/issuer/schema.js';
@@ -26,6 +26,25 @@ interface Checked {
   ambiente: AmbienteName;
   outcome: RecordOutcome;
 }
+
+/** A 107/108/109 another call read (AUTHORITY_EVENTS.observed). */
+interface Observation { uf: string; ambiente: 1 | 2; cStat: number; xMotivo: string; observedAt: string }
+
+/** What the handlers below see as `this`: the service, its mixins' methods and its own. */
+type Monitor = Service & DbMethods & OutboxMethods & {
+  _store?: StatusStore;
+  monitorTimer?: NodeJS.Timeout;
+  ticking?: boolean;
+  store(): StatusStore;
+  ambientes(): AmbienteName[];
+  runChecks(force?: { uf?: string; ambiente?: AmbienteName }): Promise<Checked[]>;
+  checkOne(claim: Claim): Promise<Checked>;
+  observe(o: Observation): Promise<string>;
+  announceRecovered(uf: string, ambiente: AmbienteName): void;
+  tick(): void;
+};
+/** Moleculer types `this` of event handlers and lifecycle hooks as the bare Service: this is ours. */
+const monitor = (service: Service) => service as Monitor;
 
 /**
  * contingency-monitor: the authority availability monitor (API.md, Events > `sefaz.status.changed`;
@@ -57,7 +76,7 @@ const ContingencyMonitor: ServiceSchema = {
         description: 'Último estado confirmado pela própria autorizadora (NfeStatusServico4, consultado pela plataforma com certificado próprio a cada 5 minutos nas 27 UFs): up (cStat 107) ou down (108/109), com cStat e xMotivo literais. Falhas próprias do monitor nunca aparecem como down. status null: ainda sem confirmação. Transições são publicadas no evento sefaz.status.changed (opt-in em events[]).',
         tags, query: ['uf', 'ambiente'], response: { type: 'array', items: authorityStatusJson },
       },
-      async handler(this: any, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
+      async handler(this: Monitor, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
         const rows: AuthorityStatusView[] = await this.store().list({ ambientes: this.ambientes(), ...ctx.params });
         return rows.map(({ uf, ambiente, status, cStat, xMotivo, checkedAt, changedAt }) => ({ uf, ambiente, status, cStat, xMotivo, checkedAt, changedAt }));
       },
@@ -70,7 +89,7 @@ const ContingencyMonitor: ServiceSchema = {
     statusOf: {
       visibility: 'public',
       params: { $$strict: true, uf: UF, ambiente: AMBIENTE },
-      async handler(this: any, ctx: Context<{ uf: string; ambiente: AmbienteName }>) {
+      async handler(this: Monitor, ctx: Context<{ uf: string; ambiente: AmbienteName }>) {
         const view: AuthorityStatusView | null = await this.store().get(ctx.params.uf, ctx.params.ambiente);
         const confirmed = view?.status ? { status: view.status, cStat: view.cStat!, xMotivo: view.xMotivo!, checkedAt: view.checkedAt! } : null;
         return { uf: ctx.params.uf, ambiente: ctx.params.ambiente, monitored: !!view, ...(view ?? {}), confirmedDown: isConfirmedDown(confirmed) };
@@ -81,7 +100,7 @@ const ContingencyMonitor: ServiceSchema = {
     checkNow: {
       visibility: 'public',
       params: { $$strict: true, uf: { ...UF, optional: true }, ambiente: { ...AMBIENTE, optional: true } },
-      async handler(this: any, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
+      async handler(this: Monitor, ctx: Context<{ uf?: string; ambiente?: AmbienteName }>) {
         return { checked: await this.runChecks({ uf: ctx.params.uf, ambiente: ctx.params.ambiente }) };
       },
     },
@@ -89,7 +108,7 @@ const ContingencyMonitor: ServiceSchema = {
     /** Checks every due row now (the timer does the same on each node). */
     pollDue: {
       visibility: 'public',
-      async handler(this: any) {
+      async handler(this: Monitor) {
         return { checked: await this.runChecks() };
       },
     },
@@ -97,31 +116,33 @@ const ContingencyMonitor: ServiceSchema = {
 
   events: {
     [AUTHORITY_EVENTS.circuitOpened]: {
-      handler(this: any, ctx: Context<{ uf: string; ambiente: 1 | 2 }>) {
+      async handler(this: Service, ctx: Context<{ uf: string; ambiente: 1 | 2 }>): Promise<void> {
+        const self = monitor(this);
         const ambiente = AMBIENTE_NAMES[ctx.params.ambiente];
-        if (!ambiente || !this.ambientes().includes(ambiente) || !(UFS as readonly string[]).includes(ctx.params.uf)) return;
-        return this.runChecks({ uf: ctx.params.uf, ambiente })
-          .catch((err: Error) => this.logger.warn({ err: err.message, uf: ctx.params.uf, ambiente }, 'check after an opened circuit failed; the schedule goes on'));
+        if (!ambiente || !self.ambientes().includes(ambiente) || !(UFS as readonly string[]).includes(ctx.params.uf)) return;
+        await self.runChecks({ uf: ctx.params.uf, ambiente })
+          .catch((err: Error) => self.logger.warn({ err: err.message, uf: ctx.params.uf, ambiente }, 'check after an opened circuit failed; the schedule goes on'));
       },
     },
     [AUTHORITY_EVENTS.observed]: {
-      handler(this: any, ctx: Context<{ uf: string; ambiente: 1 | 2; cStat: number; xMotivo: string; observedAt: string }>) {
-        return this.observe(ctx.params)
-          .catch((err: Error) => this.logger.warn({ err: err.message, uf: ctx.params.uf }, 'authority evidence not recorded'));
+      async handler(this: Service, ctx: Context<Observation>): Promise<void> {
+        const self = monitor(this);
+        await self.observe(ctx.params)
+          .catch((err: Error) => self.logger.warn({ err: err.message, uf: ctx.params.uf }, 'authority evidence not recorded'));
       },
     },
   },
 
   methods: {
-    store(this: any): StatusStore {
+    store(this: Monitor): StatusStore {
       return (this._store ??= new StatusStore(this.knex, SCHEMA));
     },
-    ambientes(this: any): AmbienteName[] {
+    ambientes(this: Monitor): AmbienteName[] {
       return runtimeOf(this.broker).config.monitor.ambientes.map((a) => AMBIENTE_NAMES[a]);
     },
 
     /** Claims (due, or forced) rows in batches and checks them with bounded concurrency. */
-    async runChecks(this: any, force?: { uf?: string; ambiente?: AmbienteName }): Promise<Checked[]> {
+    async runChecks(this: Monitor, force?: { uf?: string; ambiente?: AmbienteName }): Promise<Checked[]> {
       const { config, clock } = runtimeOf(this.broker);
       const m = config.monitor;
       const s = config.sefaz;
@@ -140,7 +161,7 @@ const ContingencyMonitor: ServiceSchema = {
     },
 
     /** One status call outside any transaction, then its record. Never throws for the authority. */
-    async checkOne(this: any, claim: Claim): Promise<Checked> {
+    async checkOne(this: Monitor, claim: Claim): Promise<Checked> {
       const { config, clock } = runtimeOf(this.broker);
       let result: StatusResult;
       try {
@@ -164,7 +185,7 @@ const ContingencyMonitor: ServiceSchema = {
     },
 
     /** A 107/108/109 another call read (AUTHORITY_EVENTS.observed): recorded like the monitor's own answer. */
-    async observe(this: any, o: { uf: string; ambiente: 1 | 2; cStat: number; xMotivo: string; observedAt: string }): Promise<string> {
+    async observe(this: Monitor, o: Observation): Promise<string> {
       const ambiente = AMBIENTE_NAMES[o.ambiente];
       if (!ambiente || !this.ambientes().includes(ambiente)) return 'unmonitored';
       const now = runtimeOf(this.broker).clock.now();
@@ -182,12 +203,12 @@ const ContingencyMonitor: ServiceSchema = {
       return outcome;
     },
 
-    announceRecovered(this: any, uf: string, ambiente: AmbienteName) {
+    announceRecovered(this: Monitor, uf: string, ambiente: AmbienteName) {
       const payload: AuthorityRecoveredPayload = { uf, ambiente: AMBIENTE_CODES[ambiente] };
       void this.broker.broadcast(AUTHORITY_EVENTS.recovered, payload);
     },
 
-    tick(this: any) {
+    tick(this: Monitor) {
       if (this.ticking) return;
       this.ticking = true;
       this.runChecks()
@@ -196,17 +217,18 @@ const ContingencyMonitor: ServiceSchema = {
     },
   },
 
-  async started(this: any) {
-    const { config, clock } = runtimeOf(this.broker);
-    await this.store().seed(UFS.flatMap((uf) => this.ambientes().map((ambiente: AmbienteName) => ({ uf, ambiente }))), clock.now());
+  async started(this: Service) {
+    const self = monitor(this);
+    const { config, clock } = runtimeOf(self.broker);
+    await self.store().seed(UFS.flatMap((uf) => self.ambientes().map((ambiente: AmbienteName) => ({ uf, ambiente }))), clock.now());
     if (config.monitor.enabled) {
-      this.monitorTimer = setInterval(() => this.tick(), Math.min(config.monitor.tickMs, config.monitor.intervalMs));
-      this.monitorTimer.unref?.();
+      self.monitorTimer = setInterval(() => self.tick(), Math.min(config.monitor.tickMs, config.monitor.intervalMs));
+      self.monitorTimer.unref?.();
     }
   },
 
-  stopped(this: any) {
-    clearInterval(this.monitorTimer);
+  stopped(this: Service) {
+    clearInterval(monitor(this).monitorTimer);
   },
 };
 

@@ -25,14 +25,14 @@ export interface ConfirmedState {
 }
 
 /** `data` of `sefaz.status.changed`, exactly the spec's fields. */
-export interface StatusChangedData {
+export type StatusChangedData = {
   uf: string;
   status: AvailabilityStatus;
   cStat: number;
   xMotivo: string;
   ambiente: AmbienteName;
   checkedAt: string;
-}
+};
 
 export type OwnFailureReason = InfrastructureReason | 'authority-refused-monitor';
 
