@@ -1,5 +1,5 @@
-import type { Context, ServiceSchema } from 'moleculer';
-import { DbMixin } from './mixins/db.mixin.js';
+import type { Context, Service, ServiceSchema } from 'moleculer';
+import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/classification/index.js';
 import type { CallerMeta } from './shared/caller.js';
 import { runtimeOf } from './shared/runtime.js';
@@ -20,6 +20,18 @@ const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
 const tags = ['tributos aproximados'];
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
+
+/** What the handlers below see as `this`: the service, its database and its own methods. */
+type Classification = Service & DbMethods & {
+  approximateTaxStore?: ApproximateTaxStore;
+  classTableStore?: ClassTableStore;
+  productClassStore?: ProductClassStore;
+  store(): ApproximateTaxStore;
+  classTables(): ClassTableStore;
+  productClasses(): ProductClassStore;
+  tableInUse(): Promise<CorrelationIndex>;
+  ownIssuer(ctx: Ctx, issuerId: string): Promise<void>;
+};
 
 /**
  * classification: reference tax tables and their lookups. It owns the approximate-tax tables
@@ -49,7 +61,7 @@ const ClassificationService: ServiceSchema = {
         description: 'conteudo: o arquivo CSV no leiaute do IBPT (TabelaIBPTax<UF><versão>.csv: codigo;ex;tipo;descricao;nacionalfederal;importadosfederal;estadual;municipal;vigenciainicio;vigenciafim;chave;versao;fonte), em base64, UTF-8 ou Windows-1252. A UF vem de uf ou do nomeArquivo. Só linhas de NCM (tipo 0) são usadas. Uma versão é carregada inteira ou recusada (422 TABELA_TRIBUTOS_INVALIDA com details.linhas[] { linha, motivo }); carregar de novo a mesma versão a substitui. Versões futuras podem ser carregadas antes de vigorar.',
         tags, response: importResultJson,
       },
-      async handler(this: any, ctx: Ctx<{ conteudo: string; uf?: string; nomeArquivo?: string }>) {
+      async handler(this: Classification, ctx: Ctx<{ conteudo: string; uf?: string; nomeArquivo?: string }>) {
         const bytes = Buffer.from(ctx.params.conteudo, 'base64');
         const parsed = parseIbptTable(decodeTableText(bytes), { ...(ctx.params.uf ? { uf: ctx.params.uf } : {}), ...(ctx.params.nomeArquivo ? { fileName: ctx.params.nomeArquivo } : {}) });
         if (!parsed.ok) throw new DomainError('TABELA_TRIBUTOS_INVALIDA', { linhas: parsed.erros });
@@ -62,7 +74,7 @@ const ClassificationService: ServiceSchema = {
     listApproximateTaxTables: {
       rest: 'GET /admin/tributos-aproximados', ...admin, params: listTablesSchema,
       openapi: { summary: 'Versões carregadas das tabelas de tributos aproximados', description: 'Por UF, da vigência mais recente para a mais antiga.', tags, query: ['uf'], response: { type: 'array', items: tableJson } },
-      handler(this: any, ctx: Ctx<{ uf?: string }>) {
+      handler(this: Classification, ctx: Ctx<{ uf?: string }>) {
         return this.store().summaries(undefined, ctx.params.uf ? { uf: ctx.params.uf } : {});
       },
     },
@@ -74,7 +86,7 @@ const ClassificationService: ServiceSchema = {
         description: 'A linha vigente em data (padrão: hoje, horário de Brasília) da tabela carregada para a UF: é a que a emissão usa quando o emissor tem valorAproximadoTributosEnabled. Com origem (0-8), percentualAplicavel soma o federal dessa origem, o estadual e o municipal. 404 sem linha vigente.',
         tags, query: ['uf', 'ncm', 'origem', 'data'], response: rateJson,
       },
-      async handler(this: any, ctx: Ctx<{ uf: string; ncm: string; origem?: number; data?: string }>) {
+      async handler(this: Classification, ctx: Ctx<{ uf: string; ncm: string; origem?: number; data?: string }>) {
         const day = ctx.params.data ?? brasiliaDay(runtimeOf(this.broker).clock.now());
         const [line] = await this.store().linesFor(ctx.params.uf, day, [ctx.params.ncm]);
         if (!line || line.vigenciaFim < day) throw new DomainError('NOT_FOUND', { uf: ctx.params.uf, ncm: ctx.params.ncm, data: day }, 'Nenhuma alíquota aproximada vigente para este NCM nesta UF e data.');
@@ -93,7 +105,7 @@ const ClassificationService: ServiceSchema = {
     ratesFor: {
       visibility: 'public',
       params: { uf: { type: 'string', length: 2 }, day: { type: 'string', length: 10 }, ncms: { type: 'array', items: 'string', max: 990 } },
-      async handler(this: any, ctx: Ctx<{ uf: string; day: string; ncms: string[] }>): Promise<RateRecord[]> {
+      async handler(this: Classification, ctx: Ctx<{ uf: string; day: string; ncms: string[] }>): Promise<RateRecord[]> {
         const lines = await this.store().linesFor(ctx.params.uf, ctx.params.day, ctx.params.ncms);
         return lines.map(toRateRecord);
       },
@@ -101,33 +113,35 @@ const ClassificationService: ServiceSchema = {
   },
 
   methods: {
-    store(this: any): ApproximateTaxStore {
+    store(this: Classification): ApproximateTaxStore {
       this.approximateTaxStore ??= new ApproximateTaxStore(this.knex, SCHEMA);
       return this.approximateTaxStore;
     },
-    classTables(this: any): ClassTableStore {
+    classTables(this: Classification): ClassTableStore {
       this.classTableStore ??= new ClassTableStore(this.knex, SCHEMA);
       return this.classTableStore;
     },
-    productClasses(this: any): ProductClassStore {
+    productClasses(this: Classification): ProductClassStore {
       this.productClassStore ??= new ProductClassStore(this.knex, SCHEMA);
       return this.productClassStore;
     },
-    async tableInUse(this: any): Promise<CorrelationIndex> {
+    async tableInUse(this: Classification): Promise<CorrelationIndex> {
       const index = await this.classTables().current();
       // started() loads the shipped version when none exists, so this is a broken database.
       if (!index) throw new Error('no classification table version loaded');
       return index;
     },
     /** 404 for an issuer of another partner (API.md, emission rule 2), answered by the issuer service. */
-    async ownIssuer(this: any, ctx: Ctx, issuerId: string): Promise<void> {
+    async ownIssuer(this: Classification, ctx: Ctx, issuerId: string): Promise<void> {
       await ctx.call('v1.issuer.get', { partnerId: ctx.meta.caller!.partnerId, issuerId });
     },
   },
 
-  async started(this: any) {
-    const loaded = await this.classTables().loadIfEmpty(defaultTable, runtimeOf(this.broker).clock.now());
-    if (loaded) this.logger.info('classification: default table version loaded from data/classification');
+  async started(this: Service) {
+    // Moleculer types a lifecycle hook's `this` as the bare Service.
+    const self = this as Classification;
+    const loaded = await self.classTables().loadIfEmpty(defaultTable, runtimeOf(self.broker).clock.now());
+    if (loaded) self.logger.info('classification: default table version loaded from data/classification');
   },
 };
 

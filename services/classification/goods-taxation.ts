@@ -1,4 +1,4 @@
-import type { Context } from 'moleculer';
+import type { Context, Service } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { candidatesOf, candidateView, type CorrelationIndex } from '../../lib/classification/correlation.js';
 import { CODE_OF, resolveItems, type ItemToResolve, type ResolutionResult } from '../../lib/classification/resolve.js';
@@ -21,9 +21,7 @@ import type { ProductClassStore } from './product-class-store.js';
  */
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
 
-interface This {
-  broker: any;
-  logger: any;
+interface This extends Pick<Service, 'broker' | 'logger'> {
   classTables(): ClassTableStore;
   productClasses(): ProductClassStore;
   tableInUse(): Promise<CorrelationIndex>;
