@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, ServiceSchema } from 'moleculer';
-import { DbMixin } from './mixins/db.mixin.js';
+import type { Context, Service, ServiceSchema } from 'moleculer';
+import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
 import { ALL_SUBSCRIBERS, EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/webhooks/index.js';
 import { metricsOf } from './shared/metrics.js';
@@ -30,6 +30,37 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
+
+/** What the handlers below see as `this`: the service, its database, its stores, timers and methods. */
+type Dispatcher = Service & DbMethods & {
+  _configs?: ConfigStore;
+  _deliveries?: DeliveryStore;
+  _agents?: WebhookAgents;
+  _acceptLog?: LogThrottle;
+  timer?: NodeJS.Timeout;
+  retentionTimer?: NodeJS.Timeout;
+  stopMetrics?: () => void;
+  ticking?: boolean;
+  tickAgain?: boolean;
+  stopping?: boolean;
+  round?: Promise<unknown>;
+  purging?: Promise<unknown> | null;
+  now(): Date;
+  configs(): ConfigStore;
+  deliveries(): DeliveryStore;
+  agents(): WebhookAgents;
+  checkTarget(raw: string): Promise<void>;
+  acceptEvent(event: OutboxEvent, nudge?: boolean): Promise<void>;
+  fanOut(event: OutboxEvent, body: string): Promise<void>;
+  processDue(onlyId?: string): Promise<number>;
+  sendAttempt(c: ClaimedAttempt): Promise<void>;
+  awaitSettled(partnerId: string, id: string): ReturnType<DeliveryStore['get']>;
+  nudge(): void;
+  tick(): void;
+  runRetention(): Promise<number>;
+};
+/** Moleculer types `this` of lifecycle hooks as the bare Service: this is ours. */
+const dispatcher = (service: Service) => service as Dispatcher;
 
 /**
  * Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). The gateway
@@ -69,7 +100,7 @@ const WebhookDispatcher: ServiceSchema = {
       redis: { minIdleTime: 60_000, claimInterval: 1_000 },
       maxRetries: 1_440,
       deadLettering: { enabled: true, queueName: 'fiscal.events.webhook-dispatcher.dead' },
-      async handler(this: any, event: OutboxEvent) {
+      async handler(this: Dispatcher, event: OutboxEvent) {
         await this.acceptEvent(event);
       },
     },
@@ -80,7 +111,7 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'GET /webhooks/config',
       params: emptySchema,
       openapi: { summary: 'Configuração de webhook do parceiro', description: 'webhookSecret sempre mascarado (whsec_ab...xy); revealedOnce é false. events vazio = todos os eventos exceto sefaz.status.changed.', tags, response: configJson },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Dispatcher, ctx: Ctx) {
         return viewOf(await this.configs().get(partnerOf(ctx)));
       },
     },
@@ -94,7 +125,7 @@ const WebhookDispatcher: ServiceSchema = {
         description: 'Sem campo secret (400). O segredo é gerado pelo serviço e revelado por inteiro só quando a URL é criada para um parceiro sem segredo (revealedOnce: true); depois vem mascarado. https obrigatório em produção; destinos privados/loopback recusados (422 WEBHOOK_URL_NAO_PERMITIDA). Chave ek_test_: 403.',
         tags, response: configJson,
       },
-      async handler(this: any, ctx: Ctx<{ webhookUrl?: string | null; events?: string[] | null }>) {
+      async handler(this: Dispatcher, ctx: Ctx<{ webhookUrl?: string | null; events?: string[] | null }>) {
         const partnerId = partnerOf(ctx, true);
         if (ctx.params.webhookUrl != null) await this.checkTarget(ctx.params.webhookUrl);
         return this.configs().patch(partnerId, ctx.params, this.now());
@@ -107,7 +138,7 @@ const WebhookDispatcher: ServiceSchema = {
       idempotency: false,
       params: emptySchema,
       openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Dispatcher, ctx: Ctx) {
         const partnerId = partnerOf(ctx, true);
         return { webhookSecret: await this.configs().regenerate(partnerId, this.now()), revealedOnce: true };
       },
@@ -117,13 +148,15 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'POST /webhooks/test',
       params: emptySchema,
       openapi: { summary: 'Envia uma entrega de teste assinada', description: `Evento ${TEST_EVENT_TYPE}, uma única tentativa (sem novas tentativas nem DLQ); responde a entrega com o resultado. Aberto a ek_test_.`, tags, response: deliveryJson },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Dispatcher, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const config = await this.configs().get(partnerId);
         if (!config?.webhookUrl) throw new DomainError('WEBHOOK_NAO_CONFIGURADO');
         const now = this.now();
         const event = { id: randomUUID(), type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { message: 'Entrega de teste do webhook.' } };
         const id = await this.deliveries().enqueue({ partnerId, eventId: event.id, type: event.type, body: JSON.stringify(event), maxAttempts: 1, now });
+        // null only when (partner, event id) was taken: impossible for a fresh random id.
+        if (!id) throw new Error(`test delivery ${event.id} not recorded`);
         await this.processDue(id);
         return this.awaitSettled(partnerId, id);
       },
@@ -133,7 +166,7 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'GET /webhooks/logs',
       params: limitSchema,
       openapi: { summary: 'Últimas entregas', description: 'Lista simples (sem envelope de paginação), mais recentes primeiro, com as tentativas (status HTTP, latência, horários).', tags, response: { type: 'array', items: deliveryJson } },
-      async handler(this: any, ctx: Ctx<{ limit: number }>) {
+      async handler(this: Dispatcher, ctx: Ctx<{ limit: number }>) {
         return this.deliveries().logs(partnerOf(ctx), ctx.params.limit);
       },
     },
@@ -142,7 +175,7 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'GET /webhooks/dlq',
       params: limitSchema,
       openapi: { summary: 'Fila de entregas mortas (DLQ)', description: 'Entregas que falharam nas 5 tentativas; sem page.', tags, response: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: deliveryJson } } } },
-      async handler(this: any, ctx: Ctx<{ limit: number }>) {
+      async handler(this: Dispatcher, ctx: Ctx<{ limit: number }>) {
         return this.deliveries().dlq(partnerOf(ctx), ctx.params.limit);
       },
     },
@@ -152,7 +185,7 @@ const WebhookDispatcher: ServiceSchema = {
       refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: deliveryIdSchema,
       openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson },
-      async handler(this: any, ctx: Ctx<{ deliveryId: string }>) {
+      async handler(this: Dispatcher, ctx: Ctx<{ deliveryId: string }>) {
         const partnerId = partnerOf(ctx, true);
         const store: DeliveryStore = this.deliveries();
         const n = await store.reschedule(partnerId, this.now(), ctx.params.deliveryId);
@@ -169,7 +202,7 @@ const WebhookDispatcher: ServiceSchema = {
       refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Reagenda todas as entregas mortas', description: 'Responde { rescheduled }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { rescheduled: { type: 'integer' } } } },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Dispatcher, ctx: Ctx) {
         const partnerId = partnerOf(ctx, true);
         const rescheduled = await this.deliveries().reschedule(partnerId, this.now());
         this.nudge();
@@ -182,7 +215,7 @@ const WebhookDispatcher: ServiceSchema = {
       refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
       openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { purged: { type: 'integer' } } } },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Dispatcher, ctx: Ctx) {
         return { purged: await this.deliveries().purgeDead(partnerOf(ctx, true)) };
       },
     },
@@ -197,7 +230,7 @@ const WebhookDispatcher: ServiceSchema = {
     acceptEvents: {
       visibility: 'public',
       params: { events: { type: 'array', max: 500, items: 'any' } },
-      async handler(this: any, ctx: Context<{ events: OutboxEvent[] }>) {
+      async handler(this: Dispatcher, ctx: Context<{ events: OutboxEvent[] }>) {
         const accepted: string[] = [];
         let failedInARow = 0;
         for (const event of ctx.params.events) {
@@ -219,7 +252,7 @@ const WebhookDispatcher: ServiceSchema = {
     /** Processes every due attempt now (the timer does the same); tests drive the schedule with it. */
     runDue: {
       visibility: 'public',
-      async handler(this: any) {
+      async handler(this: Dispatcher) {
         return { processed: await this.processDue() };
       },
     },
@@ -227,30 +260,30 @@ const WebhookDispatcher: ServiceSchema = {
     /** Deletes finished deliveries past retention now (the retention timer does the same). */
     purgeExpired: {
       visibility: 'public',
-      async handler(this: any) {
+      async handler(this: Dispatcher) {
         return { purged: await this.runRetention() };
       },
     },
   },
 
   methods: {
-    now(this: any): Date {
+    now(this: Dispatcher): Date {
       return runtimeOf(this.broker).clock.now();
     },
-    configs(this: any): ConfigStore {
+    configs(this: Dispatcher): ConfigStore {
       return (this._configs ??= new ConfigStore(this.knex, SCHEMA, runtimeOf(this.broker).config.encryptionKeys));
     },
-    deliveries(this: any): DeliveryStore {
+    deliveries(this: Dispatcher): DeliveryStore {
       return (this._deliveries ??= new DeliveryStore(this.knex, SCHEMA));
     },
     /** Kept-alive connection pools of this node, closed when the service stops. */
-    agents(this: any): WebhookAgents {
+    agents(this: Dispatcher): WebhookAgents {
       const { maxSocketsPerOrigin, idleSocketMs } = runtimeOf(this.broker).config.webhooks;
       return (this._agents ??= new WebhookAgents({ maxSocketsPerOrigin, idleSocketMs }));
     },
 
     /** URL policy and SSRF guard at configuration time (the connection checks again). */
-    async checkTarget(this: any, raw: string): Promise<void> {
+    async checkTarget(this: Dispatcher, raw: string): Promise<void> {
       const policy = runtimeOf(this.broker).config.webhooks;
       const syntax = checkWebhookUrl(raw, policy);
       if (!syntax.ok) throw validationError([{ field: 'webhookUrl', message: syntax.message }]);
@@ -265,7 +298,7 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** One delivery per (partner, event id) if subscribed; redelivery is a no-op. `nudge: false` leaves the scheduler to the caller. */
-    async acceptEvent(this: any, event: OutboxEvent, nudge = true): Promise<void> {
+    async acceptEvent(this: Dispatcher, event: OutboxEvent, nudge = true): Promise<void> {
       if (!event || typeof event.id !== 'string' || !UUID.test(event.id) || typeof event.partnerId !== 'string' || !isWebhookEventType(event.type)) {
         this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
         return;
@@ -287,7 +320,7 @@ const WebhookDispatcher: ServiceSchema = {
      * A redelivered event (or a retry after a failure half-way) re-walks the list: deliveries
      * already recorded are kept by the unique (partner, event id), so each partner gets it once.
      */
-    async fanOut(this: any, event: OutboxEvent, body: string): Promise<void> {
+    async fanOut(this: Dispatcher, event: OutboxEvent, body: string): Promise<void> {
       let after: string | null = null;
       for (;;) {
         const page: { partnerId: string; events: string[] }[] = await this.configs().withWebhook(after, FAN_OUT_PAGE);
@@ -301,7 +334,7 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** Claims and sends due attempts in batches until none is due. Returns how many were sent. */
-    async processDue(this: any, onlyId?: string): Promise<number> {
+    async processDue(this: Dispatcher, onlyId?: string): Promise<number> {
       const { config } = runtimeOf(this.broker);
       const store: DeliveryStore = this.deliveries();
       let total = 0;
@@ -316,7 +349,7 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** One POST of the event exactly as stored, signed with the partner's current secret. */
-    async sendAttempt(this: any, c: ClaimedAttempt): Promise<void> {
+    async sendAttempt(this: Dispatcher, c: ClaimedAttempt): Promise<void> {
       const { config } = runtimeOf(this.broker);
       let result;
       if (!c.url || !c.secretSealed) {
@@ -342,7 +375,7 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** Test delivery answer: waits while another node's timer holds the attempt. */
-    async awaitSettled(this: any, partnerId: string, id: string) {
+    async awaitSettled(this: Dispatcher, partnerId: string, id: string) {
       // Elapsed time of this wait, not business time: the monotonic clock, not the injected one.
       const deadline = performance.now() + runtimeOf(this.broker).config.webhooks.timeoutMs + 5_000;
       for (;;) {
@@ -353,11 +386,11 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** Runs the scheduler soon (after an event or a DLQ retry), unless the loop is disabled. */
-    nudge(this: any) {
+    nudge(this: Dispatcher) {
       if (runtimeOf(this.broker).config.webhooks.pollMs > 0) setImmediate(() => this.tick());
     },
 
-    tick(this: any) {
+    tick(this: Dispatcher) {
       if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; return; }
       this.ticking = true;
       this.round = this.processDue()
@@ -369,46 +402,48 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     /** One retention run: finished deliveries past WEBHOOK_RETENTION_* days, in batches. */
-    async runRetention(this: any): Promise<number> {
+    async runRetention(this: Dispatcher): Promise<number> {
       const { deliveredDays, exhaustedDays } = runtimeOf(this.broker).config.webhooks.retention;
       return purgeFinished(this.knex, this.t('deliveries'), purgeRules(this.now(), { deliveredDays, exhaustedDays }), PURGE);
     },
   },
 
-  started(this: any) {
-    const { pollMs, retention } = runtimeOf(this.broker).config.webhooks;
+  started(this: Service) {
+    const self = dispatcher(this);
+    const { pollMs, retention } = runtimeOf(self.broker).config.webhooks;
     // The DLQ: deliveries that used up their attempts, kept until replayed or purged.
-    const metrics = metricsOf(this.broker);
-    this.stopMetrics = metrics.addSource(metrics.webhookDeadLetters, async (set) => {
-      const row = await this.knex(this.t('deliveries')).where({ status: 'dead' }).first(this.knex.raw('count(*)::int as n'));
+    const metrics = metricsOf(self.broker);
+    self.stopMetrics = metrics.addSource(metrics.webhookDeadLetters, async (set) => {
+      const row = await self.knex(self.t('deliveries')).where({ status: 'dead' }).first(self.knex.raw('count(*)::int as n'));
       set({}, Number(row?.n ?? 0));
     });
     if (pollMs > 0) {
-      this.timer = setInterval(() => this.tick(), pollMs);
-      this.timer.unref?.();
+      self.timer = setInterval(() => self.tick(), pollMs);
+      self.timer.unref?.();
     }
     if (retention.intervalMs > 0) {
       // Every replica purges on its own timer; purgeFinished explains why that is safe.
-      this.retentionTimer = setInterval(() => {
-        if (this.stopping || this.purging) return; // a long run is not stacked on by the next tick
-        this.purging = this.runRetention()
-          .then((purged: number) => purged && this.logger.info({ purged }, 'webhook deliveries past retention purged'))
-          .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook retention purge failed; will retry'))
-          .finally(() => { this.purging = null; });
+      self.retentionTimer = setInterval(() => {
+        if (self.stopping || self.purging) return; // a long run is not stacked on by the next tick
+        self.purging = self.runRetention()
+          .then((purged: number) => purged && self.logger.info({ purged }, 'webhook deliveries past retention purged'))
+          .catch((err: Error) => self.logger.warn({ err: err.message }, 'webhook retention purge failed; will retry'))
+          .finally(() => { self.purging = null; });
       }, retention.intervalMs);
-      this.retentionTimer.unref?.();
+      self.retentionTimer.unref?.();
     }
   },
 
-  async stopped(this: any) {
-    this.stopMetrics?.();
-    this.stopping = true;
-    clearInterval(this.timer);
-    clearInterval(this.retentionTimer);
+  async stopped(this: Service) {
+    const self = dispatcher(this);
+    self.stopMetrics?.();
+    self.stopping = true;
+    clearInterval(self.timer);
+    clearInterval(self.retentionTimer);
     // Let the round in progress record its results (each POST is bounded by the timeout) before
     // the pooled connections close.
-    await Promise.all([this.round, this.purging]);
-    this._agents?.destroy();
+    await Promise.all([self.round, self.purging]);
+    self._agents?.destroy();
   },
 };
 
