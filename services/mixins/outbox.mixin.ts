@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ServiceSchema } from 'moleculer';
+import type { Service, ServiceSchema } from 'moleculer';
 import type { Migration } from '../shared/migrations.js';
+import type { DbMethods } from './db.mixin.js';
 import { runtimeOf } from '../shared/runtime.js';
 import { LogThrottle } from '../shared/log-throttle.js';
 import { metricsOf } from '../shared/metrics.js';
@@ -79,19 +80,32 @@ export interface OutboxMethods {
  * unpublished rows up again, on any replica (rows are claimed with SKIP LOCKED). Nothing between
  * the two databases holds an event only in memory or Redis. Consumers deduplicate by event id.
  */
+/** A service with this mixin (and DbMixin), as its methods and hooks below see it. */
+type WithOutbox = Service & DbMethods & OutboxMethods & {
+  outboxTimer?: NodeJS.Timeout;
+  outboxMetrics?: (() => void)[];
+  outboxStopping?: boolean;
+  outboxFlushing?: boolean;
+  outboxAgain?: boolean;
+  outboxRound?: Promise<unknown>;
+  outboxLogThrottle?: LogThrottle;
+  deliverOutboxEvents(channel: string, events: OutboxEvent[]): Promise<string[]>;
+  scheduleOutboxFlush(): void;
+};
+
 export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<ServiceSchema> {
   const table = `${opts.schema}.outbox`;
   return {
     methods: {
-      async enqueueEvent(this: any, trx: Knex, event: any): Promise<OutboxEvent> {
+      async enqueueEvent(this: WithOutbox, trx: Knex | Knex.Transaction, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }): Promise<OutboxEvent> {
         const now = runtimeOf(this.broker).clock.now();
         const full: OutboxEvent = { id: event.id ?? randomUUID(), timestamp: event.timestamp ?? now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
         await trx(table).insert({ id: full.id, channel: EVENTS_CHANNEL, payload: JSON.stringify(full), created_at: now });
         // Nudge the relay once the caller's transaction had a chance to commit.
-        setImmediate(() => this.scheduleOutboxFlush?.());
+        setImmediate(() => this.scheduleOutboxFlush());
         return full;
       },
-      async flushOutbox(this: any): Promise<number> {
+      async flushOutbox(this: WithOutbox): Promise<number> {
         if (!this.knex) return 0;
         let total = 0;
         // A channel whose consumer failed (or left rows out) this round is left out of its next
@@ -145,13 +159,13 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
        * dispatcher stored them makes the next poll offer them again, and deliveries are unique per
        * (partner, event id).
        */
-      async deliverOutboxEvents(this: any, channel: string, events: OutboxEvent[]): Promise<string[]> {
+      async deliverOutboxEvents(this: WithOutbox, channel: string, events: OutboxEvent[]): Promise<string[]> {
         const action = CHANNEL_CONSUMERS[channel];
         if (!action) throw new Error(`outbox: no consumer for channel ${channel}`);
         const res: { accepted: string[] } = await this.broker.call(action, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
         return res.accepted;
       },
-      scheduleOutboxFlush(this: any) {
+      scheduleOutboxFlush(this: WithOutbox) {
         if (this.outboxStopping) return;
         if (this.outboxFlushing) { this.outboxAgain = true; return; }
         this.outboxFlushing = true;
@@ -166,27 +180,30 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           });
       },
     },
-    started(this: any) {
-      this.outboxTimer = setInterval(() => this.scheduleOutboxFlush(), opts.pollMs ?? 1_000);
-      this.outboxTimer.unref?.();
+    started(this: Service) {
+      // Moleculer types a lifecycle hook's `this` as the bare Service.
+      const self = this as WithOutbox;
+      self.outboxTimer = setInterval(() => self.scheduleOutboxFlush(), opts.pollMs ?? 1_000);
+      self.outboxTimer.unref?.();
       // Outbox lag: how long the oldest event of this schema has waited for its consumer.
-      const metrics = metricsOf(this.broker);
-      const pending = () => this.knex(table).whereNull('published_at').first(this.knex.raw('count(*)::int as n'), this.knex.raw('min(created_at) as oldest'));
-      this.outboxMetrics = [
+      const metrics = metricsOf(self.broker);
+      const pending = () => self.knex(table).whereNull('published_at').first(self.knex.raw('count(*)::int as n'), self.knex.raw('min(created_at) as oldest'));
+      self.outboxMetrics = [
         metrics.addSource(metrics.outboxLag, async (set) => {
           const row = await pending();
-          const age = row?.oldest ? (runtimeOf(this.broker).clock.now().getTime() - new Date(row.oldest).getTime()) / 1000 : 0;
+          const age = row?.oldest ? (runtimeOf(self.broker).clock.now().getTime() - new Date(row.oldest).getTime()) / 1000 : 0;
           set({ schema: opts.schema }, Math.max(0, age));
         }),
         metrics.addSource(metrics.outboxPending, async (set) => set({ schema: opts.schema }, Number((await pending())?.n ?? 0))),
       ];
     },
-    async stopped(this: any) {
-      for (const remove of this.outboxMetrics ?? []) remove();
-      this.outboxStopping = true;
-      clearInterval(this.outboxTimer);
+    async stopped(this: Service) {
+      const self = this as WithOutbox;
+      for (const remove of self.outboxMetrics ?? []) remove();
+      self.outboxStopping = true;
+      clearInterval(self.outboxTimer);
       // The round in flight releases its claims before the database pool closes.
-      await this.outboxRound;
+      await self.outboxRound;
     },
   };
 }
