@@ -44,6 +44,8 @@ const configs = (process.env.BENCH_CONFIGS ?? '1x1,1x50,2x1').split(',').map((c)
   return { nodes: nodes!, items: items! };
 });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** BENCH_CPU_PROF=<dir>: each emission child writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const childProfDir = process.env.BENCH_CPU_PROF;
 
 function bodyWith(items: number) {
   const list = Array.from({ length: items }, (_, i) => anItem({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
@@ -52,7 +54,8 @@ function bodyWith(items: number) {
 
 /** An emission node in its own process, with the stack's environment. */
 function spawnEmissionNode(env: Record<string, string>, nodeId: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const prof = childProfDir ? ['--cpu-prof', `--cpu-prof-dir=${childProfDir}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server.ts'], {
     cwd: root,
     env: { ...process.env, ...env, SERVICES: 'emission', NODE_ID: nodeId },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -157,6 +160,14 @@ async function run(emissionNodes: number, items: number) {
       emission: children.map((c, i) => Math.round(((childCpuSeconds(c.pid) - cpu0.children[i]!) / result.duration) * 100) + '%').join(' ') || 'in main',
     };
     await settle(stack, issuerId);
+    // CPU per note, per process: the CPU the run used over the notes it created (requests still in
+    // flight when autocannon stopped are in both). The bench process includes autocannon itself.
+    const notes = Number((await stack.knex(table).where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0) - warmedUp;
+    const perNote = (cpuSeconds: number) => Math.round((cpuSeconds * 1000 / Math.max(notes, 1)) * 100) / 100;
+    const cpuMsPerNote = {
+      bench: perNote((mainCpu.user + mainCpu.system) / 1e6),
+      ...Object.fromEntries(children.map((c, i) => [`emission${i + 1}`, perNote(childCpuSeconds(c.pid) - cpu0.children[i]!)])),
+    };
 
     const rows: { number: string; status: string }[] = nfse
       ? await stack.knex(table).where({ issuer_id: issuerId, serie: 1 }).orderBy('n_dps').select('n_dps as number', 'status')
@@ -173,6 +184,7 @@ async function run(emissionNodes: number, items: number) {
         '2xx': result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
         warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
         numbersOk: distinct && consecutive, maxNumber: numbers.at(-1) ?? 0, cpuMain: cpu.main, cpuEmission: cpu.emission,
+        cpuMsPerNote,
       },
       stageStats,
     };
@@ -192,5 +204,9 @@ for (const { nodes, items } of configs) {
     console.table(Object.fromEntries(Object.entries<any>(s.stages).map(([k, v]) => [k, { count: v.count, p50: v.p50, p99: v.p99, mean: v.mean }])));
   }
 }
-console.table(summaries);
+console.table(summaries.map(({ cpuMsPerNote, ...s }) => ({ ...s, cpuMsPerNote: JSON.stringify(cpuMsPerNote) })));
+// One machine-readable line per scenario (issue 18).
+for (const s of summaries) {
+  console.log(`BENCH ${JSON.stringify({ rps: s.rps, p50: s.p50ms, p99: s.p99ms, cpuMsPerNote: s.cpuMsPerNote, errors: s.non2xx + s.errors + s.timeouts, items: s.items, mode: s.mode, model: s.model, emissionNodes: s.emissionNodes, numbersOk: s.numbersOk, authorized: s.authorized, documents: s.documents })}`);
+}
 await closeAllRedis();

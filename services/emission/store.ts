@@ -9,7 +9,7 @@ import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../
 import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
-import { recordFirstDocument } from './partner-activity.js';
+import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 
 /**
@@ -164,30 +164,62 @@ export class DocumentStore {
     }
   }
 
+  /**
+   * Issue 18: the sequence row is locked from the first statement to the commit, and every note
+   * of the series queues on it, so what runs in between is counted in round trips: claim (lock +
+   * advance, one statement), the free-number check (one), the build, the insert with its history
+   * and first-document flag (one), commit. A build that throws rolls the advance back with the rest.
+   */
   private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
-      let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
-      if (!seq) {
+      let claimed = await this.claimNext(trx, key);
+      if (claimed === undefined) {
         await ensureSequence(trx, this.d.schema, key, doc.cnpj);
-        seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+        claimed = await this.claimNext(trx, key);
+        if (claimed === undefined) throw new Error(`number sequence ${JSON.stringify(key)} missing after ensureSequence`);
       }
-      const number = await this.firstFree(trx, key, Number(seq.next_number));
+      const number = await this.firstFree(trx, key, claimed);
       if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
+      // Rare: a passthrough number or an inutilização made the claim skip ahead.
+      if (number !== claimed) await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
       const { built, cnf } = await build(number);
-      const record = await this.insertCreated(trx, { ...doc, cnf }, number, built, then);
-      await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
-      return record;
+      return this.insertCreated(trx, { ...doc, cnf }, number, built, then);
     });
   }
 
   /**
+   * Locks the space's sequence row and advances it in one statement; the number it held, or
+   * undefined when the space has no row yet. The same lock as SELECT … FOR UPDATE (an UPDATE takes
+   * the row's exclusive lock), held to the commit.
+   */
+  private async claimNext(trx: Knex.Transaction, key: SequenceKey): Promise<number | undefined> {
+    const { rows } = await trx.raw(
+      'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number',
+      [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment],
+    );
+    return rows[0] ? Number(rows[0].number) : undefined;
+  }
+
+  /**
    * The first number at or after `from` held by no document and by no inutilização that holds its
-   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock.
+   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock. One statement in the
+   * usual case (`from` free); each statement runs after the lock was taken, so it sees every
+   * document committed before (READ COMMITTED takes a snapshot per statement: this check must not
+   * share the claiming statement, whose snapshot predates its wait for the lock).
    */
   private async firstFree(trx: Knex.Transaction, key: SequenceKey, from: number): Promise<number> {
-    const ranges = (await trx(this.t('inutilizacoes')).where(key).whereNot('status', 'REJECTED').where('end_number', '>=', from).select('start_number', 'end_number', 'status'))
-      .map((r: any) => ({ start: Number(r.start_number), end: Number(r.end_number), status: r.status }));
+    const where = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+    const k = [key.issuer_id, key.model, key.series, key.environment];
+    const { rows } = await trx.raw(
+      `select exists(select 1 from ?? where ${where} and number = ?) as taken,
+        (select coalesce(json_agg(json_build_object('start', start_number, 'end', end_number, 'status', status)), '[]'::json)
+          from ?? where ${where} and status <> 'REJECTED' and end_number >= ?) as ranges`,
+      [this.t('documents'), ...k, from, this.t('inutilizacoes'), ...k, from],
+    );
+    const raw = typeof rows[0].ranges === 'string' ? JSON.parse(rows[0].ranges) : rows[0].ranges;
+    const ranges = (raw as any[]).map((r) => ({ start: Number(r.start), end: Number(r.end), status: r.status }));
     let number = skipReserved(from, ranges);
+    if (number === from && !rows[0].taken) return number;
     while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number = skipReserved(number + 1, ranges);
     return number;
   }
@@ -225,10 +257,17 @@ export class DocumentStore {
       request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
       idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
     };
-    await trx(this.t('documents')).insert(row);
-    await recordFirstDocument(trx, this.d.schema, row);
-    await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
-    // Built from what was written: one round trip less while the sequence row is locked.
+    // One statement: the document, the partner's first-document flag and the CREATED history row
+    // (writable CTEs; the history's foreign key is checked at the end of the statement).
+    const columns = Object.keys(row);
+    const flag = firstDocumentCte('first_document', this.d.schema, row);
+    await trx.raw(
+      `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values (${columns.map(() => '?').join(', ')})), ${flag.sql}
+       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, null, 'CREATED', 'emission', null, ?, ?)`,
+      [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings,
+        this.t('document_history'), row.id, JSON.stringify({ accessKey: built.accessKey, number }), now],
+    );
+    // Built from what was written: no re-read while the sequence row is locked.
     const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
     return then ? then(trx, created) : created;
   }
@@ -255,8 +294,7 @@ export class DocumentStore {
         next_check_at: nextCheckAt(current.createdAt, 0, now),
         ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
       };
-      await trx(this.t('documents')).where({ id }).update(changes);
-      await this.history(trx, id, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
+      await this.updateWithHistory(trx, id, changes, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
       // The row is locked: what it is now is what was read plus what was written (no re-read).
       return { kind: 'started', doc: toRecord({ ...locked, ...changes, has_transmitted_xml: locked.has_transmitted_xml || !!replace }) };
     });
@@ -299,8 +337,7 @@ export class DocumentStore {
         ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
         ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
       };
-      await trx(this.t('documents')).where({ id }).update({ ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) });
-      await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
+      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
       const record = toRecord({ ...row, ...changes, has_authorized_xml: row.has_authorized_xml || !!authorizedXml });
       if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
       if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
@@ -355,6 +392,20 @@ export class DocumentStore {
       `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
        on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
       [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+    );
+  }
+
+  /**
+   * A state change and its history row in one statement (a writable CTE): on the hot path every
+   * round trip counts (issue 18), and both still commit together.
+   */
+  private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {
+    const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
+    await trx.raw(
+      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)
+       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
+      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id,
+        this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
     );
   }
 
