@@ -29,8 +29,9 @@ import { createPartnerWithKey } from '../test/support/identity.js';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { companyWithA1 } from '../test/support/e2e.js';
+import { Session } from 'node:inspector/promises';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -147,11 +148,19 @@ async function run(emissionNodes: number, items: number) {
     for (const nodeID of nodeIds) await stack.nodes[0]!.call('v1.emission.stageStats', { reset: true }, { nodeID });
     const warmedUp = Number((await stack.knex(table).where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0);
 
+    // With BENCH_CPU_PROF, this process is profiled over the measured run only (not the set-up).
+    const inspector = childProfDir ? new Session() : null;
+    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
     });
+    if (inspector) {
+      const { profile } = await inspector.post('Profiler.stop');
+      writeFileSync(join(childProfDir!, `bench-${emissionNodes}x${items}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      inspector.disconnect();
+    }
     const mainCpu = process.cpuUsage(cpu0.main);
     // CPU share of one core over the run: this process (gateway, auth, issuer, sefaz, simulator,
     // webhooks, and autocannon itself) and each emission child.
