@@ -337,10 +337,10 @@ export class DocumentStore {
         ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
         ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
       };
-      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
       const record = toRecord({ ...row, ...changes, has_authorized_xml: row.has_authorized_xml || !!authorizedXml });
+      const billed = tr.to === 'AUTHORIZED' ? this.countEmission(record) : undefined;
+      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null, billed);
       if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
-      if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
       return record;
     });
   }
@@ -385,26 +385,30 @@ export class DocumentStore {
     return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
   }
 
-  /** API.md: test-key emissions are not billed; they are counted apart. */
-  private async countEmission(trx: Knex.Transaction, doc: DocumentRecord): Promise<void> {
+  /**
+   * API.md: test-key emissions are not billed; they are counted apart. A writable CTE, written in
+   * the statement of the authorization itself (issue 18: one round trip less per note).
+   */
+  private countEmission(doc: DocumentRecord): { sql: string; bindings: Knex.Value[] } {
     const period = doc.createdAt.toISOString().slice(0, 7);
-    await trx.raw(
-      `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
-       on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
-      [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
-    );
+    return {
+      sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
+        on conflict (partner_id, period, model, environment, key_kind) do update set count = b.count + 1)`,
+      bindings: [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+    };
   }
 
   /**
    * A state change and its history row in one statement (a writable CTE): on the hot path every
    * round trip counts (issue 18), and both still commit together.
    */
-  private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {
+  private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown,
+    also?: { sql: string; bindings: Knex.Value[] }): Promise<void> {
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
     await trx.raw(
-      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)
+      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also ? `, ${also.sql}` : ''}
        insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
-      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id,
+      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...(also?.bindings ?? []),
         this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
     );
   }

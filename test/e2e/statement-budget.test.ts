@@ -9,7 +9,7 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
  * of the emission service's own statements for one authorized 1-item NF-e (the outbox relay's
  * polling excluded: it runs on its own timer). Lower is welcome; higher fails with the list.
  */
-const EMISSION_STATEMENTS_PER_NOTE = 9;
+const EMISSION_STATEMENTS_PER_NOTE = 8;
 
 const relayPolling = /"emission"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "emission"\."outbox" where "channel"/;
 
