@@ -32,6 +32,7 @@ import { closeAllRedis } from '../services/shared/redis.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { companyWithA1 } from '../test/support/e2e.js';
 import { Session } from 'node:inspector/promises';
+import { getKnex } from '../services/shared/database.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -151,6 +152,12 @@ async function run(emissionNodes: number, items: number) {
     // With BENCH_CPU_PROF, this process is profiled over the measured run only (not the set-up).
     const inspector = childProfDir ? new Session() : null;
     if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
+    // BENCH_COUNT_SQL=1: statements per schema issued by this process's services over the run
+    // (the emission children's are not seen here: test/e2e/statement-budget.test.ts counts those).
+    const sqlBySchema: Record<string, number> = {};
+    const countSql = (q: { sql: string }) => { const schema = /"(\w+)"\./.exec(q.sql)?.[1] ?? (process.env.BENCH_SQL_OTHER ? q.sql.slice(0, 70) : "other"); sqlBySchema[schema] = (sqlBySchema[schema] ?? 0) + 1; };
+    const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
+    serviceKnex?.on('query', countSql);
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
@@ -162,6 +169,7 @@ async function run(emissionNodes: number, items: number) {
       inspector.disconnect();
     }
     const mainCpu = process.cpuUsage(cpu0.main);
+    serviceKnex?.off('query', countSql);
     // CPU share of one core over the run: this process (gateway, auth, issuer, sefaz, simulator,
     // webhooks, and autocannon itself) and each emission child.
     const cpu = {
@@ -194,6 +202,7 @@ async function run(emissionNodes: number, items: number) {
         warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
         numbersOk: distinct && consecutive, maxNumber: numbers.at(-1) ?? 0, cpuMain: cpu.main, cpuEmission: cpu.emission,
         cpuMsPerNote,
+        ...(serviceKnex ? { benchSqlPerNote: Object.fromEntries(Object.entries(sqlBySchema).map(([k, v]) => [k, Math.round((v / Math.max(notes, 1)) * 10) / 10])) } : {}),
       },
       stageStats,
     };
