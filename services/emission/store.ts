@@ -154,10 +154,10 @@ export class DocumentStore {
    * throws rolls the number back, so numbers stay consecutive. Numbers already taken by a
    * passthrough `numero` are skipped.
    */
-  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
+  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     try {
-      return await this.numbered(doc, key, build, then);
+      return await this.numbered(doc, key, build, next);
     } catch (err) {
       if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
       throw err;
@@ -170,7 +170,7 @@ export class DocumentStore {
    * advance, one statement), the free-number check (one), the build, the insert with its history
    * and first-document flag (one), commit. A build that throws rolls the advance back with the rest.
    */
-  private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
+  private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
       let claimed = await this.claimNext(trx, key);
       if (claimed === undefined) {
@@ -248,28 +248,44 @@ export class DocumentStore {
     }
   }
 
-  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
+  /**
+   * Inserts the document CREATED, then runs `then` in the same transaction. With 'transmit' it is
+   * inserted already TRANSMITTING (attempt 1 and its lease, as markTransmitting would start it:
+   * lib/emission/transmission.ts), with both history rows: a new document's first transmission
+   * then costs no transaction of its own (issue 18). Crash-safe as the separate commit was: a
+   * document left TRANSMITTING is taken over when its lease expires (the 2 minutes a CREATED one
+   * also waits), consulted by key, and transmitted when the authority does not know it.
+   */
+  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     const now = this.d.now();
-    const row = {
+    const created = {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
       request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
-      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
+      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null as Date | null,
     };
-    // One statement: the document, the partner's first-document flag and the CREATED history row
+    const asRecord = (r: typeof created) => toRecord({ ...r, has_transmitted_xml: true, has_authorized_xml: false });
+    const history: Knex.Value[][] = [[created.id, null, 'CREATED', 'emission', null, JSON.stringify({ accessKey: built.accessKey, number }), now]];
+    let row = created;
+    if (then === 'transmit') {
+      const start = transmissionStart(asRecord(created), now);
+      if (start.kind !== 'start') throw new Error(`a new document cannot start its transmission (${start.kind})`);
+      row = { ...created, status: 'TRANSMITTING', transmissions: start.attempt, transmitting_until: start.leaseUntil };
+      history.push([created.id, 'CREATED', 'TRANSMITTING', 'emission', null, JSON.stringify({ attempt: start.attempt }), now]);
+    }
+    // One statement: the document, the partner's first-document flag and the history rows
     // (writable CTEs; the history's foreign key is checked at the end of the statement).
     const columns = Object.keys(row);
     const flag = firstDocumentCte('first_document', this.d.schema, row);
     await trx.raw(
       `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values (${columns.map(() => '?').join(', ')})), ${flag.sql}
-       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, null, 'CREATED', 'emission', null, ?, ?)`,
-      [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings,
-        this.t('document_history'), row.id, JSON.stringify({ accessKey: built.accessKey, number }), now],
+       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
     );
     // Built from what was written: no re-read while the sequence row is locked.
-    const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
-    return then ? then(trx, created) : created;
+    const record = asRecord(row);
+    return typeof then === 'function' ? then(trx, record) : record;
   }
 
   /**
