@@ -152,10 +152,11 @@ async function run(emissionNodes: number, items: number) {
     // With BENCH_CPU_PROF, this process is profiled over the measured run only (not the set-up).
     const inspector = childProfDir ? new Session() : null;
     if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
-    // BENCH_COUNT_SQL=1: statements per schema issued by this process's services over the run
+    // BENCH_COUNT_SQL=1: statements per schema issued by this process's services over the run (with
+    // BENCH_SQL_OTHER=1 the unqualified ones by their text: BEGIN, COMMIT, nextval…)
     // (the emission children's are not seen here: test/e2e/statement-budget.test.ts counts those).
     const sqlBySchema: Record<string, number> = {};
-    const countSql = (q: { sql: string }) => { const schema = /"(\w+)"\./.exec(q.sql)?.[1] ?? (process.env.BENCH_SQL_OTHER ? q.sql.slice(0, 70) : "other"); sqlBySchema[schema] = (sqlBySchema[schema] ?? 0) + 1; };
+    const countSql = (q: { sql: string }) => { const schema = /"(\w+)"\./.exec(q.sql)?.[1] ?? (process.env.BENCH_SQL_OTHER === '1' ? q.sql.slice(0, 70) : 'other'); sqlBySchema[schema] = (sqlBySchema[schema] ?? 0) + 1; };
     const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
     serviceKnex?.on('query', countSql);
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
