@@ -11,6 +11,7 @@ import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.j
 import type { Model } from '../../lib/nfe/types.js';
 import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
+import type { OutboxCte } from '../mixins/outbox.mixin.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -21,6 +22,8 @@ export interface StoreDeps {
   schema: string;
   now(): Date;
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
+  /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
+  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }): OutboxCte;
 }
 
 export interface NumberSpace {
@@ -354,9 +357,13 @@ export class DocumentStore {
         ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
       };
       const record = toRecord({ ...row, ...changes, has_authorized_xml: row.has_authorized_xml || !!authorizedXml });
-      const billed = tr.to === 'AUTHORIZED' ? this.countEmission(record) : undefined;
-      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null, billed);
-      if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
+      // The update, its history row, the billing counter and the outbox event in one statement.
+      const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
+      const outbox = event && this.d.eventCte ? this.d.eventCte('event', event) : undefined;
+      const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record)] : []), ...(outbox ? [outbox] : [])];
+      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null, also);
+      if (outbox) outbox.written();
+      else if (event) await this.d.enqueueEvent(trx, event);
       return record;
     });
   }
@@ -419,12 +426,12 @@ export class DocumentStore {
    * round trip counts (issue 18), and both still commit together.
    */
   private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown,
-    also?: { sql: string; bindings: Knex.Value[] }): Promise<void> {
+    also: { sql: string; bindings: Knex.Value[] }[] = []): Promise<void> {
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
     await trx.raw(
-      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also ? `, ${also.sql}` : ''}
+      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also.map((a) => `, ${a.sql}`).join('')}
        insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
-      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...(also?.bindings ?? []),
+      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...also.flatMap((a) => a.bindings),
         this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
     );
   }
