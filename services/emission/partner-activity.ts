@@ -20,9 +20,11 @@ export interface PartnerActivity {
  * change nothing. A writable CTE (`<name> as (…)`) with its bindings, so the store writes it in the
  * statement that inserts the document (issue 18: one round trip less under the number lock).
  */
-export function firstDocumentCte(name: string, schema: string, doc: { id: string; partner_id: string; created_at: Date }): { sql: string; bindings: Knex.Value[] } {
+export function firstDocumentCte(name: string, schema: string, doc: { id: string; partner_id: string; created_at: Date }, onlyAfter?: string): { sql: string; bindings: Knex.Value[] } {
+  // `onlyAfter`: the CTE whose rows say the document was inserted (none: nothing is written).
+  const values = onlyAfter ? `select ?, ?, ? from ${onlyAfter}` : 'values (?, ?, ?)';
   return {
-    sql: `${name} as (insert into ?? (partner_id, document_id, created_at) values (?, ?, ?) on conflict (partner_id) do nothing)`,
+    sql: `${name} as (insert into ?? (partner_id, document_id, created_at) ${values} on conflict (partner_id) do nothing)`,
     bindings: [`${schema}.${PARTNER_ACTIVITY_TABLE}`, doc.partner_id, doc.id, doc.created_at],
   };
 }

@@ -181,10 +181,17 @@ export class DocumentStore {
         claimed = await this.claimNext(trx, key);
         if (claimed === undefined) throw new Error(`number sequence ${JSON.stringify(key)} missing after ensureSequence`);
       }
+      const exhausted = () => new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
+      if (claimed > MAX_NUMBER) throw exhausted();
+      // The usual case: the claimed number is free. The insert checks it itself (it runs after the
+      // lock was taken, so it sees every document and inutilização committed before).
+      const first = await build(claimed);
+      const stored = await this.writeCreated(trx, { ...doc, cnf: first.cnf }, claimed, first.built, then, key);
+      if (stored) return stored;
+      // Rare: a passthrough number or an inutilização holds it; skip ahead and build again.
       const number = await this.firstFree(trx, key, claimed);
-      if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
-      // Rare: a passthrough number or an inutilização made the claim skip ahead.
-      if (number !== claimed) await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
+      if (number > MAX_NUMBER) throw exhausted();
+      await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
       const { built, cnf } = await build(number);
       return this.insertCreated(trx, { ...doc, cnf }, number, built, then);
     });
@@ -260,6 +267,16 @@ export class DocumentStore {
    * also waits), consulted by key, and transmitted when the authority does not know it.
    */
   private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
+    return (await this.writeCreated(trx, doc, number, built, then))!;
+  }
+
+  /**
+   * insertCreated; with `ifFree`, only when no document of the space holds `number` and no
+   * inutilização that is not REJECTED covers it (undefined: nothing was written). That check is
+   * stricter than firstFree's (which lets lib/emission/inutilizacao.ts decide which ranges hold
+   * numbers), so a refusal here only sends the caller to firstFree.
+   */
+  private async writeCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit', ifFree?: SequenceKey): Promise<DocumentRecord | undefined> {
     const now = this.d.now();
     const created = {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
@@ -280,12 +297,35 @@ export class DocumentStore {
     // One statement: the document, the partner's first-document flag and the history rows
     // (writable CTEs; the history's foreign key is checked at the end of the statement).
     const columns = Object.keys(row);
-    const flag = firstDocumentCte('first_document', this.d.schema, row);
-    await trx.raw(
-      `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values (${columns.map(() => '?').join(', ')})), ${flag.sql}
-       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
-    );
+    const names = columns.map(() => '??').join(', ');
+    const values = columns.map(() => '?').join(', ');
+    const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
+    if (!ifFree) {
+      const flag = firstDocumentCte('first_document', this.d.schema, row);
+      await trx.raw(
+        `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
+         insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
+      );
+    } else {
+      const k = [ifFree.issuer_id, ifFree.model, ifFree.series, ifFree.environment];
+      const space = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+      const flag = firstDocumentCte('first_document', this.d.schema, row, 'created');
+      // Typed: values in a FROM list get no type from the target columns.
+      const typed = '(?::uuid, ?::varchar, ?::varchar, ?::varchar, ?::text, ?::jsonb, ?::timestamptz)';
+      const { rows } = await trx.raw(
+        `with created as (insert into ?? (${names}) select ${values}
+           where not exists (select 1 from ?? where ${space} and number = ?)
+             and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
+           returning id), ${flag.sql}
+         insert into ?? (${historyColumns}) select h.* from created, (values ${history.map(() => typed).join(', ')}) as h (${historyColumns})
+         returning document_id`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
+          this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
+          ...flag.bindings, this.t('document_history'), ...history.flat()],
+      );
+      if (!rows.length) return undefined;
+    }
     // Built from what was written: no re-read while the sequence row is locked.
     const record = asRecord(row);
     return typeof then === 'function' ? then(trx, record) : record;
