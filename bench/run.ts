@@ -29,8 +29,10 @@ import { createPartnerWithKey } from '../test/support/identity.js';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { companyWithA1 } from '../test/support/e2e.js';
+import { Session } from 'node:inspector/promises';
+import { getKnex } from '../services/shared/database.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -44,6 +46,8 @@ const configs = (process.env.BENCH_CONFIGS ?? '1x1,1x50,2x1').split(',').map((c)
   return { nodes: nodes!, items: items! };
 });
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** BENCH_CPU_PROF=<dir>: each emission child writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const childProfDir = process.env.BENCH_CPU_PROF;
 
 function bodyWith(items: number) {
   const list = Array.from({ length: items }, (_, i) => anItem({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
@@ -52,7 +56,8 @@ function bodyWith(items: number) {
 
 /** An emission node in its own process, with the stack's environment. */
 function spawnEmissionNode(env: Record<string, string>, nodeId: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const prof = childProfDir ? ['--cpu-prof', `--cpu-prof-dir=${childProfDir}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'server.ts'], {
     cwd: root,
     env: { ...process.env, ...env, SERVICES: 'emission', NODE_ID: nodeId },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -144,12 +149,28 @@ async function run(emissionNodes: number, items: number) {
     for (const nodeID of nodeIds) await stack.nodes[0]!.call('v1.emission.stageStats', { reset: true }, { nodeID });
     const warmedUp = Number((await stack.knex(table).where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0);
 
+    // With BENCH_CPU_PROF, this process is profiled over the measured run only (not the set-up).
+    const inspector = childProfDir ? new Session() : null;
+    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
+    // BENCH_COUNT_SQL=1: statements per schema issued by this process's services over the run (with
+    // BENCH_SQL_OTHER=1 the unqualified ones by their text: BEGIN, COMMIT, nextval…)
+    // (the emission children's are not seen here: test/e2e/statement-budget.test.ts counts those).
+    const sqlBySchema: Record<string, number> = {};
+    const countSql = (q: { sql: string }) => { const schema = /"(\w+)"\./.exec(q.sql)?.[1] ?? (process.env.BENCH_SQL_OTHER === '1' ? q.sql.slice(0, 70) : 'other'); sqlBySchema[schema] = (sqlBySchema[schema] ?? 0) + 1; };
+    const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
+    serviceKnex?.on('query', countSql);
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
     });
+    if (inspector) {
+      const { profile } = await inspector.post('Profiler.stop');
+      writeFileSync(join(childProfDir!, `bench-${emissionNodes}x${items}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      inspector.disconnect();
+    }
     const mainCpu = process.cpuUsage(cpu0.main);
+    serviceKnex?.off('query', countSql);
     // CPU share of one core over the run: this process (gateway, auth, issuer, sefaz, simulator,
     // webhooks, and autocannon itself) and each emission child.
     const cpu = {
@@ -157,6 +178,14 @@ async function run(emissionNodes: number, items: number) {
       emission: children.map((c, i) => Math.round(((childCpuSeconds(c.pid) - cpu0.children[i]!) / result.duration) * 100) + '%').join(' ') || 'in main',
     };
     await settle(stack, issuerId);
+    // CPU per note, per process: the CPU the run used over the notes it created (requests still in
+    // flight when autocannon stopped are in both). The bench process includes autocannon itself.
+    const notes = Number((await stack.knex(table).where({ issuer_id: issuerId }).count('* as n').first())?.n ?? 0) - warmedUp;
+    const perNote = (cpuSeconds: number) => Math.round((cpuSeconds * 1000 / Math.max(notes, 1)) * 100) / 100;
+    const cpuMsPerNote = {
+      bench: perNote((mainCpu.user + mainCpu.system) / 1e6),
+      ...Object.fromEntries(children.map((c, i) => [`emission${i + 1}`, perNote(childCpuSeconds(c.pid) - cpu0.children[i]!)])),
+    };
 
     const rows: { number: string; status: string }[] = nfse
       ? await stack.knex(table).where({ issuer_id: issuerId, serie: 1 }).orderBy('n_dps').select('n_dps as number', 'status')
@@ -173,6 +202,8 @@ async function run(emissionNodes: number, items: number) {
         '2xx': result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
         warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
         numbersOk: distinct && consecutive, maxNumber: numbers.at(-1) ?? 0, cpuMain: cpu.main, cpuEmission: cpu.emission,
+        cpuMsPerNote,
+        ...(serviceKnex ? { benchSqlPerNote: Object.fromEntries(Object.entries(sqlBySchema).map(([k, v]) => [k, Math.round((v / Math.max(notes, 1)) * 10) / 10])) } : {}),
       },
       stageStats,
     };
@@ -192,5 +223,9 @@ for (const { nodes, items } of configs) {
     console.table(Object.fromEntries(Object.entries<any>(s.stages).map(([k, v]) => [k, { count: v.count, p50: v.p50, p99: v.p99, mean: v.mean }])));
   }
 }
-console.table(summaries);
+console.table(summaries.map(({ cpuMsPerNote, ...s }) => ({ ...s, cpuMsPerNote: JSON.stringify(cpuMsPerNote) })));
+// One machine-readable line per scenario (issue 18).
+for (const s of summaries) {
+  console.log(`BENCH ${JSON.stringify({ rps: s.rps, p50: s.p50ms, p99: s.p99ms, cpuMsPerNote: s.cpuMsPerNote, errors: s.non2xx + s.errors + s.timeouts, items: s.items, mode: s.mode, model: s.model, emissionNodes: s.emissionNodes, numbersOk: s.numbersOk, authorized: s.authorized, documents: s.documents })}`);
+}
 await closeAllRedis();

@@ -131,6 +131,8 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   let resend: ResendContent | undefined;
   /** The signed XML stored with a new document: kept to transmit, not read back. */
   let storedXml: string | undefined;
+  /** The numbering transaction also started the first transmission (no markTransmitting of its own). */
+  let fused = false;
   if (body.numero !== undefined) {
     const existing = await deps.store.findByNumber(space, body.numero);
     if (existing) {
@@ -169,7 +171,9 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
         const built = await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep);
         storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
         return { cnf, built };
-      }, enter));
+      // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts insertCreated).
+      }, enter ?? 'transmit'));
+      fused = !enter;
     } catch (err) {
       return boundMeanwhile(err);
     }
@@ -186,7 +190,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
 
     // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
     // 409 and sends nothing (lib/emission/transmission.ts).
-    const claim = await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
+    const claim = fused ? { kind: 'started' as const, doc } : await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
     if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
     if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
     const transmitting = known = claim.doc;

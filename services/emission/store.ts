@@ -9,8 +9,9 @@ import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../
 import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
-import { recordFirstDocument } from './partner-activity.js';
+import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
+import type { OutboxCte } from '../mixins/outbox.mixin.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -21,6 +22,8 @@ export interface StoreDeps {
   schema: string;
   now(): Date;
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
+  /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
+  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }): OutboxCte;
 }
 
 export interface NumberSpace {
@@ -154,40 +157,79 @@ export class DocumentStore {
    * throws rolls the number back, so numbers stay consecutive. Numbers already taken by a
    * passthrough `numero` are skipped.
    */
-  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
+  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
     try {
-      return await this.numbered(doc, key, build, then);
+      return await this.numbered(doc, key, build, next);
     } catch (err) {
       if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
       throw err;
     }
   }
 
-  private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert): Promise<DocumentRecord> {
+  /**
+   * Issue 18: the sequence row is locked from the first statement to the commit, and every note
+   * of the series queues on it, so what runs in between is counted in round trips: claim (lock +
+   * advance, one statement), the free-number check (one), the build, the insert with its history
+   * and first-document flag (one), commit. A build that throws rolls the advance back with the rest.
+   */
+  private numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     return this.d.knex.transaction(async (trx) => {
-      let seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
-      if (!seq) {
+      let claimed = await this.claimNext(trx, key);
+      if (claimed === undefined) {
         await ensureSequence(trx, this.d.schema, key, doc.cnpj);
-        seq = await trx(this.t('number_sequences')).where(key).forUpdate().first('next_number');
+        claimed = await this.claimNext(trx, key);
+        if (claimed === undefined) throw new Error(`number sequence ${JSON.stringify(key)} missing after ensureSequence`);
       }
-      const number = await this.firstFree(trx, key, Number(seq.next_number));
-      if (number > MAX_NUMBER) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
-      const { built, cnf } = await build(number);
-      const record = await this.insertCreated(trx, { ...doc, cnf }, number, built, then);
+      const exhausted = () => new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
+      if (claimed > MAX_NUMBER) throw exhausted();
+      // The usual case: the claimed number is free. The insert checks it itself (it runs after the
+      // lock was taken, so it sees every document and inutilização committed before).
+      const first = await build(claimed);
+      const stored = await this.writeCreated(trx, { ...doc, cnf: first.cnf }, claimed, first.built, then, key);
+      if (stored) return stored;
+      // Rare: a passthrough number or an inutilização holds it; skip ahead and build again.
+      const number = await this.firstFree(trx, key, claimed);
+      if (number > MAX_NUMBER) throw exhausted();
       await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
-      return record;
+      const { built, cnf } = await build(number);
+      return this.insertCreated(trx, { ...doc, cnf }, number, built, then);
     });
   }
 
   /**
+   * Locks the space's sequence row and advances it in one statement; the number it held, or
+   * undefined when the space has no row yet. The same lock as SELECT … FOR UPDATE (an UPDATE takes
+   * the row's exclusive lock), held to the commit.
+   */
+  private async claimNext(trx: Knex.Transaction, key: SequenceKey): Promise<number | undefined> {
+    const { rows } = await trx.raw(
+      'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number',
+      [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment],
+    );
+    return rows[0] ? Number(rows[0].number) : undefined;
+  }
+
+  /**
    * The first number at or after `from` held by no document and by no inutilização that holds its
-   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock.
+   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock. One statement in the
+   * usual case (`from` free); each statement runs after the lock was taken, so it sees every
+   * document committed before (READ COMMITTED takes a snapshot per statement: this check must not
+   * share the claiming statement, whose snapshot predates its wait for the lock).
    */
   private async firstFree(trx: Knex.Transaction, key: SequenceKey, from: number): Promise<number> {
-    const ranges = (await trx(this.t('inutilizacoes')).where(key).whereNot('status', 'REJECTED').where('end_number', '>=', from).select('start_number', 'end_number', 'status'))
-      .map((r: any) => ({ start: Number(r.start_number), end: Number(r.end_number), status: r.status }));
+    const where = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+    const k = [key.issuer_id, key.model, key.series, key.environment];
+    const { rows } = await trx.raw(
+      `select exists(select 1 from ?? where ${where} and number = ?) as taken,
+        (select coalesce(json_agg(json_build_object('start', start_number, 'end', end_number, 'status', status)), '[]'::json)
+          from ?? where ${where} and status <> 'REJECTED' and end_number >= ?) as ranges`,
+      [this.t('documents'), ...k, from, this.t('inutilizacoes'), ...k, from],
+    );
+    const raw = typeof rows[0].ranges === 'string' ? JSON.parse(rows[0].ranges) : rows[0].ranges;
+    const ranges = (raw as any[]).map((r) => ({ start: Number(r.start), end: Number(r.end), status: r.status }));
     let number = skipReserved(from, ranges);
+    if (number === from && !rows[0].taken) return number;
     while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number = skipReserved(number + 1, ranges);
     return number;
   }
@@ -216,21 +258,77 @@ export class DocumentStore {
     }
   }
 
-  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
+  /**
+   * Inserts the document CREATED, then runs `then` in the same transaction. With 'transmit' it is
+   * inserted already TRANSMITTING (attempt 1 and its lease, as markTransmitting would start it:
+   * lib/emission/transmission.ts), with both history rows: a new document's first transmission
+   * then costs no transaction of its own (issue 18). Crash-safe as the separate commit was: a
+   * document left TRANSMITTING is taken over when its lease expires (the 2 minutes a CREATED one
+   * also waits), consulted by key, and transmitted when the authority does not know it.
+   */
+  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
+    return (await this.writeCreated(trx, doc, number, built, then))!;
+  }
+
+  /**
+   * insertCreated; with `ifFree`, only when no document of the space holds `number` and no
+   * inutilização that is not REJECTED covers it (undefined: nothing was written). That check is
+   * stricter than firstFree's (which lets lib/emission/inutilizacao.ts decide which ranges hold
+   * numbers), so a refusal here only sends the caller to firstFree.
+   */
+  private async writeCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit', ifFree?: SequenceKey): Promise<DocumentRecord | undefined> {
     const now = this.d.now();
-    const row = {
+    const created = {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
       request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
-      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null,
+      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null as Date | null,
     };
-    await trx(this.t('documents')).insert(row);
-    await recordFirstDocument(trx, this.d.schema, row);
-    await this.history(trx, row.id, null, 'CREATED', 'emission', null, { accessKey: built.accessKey, number });
-    // Built from what was written: one round trip less while the sequence row is locked.
-    const created = toRecord({ ...row, has_transmitted_xml: true, has_authorized_xml: false });
-    return then ? then(trx, created) : created;
+    const asRecord = (r: typeof created) => toRecord({ ...r, has_transmitted_xml: true, has_authorized_xml: false });
+    const history: Knex.Value[][] = [[created.id, null, 'CREATED', 'emission', null, JSON.stringify({ accessKey: built.accessKey, number }), now]];
+    let row = created;
+    if (then === 'transmit') {
+      const start = transmissionStart(asRecord(created), now);
+      if (start.kind !== 'start') throw new Error(`a new document cannot start its transmission (${start.kind})`);
+      row = { ...created, status: 'TRANSMITTING', transmissions: start.attempt, transmitting_until: start.leaseUntil };
+      history.push([created.id, 'CREATED', 'TRANSMITTING', 'emission', null, JSON.stringify({ attempt: start.attempt }), now]);
+    }
+    // One statement: the document, the partner's first-document flag and the history rows
+    // (writable CTEs; the history's foreign key is checked at the end of the statement).
+    const columns = Object.keys(row);
+    const names = columns.map(() => '??').join(', ');
+    const values = columns.map(() => '?').join(', ');
+    const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
+    if (!ifFree) {
+      const flag = firstDocumentCte('first_document', this.d.schema, row);
+      await trx.raw(
+        `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
+         insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
+      );
+    } else {
+      const k = [ifFree.issuer_id, ifFree.model, ifFree.series, ifFree.environment];
+      const space = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+      const flag = firstDocumentCte('first_document', this.d.schema, row, 'created');
+      // Typed: values in a FROM list get no type from the target columns.
+      const typed = '(?::uuid, ?::varchar, ?::varchar, ?::varchar, ?::text, ?::jsonb, ?::timestamptz)';
+      const { rows } = await trx.raw(
+        `with created as (insert into ?? (${names}) select ${values}
+           where not exists (select 1 from ?? where ${space} and number = ?)
+             and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
+           returning id), ${flag.sql}
+         insert into ?? (${historyColumns}) select h.* from created, (values ${history.map(() => typed).join(', ')}) as h (${historyColumns})
+         returning document_id`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
+          this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
+          ...flag.bindings, this.t('document_history'), ...history.flat()],
+      );
+      if (!rows.length) return undefined;
+    }
+    // Built from what was written: no re-read while the sequence row is locked.
+    const record = asRecord(row);
+    return typeof then === 'function' ? then(trx, record) : record;
   }
 
   /**
@@ -255,8 +353,7 @@ export class DocumentStore {
         next_check_at: nextCheckAt(current.createdAt, 0, now),
         ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
       };
-      await trx(this.t('documents')).where({ id }).update(changes);
-      await this.history(trx, id, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
+      await this.updateWithHistory(trx, id, changes, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
       // The row is locked: what it is now is what was read plus what was written (no re-read).
       return { kind: 'started', doc: toRecord({ ...locked, ...changes, has_transmitted_xml: locked.has_transmitted_xml || !!replace }) };
     });
@@ -299,11 +396,14 @@ export class DocumentStore {
         ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
         ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
       };
-      await trx(this.t('documents')).where({ id }).update({ ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) });
-      await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
       const record = toRecord({ ...row, ...changes, has_authorized_xml: row.has_authorized_xml || !!authorizedXml });
-      if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: eventData(record) });
-      if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
+      // The update, its history row, the billing counter and the outbox event in one statement.
+      const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
+      const outbox = event && this.d.eventCte ? this.d.eventCte('event', event) : undefined;
+      const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record)] : []), ...(outbox ? [outbox] : [])];
+      await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null, also);
+      if (outbox) outbox.written();
+      else if (event) await this.d.enqueueEvent(trx, event);
       return record;
     });
   }
@@ -348,13 +448,31 @@ export class DocumentStore {
     return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
   }
 
-  /** API.md: test-key emissions are not billed; they are counted apart. */
-  private async countEmission(trx: Knex.Transaction, doc: DocumentRecord): Promise<void> {
+  /**
+   * API.md: test-key emissions are not billed; they are counted apart. A writable CTE, written in
+   * the statement of the authorization itself (issue 18: one round trip less per note).
+   */
+  private countEmission(doc: DocumentRecord): { sql: string; bindings: Knex.Value[] } {
     const period = doc.createdAt.toISOString().slice(0, 7);
+    return {
+      sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
+        on conflict (partner_id, period, model, environment, key_kind) do update set count = b.count + 1)`,
+      bindings: [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+    };
+  }
+
+  /**
+   * A state change and its history row in one statement (a writable CTE): on the hot path every
+   * round trip counts (issue 18), and both still commit together.
+   */
+  private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown,
+    also: { sql: string; bindings: Knex.Value[] }[] = []): Promise<void> {
+    const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
     await trx.raw(
-      `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
-       on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
-      [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
+      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also.map((a) => `, ${a.sql}`).join('')}
+       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
+      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...also.flatMap((a) => a.bindings),
+        this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
     );
   }
 

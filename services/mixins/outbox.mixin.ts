@@ -70,7 +70,19 @@ export const outboxMigration: Migration = {
 export interface OutboxMethods {
   /** Writes an event in the caller's transaction; it is published only after commit. */
   enqueueEvent(trx: Knex | Knex.Transaction, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }): Promise<OutboxEvent>;
+  /**
+   * The same row as a writable CTE (`<name> as (insert …)`) for the caller to put in a statement
+   * of its transaction (issue 18: a round trip less on a hot path). `written()` nudges the relay,
+   * as enqueueEvent does, once that statement ran.
+   */
+  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte;
   flushOutbox(): Promise<number>;
+}
+
+export interface OutboxCte {
+  sql: string;
+  bindings: Knex.Value[];
+  written(): void;
 }
 
 /**
@@ -104,6 +116,15 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         // Nudge the relay once the caller's transaction had a chance to commit.
         setImmediate(() => this.scheduleOutboxFlush());
         return full;
+      },
+      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte {
+        const now = runtimeOf(this.broker).clock.now();
+        const full: OutboxEvent = { id: randomUUID(), timestamp: now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
+        return {
+          sql: `${name} as (insert into ?? (id, channel, payload, created_at) values (?, ?, ?, ?))`,
+          bindings: [table, full.id, EVENTS_CHANNEL, JSON.stringify(full), now],
+          written: () => { setImmediate(() => this.scheduleOutboxFlush()); },
+        };
       },
       async flushOutbox(this: WithOutbox): Promise<number> {
         if (!this.knex) return 0;

@@ -9,7 +9,7 @@ import * as P from '../../lib/sefaz/parsers.js';
 import type { AuthorizationResult, ConsultResult, EventResult, InfrastructureReason, InutilizacaoResult, StatusResult } from '../../lib/sefaz/results.js';
 import type { SefazService } from '../../lib/sefaz/services.js';
 import { soap12 } from '../../lib/sefaz/soap.js';
-import { assertValid, type OutgoingSchema } from '../../lib/sefaz/validate.js';
+import { assertOutgoing, type OutgoingSchema } from '../../lib/sefaz/validate.js';
 import { brasiliaDateTime } from '../../lib/sefaz/xml.js';
 import { RecoveryProbes, type AuthorityEvents, type AuthorityKey, type Caller } from './recovery-probes.js';
 import type { Target } from './target.js';
@@ -106,7 +106,7 @@ export class SefazClient {
     transmission: boolean; parse(body: string): R;
   }): Promise<R | Failure> {
     const { target, service } = opts;
-    assertValid(opts.schema, opts.xml); // our bug if it fails: throw, never send
+    assertOutgoing(opts.schema, opts.xml); // our bug if it fails: throw, never send
     const key = this.probes.remember(target, opts);
     const fail = (kind: 'failed' | 'unknown', reason: InfrastructureReason, detail: string): Failure => ({ kind, reason, detail });
     let where: ReturnType<SefazClient['resolve']>;

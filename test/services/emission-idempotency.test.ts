@@ -92,16 +92,19 @@ test.serial('an answer lost after the authority processed the note: the retry co
   t.deepEqual(replay.body.data, retry.body.data);
 });
 
-test.serial('the database failing after numbering answers 503 naming the document; the retry carries that same document on', async (t) => {
+test.serial('the database failing after numbering answers 503 naming the document; the retry carries that same document on (passthrough numero: CREATED, then TRANSMITTING)', async (t) => {
   const p = partner();
   const issuer = world.addIssuer(p.partnerId);
   const headers = keyed(p.headers);
+  // A new document with no passthrough numero commits TRANSMITTING with its number (store.ts
+  // insertCreated); a passthrough numero still commits CREATED first, so this window exists for it.
+  const body = { ...nota(), numero: 1 };
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
   const markTransmitting = emission.store.markTransmitting;
   emission.store.markTransmitting = async () => { throw Object.assign(new Error('Connection terminated unexpectedly'), {}); };
   t.teardown(() => { emission.store.markTransmitting = markTransmitting; });
 
-  const failed = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  const failed = await stack.request('POST', '/v1/nfe', { body, headers });
   emission.store.markTransmitting = markTransmitting;
   const [doc] = await documentsOf(p.partnerId);
   t.is(failed.status, 503, failed.text);
@@ -114,16 +117,65 @@ test.serial('the database failing after numbering answers 503 naming the documen
   });
 
   // Its creating request may still be about to send it: answered as it is, and not kept for replay.
-  const early = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  const early = await stack.request('POST', '/v1/nfe', { body, headers });
   t.is(early.status, 201, early.text);
   t.like(early.body.data, { id: doc.id, number: 1, status: 'CREATED' });
   t.is(world.authorizeCalls.filter((c) => c.accessKey === early.body.data.accessKey).length, 0);
 
   clock.advance(121_000); // that request is taken to have died: the retry sends the stored note (same key)
-  const carried = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  const carried = await stack.request('POST', '/v1/nfe', { body, headers });
   t.is(carried.status, 201, carried.text);
   t.like(carried.body.data, { id: doc.id, number: 1, status: 'AUTHORIZED', accessKey: early.body.data.accessKey });
   t.is(world.authorizeCalls.filter((c) => c.accessKey === early.body.data.accessKey).length, 1);
+  // A passthrough numero leaves the sequence where it was (the next numbered note skips the taken 1).
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: issuer.id }).first()).next_number), 1);
+  t.is((await authorizedEvents(doc.id)).length, 1);
+});
+
+test.serial('a connection lost as the numbering commits answers 503; the note was committed TRANSMITTING, never sent, and the retry consults then sends it', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
+  const createNumbered = emission.store.createNumbered;
+  // The commit went through; its answer never came back.
+  emission.store.createNumbered = async (...args: unknown[]) => {
+    await createNumbered.apply(emission.store, args);
+    throw new Error('Connection terminated unexpectedly');
+  };
+  t.teardown(() => { emission.store.createNumbered = createNumbered; });
+  const calls = world.authorizeCalls.length;
+  const consults = world.consultCalls.length;
+
+  const failed = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  emission.store.createNumbered = createNumbered;
+  const [doc] = await documentsOf(p.partnerId);
+  t.is(failed.status, 503, failed.text);
+  t.is(failed.headers.get('retry-after'), '5');
+  t.deepEqual(failed.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      details: { invoiceId: doc.id, status: 'TRANSMITTING' }, instance: '/v1/nfe', requestId: failed.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+  const accessKey = (await stack.knex('emission.documents').where({ id: doc.id }).first('access_key')).access_key;
+  const history = await stack.knex('emission.document_history').where({ document_id: doc.id }).orderBy('id');
+  t.deepEqual(history.map((h: any) => [h.from_status, h.to_status, h.trigger, h.detail]), [
+    [null, 'CREATED', 'emission', { accessKey, number: 1 }], ['CREATED', 'TRANSMITTING', 'emission', { attempt: 1 }],
+  ]);
+
+  // Its transmission's lease is alive: answered as it is, nothing sent.
+  const early = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(early.status, 201, early.text);
+  t.like(early.body.data, { id: doc.id, number: 1, status: 'TRANSMITTING' });
+  t.is(world.authorizeCalls.length, calls);
+
+  clock.advance(121_000); // the lease expired: consulted by key (unknown to the authority), then sent under the same key
+  const carried = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(carried.status, 201, carried.text);
+  t.like(carried.body.data, { id: doc.id, number: 1, status: 'AUTHORIZED', accessKey });
+  t.is(world.authorizeCalls.length, calls + 1);
+  t.is(world.consultCalls.length, consults + 1);
   t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: issuer.id }).first()).next_number), 2);
   t.is((await authorizedEvents(doc.id)).length, 1);
 });

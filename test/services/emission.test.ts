@@ -79,6 +79,9 @@ test.serial('POST /v1/nfe authorizes, answers 201 with the invoice, stores nfePr
 
   const usage = await stack.nodes[0]!.call('v1.emission.usage', { partnerId: p.partnerId, period: '2026-11' });
   t.deepEqual(usage, [{ model: '55', environment: 2, keyKind: 'live', billable: true, count: 1 }]);
+  // A second authorization adds to the same counter (written in the authorization's statement).
+  t.is((await stack.request('POST', '/v1/nfe', { body: nota(), headers: p.headers })).status, 201);
+  t.deepEqual(await stack.nodes[0]!.call('v1.emission.usage', { partnerId: p.partnerId, period: '2026-11' }), [{ model: '55', environment: 2, keyKind: 'live', billable: true, count: 2 }]);
 
   const other = partner();
   const hidden = await stack.request('GET', `/v1/nfe/${d.id}`, { headers: other.headers });

@@ -58,9 +58,13 @@ test.serial('authorize in asynchronous mode returns a receipt that fetchReceipt 
   t.is(done.cStat, 100);
 });
 
-test.serial('the client refuses to send a message that fails the official XSD', async (t) => {
-  const n = note({ breakSchema: true });
-  await t.throwsAsync(authorize(n), { message: /enviNFe does not validate against the official XSD/ });
+test.serial('the client refuses to send a lot that is not one signed NFe; the NFe itself is checked once, by the emission pipeline', async (t) => {
+  const unsigned = note().xml.replace(/<Signature[\s\S]*<\/Signature>/, '');
+  await t.throwsAsync(authorize({ xml: unsigned, accessKey: '0'.repeat(44) }), { message: /enviNFe does not validate against the official XSD: the lot must carry exactly one signed NFe/ });
+  // An NFe that fails the schema never reaches here from emission (buildSignedNfe validates it
+  // before it is stored: lib/sefaz/validate.ts assertOutgoing); sent anyway, the authority answers 225.
+  const broken = note({ breakSchema: true });
+  t.like(await authorize(broken), { kind: 'rejected', cStat: 225 });
 });
 
 test.serial('simulator rejects a batch that fails the schema with 225 verbatim; the libxml2 message is on the inspection route', async (t) => {

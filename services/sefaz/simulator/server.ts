@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Knex } from 'knex';
 import type { SefazService } from '../../../lib/sefaz/services.js';
-import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
+import { clientCnpjOf } from './client-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
 import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, type SoapVersion } from '../../../lib/sefaz/simulator/envelope.js';
@@ -154,9 +154,7 @@ export class SefazSimulator {
     if (!target) { res.writeHead(404, { 'content-type': 'text/plain' }).end('unknown service'); return; }
     const service = target.service;
     const pathUf = target.authorizers.length === 1 && SIGLAS.has(target.authorizers[0]!) ? target.authorizers[0]! : null;
-    // Read the client certificate now: once the client gives up, the socket no longer has it.
-    const peer = (req.socket as TLSSocket).getPeerCertificate?.();
-    const clientCnpj = peer?.raw ? certificateCnpj(peer.raw) : null;
+    const clientCnpj = clientCnpjOf(req.socket as TLSSocket);
     if (this.faults.take('timeout-before-processing', pathUf, service)) return; // hold: no 100, no answer
     // A UF named in the path that is down refuses before reading anything (as a front end would).
     if (pathUf && service !== 'NFeStatusServico4' && this.faults.take('down', pathUf, service)) {

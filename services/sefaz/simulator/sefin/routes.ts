@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { XmlC14NMode } from 'libxml2-wasm';
 import { municipality } from '../../../../lib/issuer/municipalities.js';
 import { certificateCnpj } from '../../../../lib/sefaz/simulator/certificate-cnpj.js';
+import { clientCnpjOf } from '../client-cnpj.js';
 import { brasiliaDateTime } from '../../../../lib/sefaz/xml.js';
 import { toGzipBase64 } from '../../../../lib/sefin/payload.js';
 import type { SefinMessage } from '../../../../lib/sefin/results.js';
@@ -37,9 +38,7 @@ export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): v
   const signer = createSigner(deps.signing);
   const route = (method: string, pattern: RegExp, keys: string[], service: string, handler: (ctx: RouteContext, s: SefinContext) => Promise<void>) => {
     router.add(method, pattern, keys, async (ctx) => {
-      // Read the client certificate now: once the client gives up, the socket no longer has it.
-      const peer = (ctx.req.socket as TLSSocket).getPeerCertificate?.();
-      const clientCnpj = peer?.raw ? certificateCnpj(peer.raw) : null;
+      const clientCnpj = clientCnpjOf(ctx.req.socket as TLSSocket);
       const take = (mode: FaultMode) => deps.faults.take(mode, null, service);
       if (take('timeout-before-processing')) return; // hold: no 100 Continue, no answer
       if (take('down')) {
