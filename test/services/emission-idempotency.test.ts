@@ -1,6 +1,6 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
-import { startStack, type Stack } from '../support/stack.js';
+import { startStack, type HttpResult, type Stack } from '../support/stack.js';
 import { FakeAuthService } from '../support/fake-auth.js';
 import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissionStack } from '../support/emission-world.js';
 import { fakePipeline } from '../support/fake-pipeline.js';
@@ -25,6 +25,18 @@ const keyed = (headers: Record<string, string>, key = `pedido-${randomUUID()}`) 
 /** What a 5xx release, a stale takeover or the 24-hour purge leaves of the gateway's record: nothing. */
 const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').del();
 const documentsOf = (partnerId: string) => stack.knex('emission.documents').where({ partner_id: partnerId }).select('id', 'number', 'status', 'idempotency_key');
+
+/** The whole 503 of a lost or failed emission: Retry-After 5 and the envelope naming the note. */
+function assertUnavailable(t: ExecutionContext, res: HttpResult, details: Record<string, unknown>): void {
+  t.is(res.status, 503, res.text);
+  t.is(res.headers.get('retry-after'), '5');
+  t.deepEqual(res.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      details, instance: '/v1/nfe', requestId: res.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+}
 const authorizedEvents = async (id: string) => (await stack.knex('emission.outbox')).filter((r: any) => r.payload.type === 'invoice.authorized' && r.payload.data.invoiceId === id);
 
 test.serial('requests racing past the gateway with one key number one document; every one answers it', async (t) => {
@@ -107,14 +119,7 @@ test.serial('the database failing after numbering answers 503 naming the documen
   const failed = await stack.request('POST', '/v1/nfe', { body, headers });
   emission.store.markTransmitting = markTransmitting;
   const [doc] = await documentsOf(p.partnerId);
-  t.is(failed.status, 503, failed.text);
-  t.is(failed.headers.get('retry-after'), '5');
-  t.deepEqual(failed.body, {
-    error: {
-      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
-      details: { invoiceId: doc.id, status: 'CREATED' }, instance: '/v1/nfe', requestId: failed.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
-    },
-  });
+  assertUnavailable(t, failed, { invoiceId: doc.id, status: 'CREATED' });
 
   // Its creating request may still be about to send it: answered as it is, and not kept for replay.
   const early = await stack.request('POST', '/v1/nfe', { body, headers });
@@ -150,14 +155,7 @@ test.serial('a connection lost as the numbering commits answers 503; the note wa
   const failed = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
   emission.store.createNumbered = createNumbered;
   const [doc] = await documentsOf(p.partnerId);
-  t.is(failed.status, 503, failed.text);
-  t.is(failed.headers.get('retry-after'), '5');
-  t.deepEqual(failed.body, {
-    error: {
-      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
-      details: { invoiceId: doc.id, status: 'TRANSMITTING' }, instance: '/v1/nfe', requestId: failed.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
-    },
-  });
+  assertUnavailable(t, failed, { invoiceId: doc.id, status: 'TRANSMITTING' });
   const accessKey = (await stack.knex('emission.documents').where({ id: doc.id }).first('access_key')).access_key;
   const history = await stack.knex('emission.document_history').where({ document_id: doc.id }).orderBy('id');
   t.deepEqual(history.map((h: any) => [h.from_status, h.to_status, h.trigger, h.detail]), [
@@ -229,14 +227,7 @@ test.serial('an emission node lost mid-request: the gateway\'s 503 still names t
   await cluster.crashNode(handled[0]! ? 1 : 2);
 
   const lost = await pending;
-  t.is(lost.status, 503, lost.text);
-  t.is(lost.headers.get('retry-after'), '5');
-  t.deepEqual(lost.body, {
-    error: {
-      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
-      details: { invoiceId: doc.id, status: 'TRANSMITTING' }, instance: '/v1/nfe', requestId: lost.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
-    },
-  });
+  assertUnavailable(t, lost, { invoiceId: doc.id, status: 'TRANSMITTING' });
   // The same key through the surviving node: the same document, its lost attempt's lease still alive.
   const retry = await cluster.request('POST', '/v1/nfe', { body: nota(), headers });
   t.is(retry.status, 201, retry.text);
