@@ -1,16 +1,24 @@
-import { soapPayload } from './soap.js';
+import { soapInner } from './soap.js';
 import { child, parseXml, requireText, serialize, text } from './xml.js';
 import { AUTHORIZED, CANCELED, DENIED, EVENT_REGISTERED, INUT_HOMOLOGATED, NOT_FOUND, PROCESSING, SERVICE_DOWN, SERVICE_UP } from './cstat.js';
 import { NFE_NS } from './services.js';
 import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult, Protocol, RegisteredEvent, StatusResult } from './results.js';
 
 /**
- * Authority answers → typed results. Input is either a whole SOAP envelope or the bare message.
+ * Authority answers → typed results. Input is a whole SOAP envelope, the bare message, or the
+ * answer already read by `readAnswer` (the client reads each answer once: its root status for the
+ * monitor and the typed result come from the same parse).
  * Anything that is not a recognisable answer throws (the client turns that into `malformed-response`).
  */
-function message(xml: string, root: string): Document {
-  const inner = /<(?:[\w.-]+:)?Envelope\b/.test(xml) ? soapPayload(xml, 'nfeResultMsg') : xml;
-  const doc = parseXml(inner);
+export type Answer = string | Document;
+
+/** The message of an answer (inside nfeResultMsg when it is an envelope), parsed; throws when unreadable. */
+export function readAnswer(xml: string): Document {
+  return parseXml(/<(?:[\w.-]+:)?Envelope\b/.test(xml) ? soapInner(xml, 'nfeResultMsg') : xml);
+}
+
+function message(answer: Answer, root: string): Document {
+  const doc = typeof answer === 'string' ? readAnswer(answer) : answer;
   const el = doc.documentElement;
   if (el.localName !== root || el.namespaceURI !== NFE_NS) throw new Error(`expected ${root}, got ${el.localName}`);
   return doc;
@@ -63,7 +71,7 @@ function fromProtNFe(protNFe: Element, accessKey?: string): AuthorizationResult 
  * the service stopped, not a verdict on the note: nothing was processed and its number is free, so
  * it is a failure before processing (sent again later), never a rejection.
  */
-export function parseRetEnviNFe(xml: string, accessKey?: string): AuthorizationResult {
+export function parseRetEnviNFe(xml: Answer, accessKey?: string): AuthorizationResult {
   const doc = message(xml, 'retEnviNFe');
   const s = ownStatus(doc.documentElement);
   const prot = child(doc, 'protNFe');
@@ -78,10 +86,9 @@ export function parseRetEnviNFe(xml: string, accessKey?: string): AuthorizationR
  * operation, 108/109 stopped, or the batch/request status), or null when the body is not an
  * authority message. The availability monitor takes 107/108/109 from any call as evidence.
  */
-export function rootStatus(xml: string): { cStat: number; xMotivo: string } | null {
+export function rootStatus(answer: Answer): { cStat: number; xMotivo: string } | null {
   try {
-    const inner = /<(?:[\w.-]+:)?Envelope\b/.test(xml) ? soapPayload(xml, 'nfeResultMsg') : xml;
-    const el = parseXml(inner).documentElement;
+    const el = (typeof answer === 'string' ? readAnswer(answer) : answer).documentElement;
     return el.namespaceURI === NFE_NS ? ownStatus(el) : null;
   } catch {
     return null;
@@ -89,7 +96,7 @@ export function rootStatus(xml: string): { cStat: number; xMotivo: string } | nu
 }
 
 /** retConsReciNFe (BR01): 104 + protNFe, 105 still processing, or a rejection. */
-export function parseRetConsReciNFe(xml: string, accessKey?: string): AuthorizationResult {
+export function parseRetConsReciNFe(xml: Answer, accessKey?: string): AuthorizationResult {
   const doc = message(xml, 'retConsReciNFe');
   const s = ownStatus(doc.documentElement);
   const prot = child(doc, 'protNFe');
@@ -99,7 +106,7 @@ export function parseRetConsReciNFe(xml: string, accessKey?: string): Authorizat
 }
 
 /** retConsSitNFe (ER01). */
-export function parseRetConsSitNFe(xml: string): ConsultResult {
+export function parseRetConsSitNFe(xml: Answer): ConsultResult {
   const doc = message(xml, 'retConsSitNFe');
   const s = ownStatus(doc.documentElement);
   const prot = child(doc, 'protNFe');
@@ -137,7 +144,7 @@ function registeredEvents(root: Element): RegisteredEvent[] {
  * answer (252 ambiente, 289 UF not served, 656 consumo indevido) is about our request, not the
  * service, so it is `refused` with the verbatim text: never evidence that the UF is stopped.
  */
-export function parseRetConsStatServ(xml: string, checkedAt: string): StatusResult {
+export function parseRetConsStatServ(xml: Answer, checkedAt: string): StatusResult {
   const doc = message(xml, 'retConsStatServ');
   const s = status(doc);
   if (s.cStat === SERVICE_UP) return { kind: 'up', ...s, checkedAt };
@@ -146,7 +153,7 @@ export function parseRetConsStatServ(xml: string, checkedAt: string): StatusResu
 }
 
 /** retEnvEvento (HR01) for a batch of one event; procEventoNFe assembled from the sent evento. */
-export function parseRetEnvEvento(xml: string, signedEvento: string): EventResult {
+export function parseRetEnvEvento(xml: Answer, signedEvento: string): EventResult {
   const doc = message(xml, 'retEnvEvento');
   const batch = ownStatus(doc.documentElement);
   const ret = child(doc, 'retEvento');
@@ -160,7 +167,7 @@ export function parseRetEnvEvento(xml: string, signedEvento: string): EventResul
 }
 
 /** retInutNFe (DR01); ProcInutNFe assembled from the sent inutNFe. */
-export function parseRetInutNFe(xml: string, signedInutNFe: string): InutilizacaoResult {
+export function parseRetInutNFe(xml: Answer, signedInutNFe: string): InutilizacaoResult {
   const doc = message(xml, 'retInutNFe');
   const inf = child(doc, 'infInut');
   if (!inf) throw new Error('retInutNFe without infInut');

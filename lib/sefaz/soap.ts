@@ -45,16 +45,21 @@ export class MalformedSoapError extends Error {
 }
 
 /**
- * Extracts the first element inside `nfeDadosMsg`/`nfeResultMsg` of an envelope, as the raw text
- * it arrived with (byte-exact, so signatures inside it still verify). Throws MalformedSoapError.
+ * The text inside `nfeDadosMsg`/`nfeResultMsg` of an envelope, as it arrived (byte-exact, so
+ * signatures inside it still verify), not yet checked for well-formedness. Throws MalformedSoapError.
  */
-export function soapPayload(envelope: string, wrapper: 'nfeDadosMsg' | 'nfeResultMsg'): string {
+export function soapInner(envelope: string, wrapper: 'nfeDadosMsg' | 'nfeResultMsg'): string {
   const re = new RegExp(`<(?:[\\w.-]+:)?${wrapper}\\b[^>]*>([\\s\\S]*)</(?:[\\w.-]+:)?${wrapper}>`);
   const m = re.exec(envelope);
   if (!m) throw new MalformedSoapError(`no ${wrapper} in the SOAP envelope`);
   const inner = m[1]!.trim();
   if (!inner.startsWith('<')) throw new MalformedSoapError(`${wrapper} is empty`);
-  // Fail loudly on broken XML rather than hand a partial document on.
+  return inner;
+}
+
+/** soapInner, checked to be well-formed XML (fail loudly rather than hand a partial document on). */
+export function soapPayload(envelope: string, wrapper: 'nfeDadosMsg' | 'nfeResultMsg'): string {
+  const inner = soapInner(envelope, wrapper);
   try {
     assertWellFormed(inner);
   } catch {

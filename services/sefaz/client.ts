@@ -103,7 +103,7 @@ export class SefazClient {
    */
   private async call<R>(opts: Caller & {
     target: Target; service: SefazService; xml: string; schema: OutgoingSchema;
-    transmission: boolean; parse(body: string): R;
+    transmission: boolean; parse(body: P.Answer): R;
   }): Promise<R | Failure> {
     const { target, service } = opts;
     assertOutgoing(opts.schema, opts.xml); // our bug if it fails: throw, never send
@@ -138,20 +138,24 @@ export class SefazClient {
   }
 
   /** The typed result of one raw outcome, and what it says about the authority (breaker, monitor). */
-  private interpret<R>(out: PostOutcome, opts: Caller & { transmission: boolean; parse(body: string): R; target: Target }, key: AuthorityKey): { result: R | Failure; evidence: CallEvidence } {
+  private interpret<R>(out: PostOutcome, opts: Caller & { transmission: boolean; parse(body: P.Answer): R; target: Target }, key: AuthorityKey): { result: R | Failure; evidence: CallEvidence } {
     const maybe = opts.transmission ? 'unknown' : 'failed';
     if (!out.ok) return { result: { kind: out.phase === 'before-send' ? 'failed' : maybe, reason: out.reason, detail: out.detail }, evidence: { kind: 'failure', origin: out.origin } };
     if (out.status < 200 || out.status >= 300) {
       // An HTTP error before our body left proves nothing was processed; after, it may have been.
       return { result: { kind: out.bodyWritten ? maybe : 'failed', reason: 'http-status', detail: `HTTP ${out.status}: ${out.body.slice(0, 200)}` }, evidence: { kind: 'http-status', status: out.status } };
     }
-    const root = P.rootStatus(out.body);
+    // Read once: the monitor's evidence and the typed result come from the same parse. An unreadable
+    // body goes to `parse` as text, which throws the reason reported as malformed-response.
+    let answer: P.Answer;
+    try { answer = P.readAnswer(out.body); } catch { answer = out.body; }
+    const root = typeof answer === 'string' ? null : P.rootStatus(answer);
     // The monitor records its own answers; everyone else's 107/108/109 is evidence for it.
     if (root && (!opts.monitor || opts.probe) && (root.cStat === SERVICE_UP || SERVICE_DOWN.has(root.cStat))) {
       this.probes.observed(key, opts.target, root);
     }
     try {
-      return { result: opts.parse(out.body), evidence: { kind: 'answer', ...(root ? { cStat: root.cStat } : {}) } };
+      return { result: opts.parse(answer), evidence: { kind: 'answer', ...(root ? { cStat: root.cStat } : {}) } };
     } catch (err) {
       return { result: { kind: maybe, reason: 'malformed-response', detail: (err as Error).message }, evidence: { kind: 'malformed' } };
     }

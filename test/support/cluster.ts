@@ -19,19 +19,36 @@ import type { FaultSpec } from '../../services/sefaz/simulator/faults.js';
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export type Role = 'simulator' | 'core' | 'emission-1' | 'emission-2' | 'gateway';
+export type Role = 'simulator' | 'core' | 'emission-1' | 'emission-2' | 'gateway' | 'node-1' | 'node-2';
 
+/** An empty list is every service (server.ts): the per-core layout's nodes. */
 const SERVICES: Record<Exclude<Role, 'simulator'>, string> = {
   core: 'auth,issuer,sefaz,contingency-monitor,webhook-dispatcher,classification',
   'emission-1': 'emission',
   'emission-2': 'emission',
   gateway: 'api-gateway',
+  'node-1': '',
+  'node-2': '',
 };
+
+/**
+ * `split` (default): the README's "Scaling out" roles (gateway, two emission nodes, core).
+ * `per-core`: two nodes that each run every service, gateway included (issue 18, item 3: a note's
+ * calls gateway → emission → issuer/sefaz stay inside one process; the Redis transporter still
+ * joins the nodes, so numbering, the outbox and the monitor are shared as in the split layout).
+ */
+export type Layout = 'split' | 'per-core';
+const ROLES_OF: Record<Layout, Role[]> = {
+  split: ['simulator', 'core', 'emission-1', 'emission-2', 'gateway'],
+  'per-core': ['simulator', 'node-1', 'node-2'],
+};
+const runsGateway = (role: Role) => role === 'gateway' || role === 'node-1' || role === 'node-2';
 
 /** Printed by server.ts once its broker started (LOG_LEVEL info), and by bin/simulator.ts once it listens. */
 const READY: Record<Role, RegExp> = {
   simulator: /SEFAZ and Sefin Nacional simulator at/,
   core: /node \S+ up:/, 'emission-1': /node \S+ up:/, 'emission-2': /node \S+ up:/, gateway: /node \S+ up:/,
+  'node-1': /node \S+ up:/, 'node-2': /node \S+ up:/,
 };
 
 /** One authenticated route of each service behind the gateway. */
@@ -45,8 +62,12 @@ const START_TIMEOUT_MS = 60_000;
 interface Running { child: ChildProcess; tail: string[]; exited: Promise<number | null> }
 
 export interface Cluster {
-  /** The gateway's base URL; its port stays the same across restarts. */
+  /** The (first) gateway's base URL; its port stays the same across restarts. */
   readonly url: string;
+  /** Every gateway's base URL (two in the per-core layout). */
+  readonly urls: readonly string[];
+  /** The roles this layout runs. */
+  readonly roles: readonly Role[];
   /** Plain-HTTP admin of the simulator (fault injection). */
   readonly simulatorAdminUrl: string;
   /** The simulator's CA and sandbox CA: A1 certificates issued from here are trusted by it. */
@@ -103,11 +124,18 @@ export interface ClusterOptions {
   redisUrl?: string;
   /** Given the cluster's database URL, the one its processes connect to (a test/support/pg-proxy.ts); `knex` stays direct. */
   databaseUrlVia?: (url: string) => Promise<string>;
+  /** Which processes run which services (default `split`). */
+  layout?: Layout;
+  /** Extra node options of every process (the bench's `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 export async function startCluster(extraEnv: Record<string, string> = {}, options: ClusterOptions = {}): Promise<Cluster> {
   const db = await createTestDatabase();
-  const [gatewayPort, simulatorPort, simulatorAdminPort] = [await freePort(), await freePort(), await freePort()];
+  const layout = options.layout ?? 'split';
+  const roles = ROLES_OF[layout];
+  const [gatewayPort, secondGatewayPort, simulatorPort, simulatorAdminPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const portOf = (role: Role) => (role === 'node-2' ? secondGatewayPort : runsGateway(role) ? gatewayPort : 0);
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const base = testEnv({
     DATABASE_URL: options.databaseUrlVia ? await options.databaseUrlVia(db.url) : db.url,
@@ -128,6 +156,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
     SIMULATOR_HOST: '127.0.0.1',
   };
   const url = `http://127.0.0.1:${gatewayPort}`;
+  const urls = layout === 'per-core' ? [url, `http://127.0.0.1:${secondGatewayPort}`] : [url];
   const simulatorAdminUrl = `http://127.0.0.1:${simulatorAdminPort}`;
   const procs = new Map<Role, Running>();
   let generation = 0;
@@ -139,11 +168,11 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
     const roleEnv = role === 'simulator' ? { DATABASE_URL: db.url, ...options.roleEnv?.[role] } : {
       SERVICES: SERVICES[role],
       NODE_ID: `${env.NAMESPACE}-${role}-${generation++}`,
-      PORT: role === 'gateway' ? String(gatewayPort) : '0',
+      PORT: String(portOf(role)),
       ...options.roleEnv?.[role],
     };
     const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', EXIT_WITH_PARENT, '--import', 'tsx', script], { cwd: ROOT, env: { ...inherited, ...env, ...roleEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
     alive.add(child);
     const tail: string[] = [];
     const keep = (chunk: Buffer) => {
@@ -163,10 +192,11 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
     procs.set(role, proc);
     await until(async () => proc.tail.some((l) => READY[role].test(l)), `${role} to start`, START_TIMEOUT_MS, proc);
     if (role === 'simulator') await until(async () => (await fetch(`${simulatorAdminUrl}/__admin/faults`)).ok, 'the simulator admin', START_TIMEOUT_MS, proc);
-    if (role === 'gateway') {
-      await until(async () => (await fetch(`${url}/health`)).status === 200, 'the gateway /health', START_TIMEOUT_MS, proc);
+    if (runsGateway(role)) {
+      const base = `http://127.0.0.1:${portOf(role)}`;
+      await until(async () => (await fetch(`${base}/health`)).status === 200, `the ${role} /health`, START_TIMEOUT_MS, proc);
       // Its routes come from the services it discovers: until then a route is 404, after it 401 without credentials.
-      await until(async () => (await Promise.all(ROUTES_BY_SERVICE.map((path) => fetch(url + path)))).every((r) => r.status === 401), 'the gateway routes', START_TIMEOUT_MS, proc);
+      await until(async () => (await Promise.all(ROUTES_BY_SERVICE.map((path) => fetch(base + path)))).every((r) => r.status === 401), `the ${role} routes`, START_TIMEOUT_MS, proc);
     }
   }
 
@@ -179,6 +209,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
 
   const cluster: Cluster = {
     url,
+    urls,
+    roles,
     simulatorAdminUrl,
     config: { sefaz: { simulatorDir } },
     knex,
@@ -224,11 +256,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
   };
 
   try {
-    // The simulator first: it writes the CA the core node's sefaz client trusts. Then the core
-    // (auth, issuer and sefaz migrate their schemas), then the gateway and the emission nodes.
-    await start('simulator');
-    await start('core');
-    await Promise.all([start('emission-1'), start('emission-2'), start('gateway')]);
+    // The simulator first: it writes the CA the sefaz client trusts. Then the node that migrates the
+    // schemas of auth, issuer and sefaz (core, or the first full node), then the rest at once.
+    const [simulator, first, ...rest] = roles;
+    await start(simulator!);
+    await start(first!);
+    await Promise.all(rest.map(start));
   } catch (err) {
     await cluster.stop();
     throw err;

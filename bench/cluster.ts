@@ -1,0 +1,155 @@
+/**
+ * Issue 18's targets on real processes: the standalone simulator and the product's nodes, each
+ * `node --import tsx …` of its own (test/support/cluster.ts), Postgres with fsync on and the Redis
+ * transporter, driven by autocannon from this process. Per scenario it prints the rate, the
+ * latency, the CPU per note of every process (read from /proc: the simulator, each node, the sum
+ * of Postgres's processes, Redis, and this process, which is autocannon only) and checks that every
+ * note is AUTHORIZED and the series numbered 1..N with no gap (a fresh issuer per scenario).
+ *
+ *   npm run bench:cluster                                        # per-core layout, every scenario
+ *   BENCH_LAYOUT=split npm run bench:cluster                     # the README's gateway/emission/core roles
+ *   BENCH_SCENARIOS=peak-nfe-1,open-nfe-1 BENCH_SECONDS=10 npm run bench:cluster
+ *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
+ *
+ * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
+ * the product answers; `open-<model>-<items>` sends BENCH_RATE notes per second (default 400)
+ * whatever the answers do, over enough connections, so its latency is the one a steady arrival
+ * rate sees (autocannon corrects coordinated omission). Models: nfe, nfce, nfse.
+ */
+// @ts-expect-error autocannon ships no type declarations (no @types package installed)
+import autocannon from 'autocannon';
+import { readdirSync, readFileSync } from 'node:fs';
+import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } from '../test/support/cluster.js';
+import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
+import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { aValidNfseBody } from '../test/support/nfse-factories.js';
+
+const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const rate = Number(process.env.BENCH_RATE ?? 400);
+const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',');
+
+type Model = 'nfe' | 'nfce' | 'nfse';
+interface Scenario { name: string; kind: 'peak' | 'open'; model: Model; items: number }
+
+function parse(name: string): Scenario {
+  const m = /^(peak|open)-(nfe|nfce|nfse)-(\d+)$/.exec(name);
+  if (!m) throw new Error(`unknown scenario ${name}: peak|open-nfe|nfce|nfse-<items>`);
+  return { name, kind: m[1] as Scenario['kind'], model: m[2] as Model, items: Number(m[3]) };
+}
+
+function body(s: Scenario, issuerId: string): unknown {
+  if (s.model === 'nfse') return aValidNfseBody({ issuerId });
+  const items = Array.from({ length: s.items }, (_, i) => anItem({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
+  const base = { issuerId, items, pagamentos: closingPayments(items) };
+  return s.model === 'nfce' ? aValidNfceBody(base) : aValidNfeBody(base);
+}
+
+/** CPU seconds (user + system) of one process so far, NaN once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Every process whose command name is `comm` (Postgres forks one per connection). */
+function pidsNamed(comm: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try { if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) pids.push(Number(entry)); } catch { /* gone */ }
+  }
+  return pids;
+}
+
+/** CPU seconds per process group: the cluster's roles, Postgres, Redis and this process. */
+function cpuSnapshot(cluster: Cluster): Record<string, number> {
+  const sum = (pids: number[]) => pids.map(cpuSeconds).filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  const roles = Object.fromEntries(cluster.roles.map((r) => [r, cpuSeconds(cluster.pid(r as Role) ?? -1)]));
+  const self = process.cpuUsage();
+  return { ...roles, postgres: sum(pidsNamed('postgres')), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
+}
+
+/** Postgres backends that exit during the run take their CPU with them: the figure is a floor. */
+function cpuMsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number, cluster: Cluster) {
+  const perNote = (k: string) => Math.round(((after[k]! - (before[k] ?? 0)) * 1000 / Math.max(notes, 1)) * 100) / 100;
+  const out: Record<string, number> = Object.fromEntries(Object.keys(after).map((k) => [k, perNote(k)]));
+  out.product = Math.round(cluster.roles.filter((r) => r !== 'simulator').reduce((a, r) => a + out[r]!, 0) * 100) / 100;
+  return out;
+}
+
+const TABLE: Record<Model, { table: string; number: string; where: (issuerId: string) => Record<string, unknown> }> = {
+  nfe: { table: 'emission.documents', number: 'number', where: (issuerId) => ({ issuer_id: issuerId, model: '55', series: 1 }) },
+  nfce: { table: 'emission.documents', number: 'number', where: (issuerId) => ({ issuer_id: issuerId, model: '65', series: 1 }) },
+  nfse: { table: 'emission.nfse_documents', number: 'n_dps', where: (issuerId) => ({ issuer_id: issuerId, serie: 1 }) },
+};
+
+async function documents(cluster: Cluster, s: Scenario, issuerId: string) {
+  const t = TABLE[s.model];
+  return cluster.knex(t.table).where(t.where(issuerId)).orderBy(t.number).select(`${t.number} as number`, 'status') as Promise<{ number: string; status: string }[]>;
+}
+
+/** Requests autocannon gave up on may still be running: wait until no document is left open. */
+async function settle(cluster: Cluster, s: Scenario, issuerId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (!(await documents(cluster, s, issuerId)).some((d) => d.status === 'CREATED' || d.status === 'TRANSMITTING')) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function run(cluster: Cluster, headers: Record<string, string>, s: Scenario) {
+  const issuer = s.model === 'nfse' ? { crt: 1, inscricaoMunicipal: '12345678' } : s.model === 'nfce' ? SANDBOX_CSC : {};
+  const { issuerId } = await companyWithA1(cluster, headers, issuer);
+  const payload = JSON.stringify(body(s, issuerId));
+  const path = `/v1/${s.model}`;
+  const url = cluster.urls.map((u) => u + path);
+  const request = { url, method: 'POST', body: payload, headers: { ...headers, 'content-type': 'application/json' } };
+  // Warm-up on every node: JIT, the XSD validators, the signer and certificate caches, pools.
+  await autocannon({ ...request, connections: 2 * url.length, amount: 60 * url.length });
+  const warmed = (await documents(cluster, s, issuerId)).length;
+
+  const before = cpuSnapshot(cluster);
+  const open = s.kind === 'open';
+  const result = await autocannon({
+    ...request, duration: seconds,
+    // Open loop: enough connections that arrivals never wait for a free one at the target latency.
+    // (one per note a second: a connection waits for its answer, so this bounds the latency seen to ~1 s).
+    ...(open ? { connections: Math.min(Math.max(url.length, rate), 1000), overallRate: rate } : { connections }),
+  });
+  await settle(cluster, s, issuerId);
+  const after = cpuSnapshot(cluster);
+  const rows = await documents(cluster, s, issuerId);
+  const notes = rows.length - warmed;
+  const numbers = rows.map((r) => Number(r.number));
+  return {
+    scenario: s.name, layout, rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
+    documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
+    cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
+    ...(open ? { targetRate: rate } : { connections }),
+  };
+}
+
+/** BENCH_CPU_PROF=<dir>: every process of the cluster writes a V8 CPU profile there when it stops. */
+const profDir = process.env.BENCH_CPU_PROF;
+const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+try {
+  const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
+  const headers = { 'x-api-key': apiKey };
+  const results = [];
+  for (const name of scenarios) {
+    const r = await run(cluster, headers, parse(name));
+    results.push(r);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}`);
+  }
+  console.table(results.map(({ cpuMsPerNote, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
+  for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
+} finally {
+  await cluster.stop();
+}
