@@ -105,24 +105,28 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   scheduleOutboxFlush(): void;
 };
 
+/** The one shape of an outbox row, whichever way it is written (an insert, or a writable CTE). */
+function outboxRow(now: Date, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }) {
+  const full: OutboxEvent = { id: event.id ?? randomUUID(), timestamp: event.timestamp ?? now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
+  return { full, row: { id: full.id, channel: EVENTS_CHANNEL, payload: JSON.stringify(full), created_at: now } };
+}
+
 export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<ServiceSchema> {
   const table = `${opts.schema}.outbox`;
   return {
     methods: {
       async enqueueEvent(this: WithOutbox, trx: Knex | Knex.Transaction, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }): Promise<OutboxEvent> {
-        const now = runtimeOf(this.broker).clock.now();
-        const full: OutboxEvent = { id: event.id ?? randomUUID(), timestamp: event.timestamp ?? now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
-        await trx(table).insert({ id: full.id, channel: EVENTS_CHANNEL, payload: JSON.stringify(full), created_at: now });
+        const { full, row } = outboxRow(runtimeOf(this.broker).clock.now(), event);
+        await trx(table).insert(row);
         // Nudge the relay once the caller's transaction had a chance to commit.
         setImmediate(() => this.scheduleOutboxFlush());
         return full;
       },
       eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte {
-        const now = runtimeOf(this.broker).clock.now();
-        const full: OutboxEvent = { id: randomUUID(), timestamp: now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
+        const { row } = outboxRow(runtimeOf(this.broker).clock.now(), event);
         return {
           sql: `${name} as (insert into ?? (id, channel, payload, created_at) values (?, ?, ?, ?))`,
-          bindings: [table, full.id, EVENTS_CHANNEL, JSON.stringify(full), now],
+          bindings: [table, row.id, row.channel, row.payload, row.created_at],
           written: () => { setImmediate(() => this.scheduleOutboxFlush()); },
         };
       },
