@@ -50,6 +50,8 @@ export const SECURITY_SCHEMES = {
   apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'ek_live_… (produção) ou ek_test_… (homologação/sandbox)' },
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
   mfaToken: { type: 'http', scheme: 'bearer', description: 'mfa_token do login, só em /v1/auth/2fa/*' },
+  /** How a partner's endpoint authenticates our webhook deliveries (the `webhooks` section). */
+  webhookSignature: { type: 'apiKey', in: 'header', name: 'X-Webhook-Signature', description: '`sha256=` + HMAC-SHA256 (hex) do corpo bruto com o webhookSecret; o receptor recalcula e compara em tempo constante.' },
 };
 
 /** What each tag groups, in the order a newcomer meets them (README walk-through). */

@@ -1,5 +1,6 @@
 import { describePattern } from '../validation/pattern-descriptions.js';
 import { ERROR_ENVELOPE, RATE_HEADERS, SECURITY_SCHEMES, UNAVAILABLE, tagsOf, type JsonSchema } from './openapi-components.js';
+import { WEBHOOK_COMPONENTS, webhooksSection } from '../webhooks/openapi.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the same fastest-validator schemas and route table the
@@ -163,7 +164,7 @@ function securityFor(auth: RouteDoc['auth']): Record<string, string[]>[] {
 
 export function buildOpenApi(info: { version: string; baseUrl: string; errorsBase: string }, routes: RouteDoc[], supplement: OpenApiSupplement = {}): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
-  const schemas: Record<string, JsonSchema> = { ...supplement.components };
+  const schemas: Record<string, JsonSchema> = { ...supplement.components, ...WEBHOOK_COMPONENTS };
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const pathParams = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
     const oaPath = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -228,6 +229,7 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
       ...(r.roles?.length ? { 'x-roles': r.roles } : {}),
     };
   }
+  const webhooks = webhooksSection();
   return {
     openapi: '3.1.0',
     info: {
@@ -240,12 +242,14 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
     servers: [{ url: info.baseUrl }],
     tags: tagsOf({ ...paths, ...supplement.paths }),
     paths: { ...paths, ...supplement.paths },
+    // What the partner's endpoint receives (OpenAPI 3.1 webhooks): each event type and its payload.
+    webhooks,
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: {
         ErrorEnvelope: ERROR_ENVELOPE,
         Meta: { type: 'object', required: ['requestId', 'timestamp'], properties: { requestId: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } },
-        ...reachable(schemas, { ...paths, ...supplement.paths }),
+        ...reachable(schemas, { ...paths, ...supplement.paths, webhooks }),
       },
     },
     'x-errors-base': info.errorsBase,

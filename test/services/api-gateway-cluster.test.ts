@@ -82,7 +82,7 @@ test('/api-docs-json is valid OpenAPI 3.1 and documents every published route wi
   t.is(doc.info.version, '2.1.0');
   const validation = await new Validator().validate(doc);
   t.true(validation.valid, JSON.stringify(validation).slice(0, 3000));
-  t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'bearer', 'mfaToken']);
+  t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'bearer', 'mfaToken', 'webhookSignature']);
   t.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key', description: doc.components.securitySchemes.apiKey.description });
 
   const api: any = stack.nodes[0]!.getLocalService('api');
