@@ -18,6 +18,7 @@ const W = A4[0] - 2 * M;
 const BOTTOM = A4[1] - M;
 const HEADER_H = 44;
 const QR = 66;
+const CONTINUATION_H = 14;
 
 function header(doc: Pdf, v: DanfseView, y: number): number {
   // The national DANFSe carries the NFS-e brand at the left; drawn as type, no image is embedded.
@@ -50,10 +51,15 @@ function identification(doc: Pdf, v: DanfseView, y: number): number {
 export async function renderDanfsePdf(v: DanfseView, o: PdfOptions = {}): Promise<Buffer> {
   const doc = newPdf(`DANFSe ${v.numero}`, v.dhProc || v.dhEmi, 'A4', o);
   const marks = danfseMarks(v);
+  let sheets = 0;
   const newSheet = (): number => {
     doc.addPage();
+    sheets += 1;
     marks.forEach((mk, i) => diagonalMark(doc, mk.text, mk.sub, A4[0] / 2, A4[1] * (marks.length > 1 ? 0.38 + i * 0.3 : 0.5), A4[0] * 1.2, mk.text.length > 12 ? 36 : 72));
-    return M;
+    if (sheets === 1) return M;
+    // A continuation sheet names its NFS-e, so a loose sheet can still be matched to it.
+    doc.font('Helvetica-Bold').fontSize(7).fillColor('#000').text(`DANFSe v1.0 - continuação (folha ${sheets}) - NFS-e nº ${v.numero} - chave de acesso ${v.chaveAcesso}`, M + 3, M + 4, { width: W - 6, lineBreak: false });
+    return M + CONTINUATION_H;
   };
   const frame = (bottom: number): void => { doc.lineWidth(1).strokeColor('#000').rect(M, M, W, bottom - M).stroke(); };
 

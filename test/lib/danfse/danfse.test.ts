@@ -133,3 +133,23 @@ test('buildDanfseView refuses what is not an NFS-e', (t) => {
   t.throws(() => buildDanfseView('<NFSe xmlns="http://www.sped.fazenda.gov.br/nfse"/>'), { message: /infNFSe\/DPS\/infDPS missing/ });
   t.throws(() => buildDanfseView('<<'), { message: /malformed XML/ });
 });
+
+test('renderDanfsePdf: a block that does not fit continues on a second sheet that names the NFS-e', async (t) => {
+  const v = buildDanfseView(fullNfse());
+  const long = { ...v, servico: { ...v.servico, descricao: 'Descrição longa do serviço prestado. '.repeat(54) }, informacoesComplementares: 'Informação complementar extensa. '.repeat(60) };
+  const pdf = await renderDanfsePdf(long, { compress: false });
+  t.is((pdf.toString('latin1').match(/\/MediaBox \[0 0 595\.28 841\.89\]/g) ?? []).length, 2);
+  const text = pdfText(pdf);
+  t.true(text.includes(`DANFSe v1.0 - continuação (folha 2) - NFS-e nº 123 - chave de acesso ${v.chaveAcesso}`));
+  // The whole complementary text is printed (nothing cut), after the continuation line.
+  t.true(text.replace(/\s+/g, '').includes(long.informacoesComplementares.replace(/\s+/g, '')));
+  t.true(text.indexOf('continuação (folha 2)') < text.indexOf('INFORMAÇÕES COMPLEMENTARES'));
+});
+
+test('buildDanfseView: a taker abroad shows the NIF and the foreign address (city, region, country, postal code)', (t) => {
+  const abroad = fullNfse().replace(/<toma>[\s\S]*?<\/toma>/, '<toma><NIF>DE123456789</NIF><xNome>GAMMA GMBH</xNome><end><endExt><cPais>DE</cPais><cEndPost>10115</cEndPost>'
+    + '<xCidade>Berlin</xCidade><xEstProvReg>Berlin</xEstProvReg></endExt><xLgr>Invalidenstrasse</xLgr><nro>117</nro><xBairro>Mitte</xBairro></end></toma>');
+  t.deepEqual(buildDanfseView(abroad).tomador, {
+    nome: 'GAMMA GMBH', documento: 'DE123456789', im: '', endereco: 'Invalidenstrasse, 117, Mitte', municipio: 'Berlin - Berlin - DE', cep: '10115', fone: '', email: '',
+  });
+});
