@@ -22,18 +22,18 @@ const COLS = '<colgroup><col><col><col><col></colgroup>';
 
 const CSS = '*{box-sizing:border-box}body{font-family:Arial,Helvetica,sans-serif;font-size:7.5pt;margin:0}'
   + '.page{width:200mm;margin:5mm auto;border:1pt solid #000;position:relative;overflow:hidden}'
-  + 'header{display:flex;justify-content:space-between;align-items:flex-start;padding:4pt 6pt}header>div{flex:1}'
+  + 'header{display:grid;grid-template-columns:1fr 2fr 1fr;align-items:start;padding:4pt 6pt}'
   + '.brand b{font-size:20pt;display:block}.brand small{font-size:5.5pt}.title{text-align:center;font-weight:bold}.title h1{font-size:11pt;margin:0}'
   + '.hom{color:#c00000}.mun .l{display:block}.mun{font-size:8pt}'
   + 'section{border-top:.75pt solid #000}h2{font-size:7.5pt;text-transform:uppercase;margin:0;padding:3pt 3pt 0}'
   + 'table{width:100%;border-collapse:collapse;table-layout:fixed}td{vertical-align:top;padding:2pt 3pt 3pt}'
   + '.l{display:block;font-weight:bold;font-size:6pt}.v{display:block;white-space:pre-wrap;word-break:break-word}'
   + '.absent{text-align:center;font-size:7pt;padding:3pt}.qr{text-align:center;width:25%;font-size:5.5pt}'
-  + '.mark{position:absolute;left:0;right:0;top:40%;text-align:center;font-size:48pt;font-weight:bold;color:rgba(200,0,0,.28);transform:rotate(-30deg);pointer-events:none}'
+  + '.mark{position:absolute;left:0;right:0;top:40%;text-align:center;font-size:48pt;font-weight:bold;color:rgba(200,0,0,.28);transform:rotate(-30deg);pointer-events:none;white-space:nowrap}.mark.long{font-size:32pt}'
   + '.mark small{display:block;font-size:16pt}';
 
 export function renderDanfseHtml(v: DanfseView): string {
-  const marks = danfseMarks(v).map((m, i) => `<div class="mark"${i ? ' style="top:65%"' : ''}>${esc(m.text)}${m.sub ? `<small>${esc(m.sub)}</small>` : ''}</div>`).join('');
+  const marks = danfseMarks(v).map((m, i) => `<div class="mark${m.text.length > 12 ? ' long' : ''}"${i ? ' style="top:65%"' : ''}>${esc(m.text)}${m.sub ? `<small>${esc(m.sub)}</small>` : ''}</div>`).join('');
   const [first, ...rest] = identificacao(v);
   const id = `<section class="identificacao"><table><colgroup><col><col><col><col></colgroup>`
     + `<tr>${first!.map(cell).join('')}<td class="qr" rowspan="3">${qrSvg(v.consultaUrl)}<div>${esc(QR_CAPTION)}</div></td></tr>${rows(rest)}</table></section>`;

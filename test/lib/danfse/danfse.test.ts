@@ -111,7 +111,7 @@ test('renderDanfseHtml shows every label and value of the blocks, escaped, with 
   t.true(hostile.includes('A &amp; B &lt;script&gt;'));
   t.false(hostile.includes('<script>'));
   const marked = renderDanfseHtml(buildDanfseView(realNfse(), { cancelada: true }));
-  t.true(marked.includes('<div class="mark">CANCELADA</div><div class="mark" style="top:65%">SEM VALIDADE JURÍDICA<small>NFS-e EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO</small></div>'));
+  t.true(marked.includes('<div class="mark">CANCELADA</div><div class="mark long" style="top:65%">SEM VALIDADE JURÍDICA<small>NFS-e EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO</small></div>'));
   t.true(marked.includes('<div class="hom">NFS-e SEM VALIDADE JURÍDICA</div>'));
 });
 
