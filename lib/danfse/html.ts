@@ -1,31 +1,49 @@
-import { esc, field } from '../danfe/html.js';
-import { barcodeSvg } from '../danfe/barcode.js';
+/**
+ * DANFSe as one self-contained A4 HTML page: the same header, identification, QR code, blocks and
+ * marks as the PDF (./pdf.ts), all from ./rows.ts; every text from the XML goes through `esc`.
+ */
+import { esc } from '../danfe/html.js';
 import { qrMatrix, qrRuns } from '../danfe/qrcode.js';
-import { danfseMarks, danfseSections } from './rows.js';
+import { danfseMarks, danfseSections, identificacao, QR_CAPTION } from './rows.js';
+import type { DanfseField } from './fields.js';
 import type { DanfseView } from './view-model.js';
 
-/** The QR code of the public consultation as inline SVG (no external image). */
-function qrSvg(text: string, px = 100): string {
+/** The QR code of the public consultation as inline SVG (no external image), with its quiet zone. */
+function qrSvg(text: string): string {
   const m = qrMatrix(text);
-  const rects = qrRuns(m).map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="1"/>`).join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${px}" height="${px}" viewBox="-2 -2 ${m.size + 4} ${m.size + 4}" shape-rendering="crispEdges"><rect x="-2" y="-2" width="${m.size + 4}" height="${m.size + 4}" fill="#fff"/><g fill="#000">${rects}</g></svg>`;
+  const d = qrRuns(m).map((r) => `M${r.x + 4} ${r.y + 4}h${r.w}v1h-${r.w}z`).join('');
+  const n = m.size + 8;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="qrcode" width="90" height="90" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges" role="img" aria-label="QR Code de consulta da NFS-e"><rect width="${n}" height="${n}" fill="#fff"/><path d="${d}" fill="#000"/></svg>`;
 }
 
-/** DANFSe as one self-contained A4 HTML page (every XML text escaped). */
+const cell = (fd: DanfseField): string => `<td colspan="${fd.span}">${fd.label ? `<span class="l">${esc(fd.label)}</span>` : ''}<span class="v">${esc(fd.value)}</span></td>`;
+const rows = (rs: DanfseField[][]): string => rs.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('');
+const COLS = '<colgroup><col><col><col><col></colgroup>';
+
+const CSS = '*{box-sizing:border-box}body{font-family:Arial,Helvetica,sans-serif;font-size:7.5pt;margin:0}'
+  + '.page{width:200mm;margin:5mm auto;border:1pt solid #000;position:relative;overflow:hidden}'
+  + 'header{display:grid;grid-template-columns:1fr 2fr 1fr;align-items:start;padding:4pt 6pt}'
+  + '.brand b{font-size:20pt;display:block}.brand small{font-size:5.5pt}.title{text-align:center;font-weight:bold}.title h1{font-size:11pt;margin:0}'
+  + '.hom{color:#c00000}.mun .l{display:block}.mun{font-size:8pt}'
+  + 'section{border-top:.75pt solid #000}h2{font-size:7.5pt;text-transform:uppercase;margin:0;padding:3pt 3pt 0}'
+  + 'table{width:100%;border-collapse:collapse;table-layout:fixed}td{vertical-align:top;padding:2pt 3pt 3pt}'
+  + '.l{display:block;font-weight:bold;font-size:6pt}.v{display:block;white-space:pre-wrap;word-break:break-word}'
+  + '.absent{text-align:center;font-size:7pt;padding:3pt}.qr{text-align:center;width:25%;font-size:5.5pt}'
+  + '.mark{position:absolute;left:0;right:0;top:40%;text-align:center;font-size:48pt;font-weight:bold;color:rgba(200,0,0,.28);transform:rotate(-30deg);pointer-events:none;white-space:nowrap}.mark.long{font-size:32pt}'
+  + '.mark small{display:block;font-size:16pt}';
+
 export function renderDanfseHtml(v: DanfseView): string {
-  const sections = danfseSections(v).map((s) => `<h2>${esc(s.title)}</h2><table>${s.rows.map((row) => `<tr>${row.map((f) => field(f.label, f.value).replace('<td', `<td style="width:${(f.width * 100).toFixed(1)}%"`)).join('')}</tr>`).join('')}</table>`).join('');
-  const marks = danfseMarks(v).map((m) => `<div class="mark">${esc(m)}</div>`).join('');
+  const marks = danfseMarks(v).map((m, i) => `<div class="mark${m.text.length > 12 ? ' long' : ''}"${i ? ' style="top:65%"' : ''}>${esc(m.text)}${m.sub ? `<small>${esc(m.sub)}</small>` : ''}</div>`).join('');
+  const [first, ...rest] = identificacao(v);
+  const id = `<section class="identificacao"><table><colgroup><col><col><col><col></colgroup>`
+    + `<tr>${first!.map(cell).join('')}<td class="qr" rowspan="3">${qrSvg(v.consultaUrl)}<div>${esc(QR_CAPTION)}</div></td></tr>${rows(rest)}</table></section>`;
+  const blocks = danfseSections(v).map((s) => (s.absent
+    ? `<section><div class="absent">${esc(s.absent)}</div></section>`
+    : `<section><h2>${esc(s.title)}</h2><table>${COLS}${rows(s.rows)}</table></section>`)).join('');
   return '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">'
-    + `<title>DANFSe ${esc(v.numero)} - ${esc(v.chaveAcesso)}</title><style>`
-    + 'body{font-family:Helvetica,Arial,sans-serif;font-size:10px;width:190mm;margin:10mm auto;position:relative}'
-    + 'header{display:flex;justify-content:space-between;align-items:center;border:1px solid #000;padding:4px}'
-    + 'h1{font-size:14px;margin:0}h2{font-size:9px;text-transform:uppercase;margin:6px 0 0;background:#eee;padding:2px;border:1px solid #000;border-bottom:0}'
-    + 'table{width:100%;border-collapse:collapse}td.f{border:1px solid #000;padding:2px;vertical-align:top}'
-    + '.l{display:block;font-size:7px;text-transform:uppercase}.v{display:block;font-weight:bold;word-break:break-word}'
-    + '.mark{position:absolute;top:40%;left:0;width:100%;text-align:center;font-size:32px;color:rgba(192,0,0,.3);transform:rotate(-30deg);font-weight:bold}'
-    + '</style></head><body>'
-    + `<header><div><h1>DANFSe v1.0</h1><div>Documento Auxiliar da NFS-e</div><div>${esc(v.emitente.nome)}</div></div>`
-    + `<div>${/^\d{50}$/.test(v.chaveAcesso) ? barcodeSvg(v.chaveAcesso, 30) : ""}</div>`
-    + `<div style="text-align:center">${qrSvg(v.consultaUrl)}<div style="font-size:7px">A autenticidade desta NFS-e pode ser verificada pela leitura deste código QR ou pela consulta da chave de acesso no portal nacional da NFS-e</div></div></header>`
-    + sections + marks + '</body></html>';
+    + `<title>DANFSe ${esc(v.numero)} - ${esc(v.chaveAcesso)}</title><style>${CSS}</style></head><body><div class="page">${marks}`
+    + '<header><div class="brand"><b>NFS-e</b><small>Nota Fiscal de Serviço eletrônica</small></div>'
+    + `<div class="title"><h1>DANFSe v1.0</h1><div>Documento Auxiliar da NFS-e</div>${v.homologacao ? '<div class="hom">NFS-e SEM VALIDADE JURÍDICA</div>' : ''}</div>`
+    + `<div class="mun"><span class="l">Município emissor da NFS-e</span>${esc(v.municipioEmissor || '-')}</div></header>`
+    + id + blocks + '</div></body></html>';
 }

@@ -115,6 +115,6 @@ test.serial('DANFSe of an NFS-e the simulator authorized: PDF attachment and esc
   t.is(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
   const html = await stack.request('GET', doc.links.danfseHtml, { headers });
   t.is(html.status, 200);
-  t.true(html.text.includes('DANFSe v1.0') && html.text.includes(doc.chaveAcesso) && html.text.includes('NFS-e SEM VALIDADE JURÍDICA (HOMOLOGAÇÃO)'));
+  t.true(html.text.includes('DANFSe v1.0') && html.text.includes(doc.chaveAcesso) && html.text.includes('<div class="hom">NFS-e SEM VALIDADE JURÍDICA</div>'));
 
 });
