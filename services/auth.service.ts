@@ -1,5 +1,5 @@
-import type { Context, ServiceSchema } from 'moleculer';
-import { DbMixin } from './mixins/db.mixin.js';
+import type { Context, Service, ServiceSchema } from 'moleculer';
+import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/auth/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { createMailer } from './shared/mailer.js';
@@ -18,6 +18,17 @@ import { purgeExpired, type PurgeResult } from './auth/purge.js';
 import { AUTHENTICATION_CACHE, dropAuthenticationCaches } from './auth/cache-propagation.js';
 
 type Ctx<P = any> = Context<P, CallerMeta>;
+
+/** The auth service as its actions and methods see it (DbMixin's knex and t(), its own state). */
+type Auth = Service & DbMethods & {
+  _deps?: AuthDeps;
+  purgeTimer?: NodeJS.Timeout;
+  purgeRunning?: Promise<PurgeResult | void> | null;
+  deps(): AuthDeps;
+  purge(): Promise<PurgeResult>;
+};
+/** Moleculer types `this` of event handlers and lifecycle hooks as the bare Service: this is ours. */
+const auth = (service: Service) => service as Auth;
 const tags = ['autenticação'];
 const adminTags = ['administração'];
 const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
@@ -43,18 +54,18 @@ const AuthService: ServiceSchema = {
         keygen: (name: string, params: any) => `${name}:${sha256Hex(JSON.stringify([params.authorization ?? null, params.apiKey ?? null, params.purpose]))}`,
       },
       params: { authorization: { type: 'string', optional: true }, apiKey: { type: 'string', optional: true }, purpose: { type: 'enum', values: ['api', 'mfa'] } },
-      handler(this: any, ctx: Ctx) { return authenticate(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return authenticate(this.deps(), ctx.params); },
     },
 
     login: {
       rest: 'POST /auth/login', auth: 'none', httpStatus: 201, params: S.loginSchema,
       openapi: { summary: 'Login com e-mail e senha (e código 2FA)', description: 'Com 2FA ativo e sem código responde mfa_required e mfa_token (5 min). Toda falha: 401 Credenciais inválidas.', tags, response: S.loginResponse },
-      handler(this: any, ctx: Ctx) { return login(this.deps(), ctx.params, ctx.meta.ip); },
+      handler(this: Auth, ctx: Ctx) { return login(this.deps(), ctx.params, ctx.meta.ip); },
     },
     verify2fa: {
       rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
       openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse },
-      handler(this: any, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
+      handler(this: Auth, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
       rest: 'POST /auth/2fa/setup', auth: 'mfa', idempotency: false, params: { $$strict: true },
@@ -62,7 +73,7 @@ const AuthService: ServiceSchema = {
         summary: 'Gera um segredo TOTP pendente', description: 'Com mfa_token (cadastro obrigatório no login) ou JWT. Responde o segredo e a URI otpauth:// para o autenticador; só vale após /2fa/enable.', tags,
         response: { type: 'object', properties: { secret: { type: 'string' }, otpauthUri: { type: 'string' }, issuer: { type: 'string' }, algorithm: { const: 'SHA1' }, digits: { const: 6 }, period: { const: 30 } } },
       },
-      handler(this: any, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
+      handler(this: Auth, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
     },
     enable2fa: {
       rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
@@ -70,22 +81,22 @@ const AuthService: ServiceSchema = {
         summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user) e consome o token.', tags,
         response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
       },
-      handler(this: any, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
+      handler(this: Auth, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
     },
     disable2fa: {
       rest: 'POST /auth/2fa/disable', auth: 'jwt', params: S.disableSchema,
       openapi: { summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags },
-      handler(this: any, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
     },
     refresh: {
       rest: 'POST /auth/refresh', auth: 'none', params: S.refreshSchema,
       openapi: { summary: 'Troca o refresh token (rotação; reuso revoga a família)', tags, response: S.sessionResponse },
-      handler(this: any, ctx: Ctx) { return refresh(this.deps(), ctx.params.refreshToken); },
+      handler(this: Auth, ctx: Ctx) { return refresh(this.deps(), ctx.params.refreshToken); },
     },
     logout: {
       rest: 'POST /auth/logout', auth: 'jwt', params: S.logoutSchema,
       openapi: { summary: 'Encerra esta sessão (ou todas com all=true)', tags, query: ['all'], response: { type: 'object', properties: { endedSessions: { type: 'integer' } } } },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Auth, ctx: Ctx) {
         const caller = ctx.meta.caller!;
         const n = ctx.params.all ? await revokeSessions(this.deps(), { userId: caller.userId! }, 'logout_all') : await revokeSessions(this.deps(), { sessionId: caller.sessionId! }, 'logout');
         return { endedSessions: n };
@@ -94,7 +105,7 @@ const AuthService: ServiceSchema = {
     me: {
       rest: 'GET /auth/me', auth: 'any',
       openapi: { summary: 'Quem sou eu: credencial, parceiro e plano', tags },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Auth, ctx: Ctx) {
         const caller = ctx.meta.caller!;
         const d: AuthDeps = this.deps();
         const partner = caller.partnerId ? partnerView(await getPartner(d, caller.partnerId)) : null;
@@ -109,87 +120,87 @@ const AuthService: ServiceSchema = {
     changePassword: {
       rest: 'POST /auth/change-password', auth: 'jwt', params: S.changePasswordSchema,
       openapi: { summary: 'Troca a senha e encerra todas as sessões', tags, response: S.messageResponse },
-      handler(this: any, ctx: Ctx) { return changePassword(this.deps(), ctx.meta.caller, ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return changePassword(this.deps(), ctx.meta.caller, ctx.params); },
     },
     forgotPassword: {
       rest: 'POST /auth/forgot-password', auth: 'none', httpStatus: 202, params: S.forgotPasswordSchema,
       openapi: { summary: 'Pede um link de redefinição de senha (sempre 202)', tags, response: S.messageResponse },
-      handler(this: any, ctx: Ctx) { return forgotPassword(this.deps(), ctx.params.email); },
+      handler(this: Auth, ctx: Ctx) { return forgotPassword(this.deps(), ctx.params.email); },
     },
     resetPassword: {
       rest: 'POST /auth/reset-password', auth: 'none', params: S.resetPasswordSchema,
       openapi: { summary: 'Define nova senha com o token do e-mail', description: 'Token inválido, expirado ou usado: 400 com mensagem única. Invalida os outros tokens e as sessões.', tags, response: S.messageResponse },
-      handler(this: any, ctx: Ctx) { return resetPassword(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return resetPassword(this.deps(), ctx.params); },
     },
     register: {
       rest: 'POST /auth/register', auth: 'none', httpStatus: 202, params: S.registerSchema,
       openapi: { summary: 'Solicitação de acesso antecipado (não cria conta)', description: 'whatsapp com DDD, 10 ou 11 dígitos (formatação ignorada). emits: modelos que pretende emitir.', tags, response: { type: 'object', properties: { message: { type: 'string' }, requestId: { type: 'string', format: 'uuid' } } } },
-      handler(this: any, ctx: Ctx) { return register(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return register(this.deps(), ctx.params); },
     },
     acceptInvite: {
       rest: 'POST /auth/invite/accept', auth: 'none', httpStatus: 201, params: S.acceptInviteSchema,
       openapi: { summary: 'Aceita o convite de proprietário e define a senha', description: 'Cria o usuário proprietário e uma primeira chave ek_test_ (mostrada uma vez). No login, o 2FA deve ser cadastrado.', tags },
-      handler(this: any, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
     },
     regenerateTestKey: {
       rest: 'POST /auth/api-keys/test/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_test_ (revoga a anterior)', tags, response: S.apiKeyResponse },
-      handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'test'); },
+      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'test'); },
     },
     regenerateLiveKey: {
       rest: 'POST /auth/api-keys/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_live_ (revoga a anterior); exige assinatura ativa', tags, response: S.apiKeyResponse },
-      handler(this: any, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'live'); },
+      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'live'); },
     },
 
     // SUPERADMIN routes
     registerPartner: {
       rest: 'POST /auth/register-partner', ...admin, httpStatus: 201, params: S.registerPartnerSchema,
       openapi: { summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags },
-      handler(this: any, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
     },
     listAccessRequests: {
       rest: 'GET /admin/access-requests', ...admin, params: S.listAccessRequestsSchema,
       openapi: { summary: 'Lista solicitações de acesso', tags: adminTags },
-      handler(this: any, ctx: Ctx) { return listAccessRequests(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return listAccessRequests(this.deps(), ctx.params); },
     },
     approveAccessRequest: {
       rest: 'POST /admin/access-requests/:id/approve', ...admin, httpStatus: 201, params: S.idParamSchema,
       openapi: { summary: 'Aprova a solicitação: cria o parceiro e envia o convite (7 dias)', tags: adminTags },
-      handler(this: any, ctx: Ctx) { return approveAccessRequest(this.deps(), ctx.params.id); },
+      handler(this: Auth, ctx: Ctx) { return approveAccessRequest(this.deps(), ctx.params.id); },
     },
     ownerInvite: {
       rest: 'POST /admin/partners/:id/owner-invite', ...admin, httpStatus: 202, params: S.ownerInviteSchema,
       openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags },
-      handler(this: any, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
     },
     deactivatePartnerRoute: {
       rest: 'POST /admin/partners/:id/deactivate', ...admin, params: S.idParamSchema,
       openapi: { summary: 'Desativa o parceiro (revoga chaves e sessões); 409 se já emitiu', tags: adminTags },
-      handler(this: any, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.id); },
+      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.id); },
     },
 
     // Internal actions (other services, REPL, bin/admin.ts)
     /** One node's part of a revocation (services/auth/cache-propagation.ts). */
     dropAuthenticationCache: {
       visibility: 'public',
-      async handler(this: any) { await this.broker.cacher?.clean(AUTHENTICATION_CACHE); return { nodeID: this.broker.nodeID }; },
+      async handler(this: Auth) { await this.broker.cacher?.clean(AUTHENTICATION_CACHE); return { nodeID: this.broker.nodeID }; },
     },
     markPartnerEmitted: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      handler(this: any, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
+      handler(this: Auth, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
     },
     getPartner: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      async handler(this: any, ctx: Ctx) { return partnerView(await getPartner(this.deps(), ctx.params.partnerId)); },
+      async handler(this: Auth, ctx: Ctx) { return partnerView(await getPartner(this.deps(), ctx.params.partnerId)); },
     },
     deactivatePartner: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      handler(this: any, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.partnerId); },
+      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.partnerId); },
     },
     createSuperadmin: {
       visibility: 'public', params: { email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 } },
-      handler(this: any, ctx: Ctx) { const d = this.deps(); return insertUser(d, d.knex, { ...ctx.params, role: 'SUPERADMIN', partnerId: null }); },
+      handler(this: Auth, ctx: Ctx) { const d = this.deps(); return insertUser(d, d.knex, { ...ctx.params, role: 'SUPERADMIN', partnerId: null }); },
     },
     createPartner: {
       visibility: 'public',
@@ -198,7 +209,7 @@ const AuthService: ServiceSchema = {
         plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true },
         enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true },
       },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Auth, ctx: Ctx) {
         const d: AuthDeps = this.deps();
         const p = ctx.params;
         if (!p.ownerPassword) return provisionPartner(d, p);
@@ -215,7 +226,7 @@ const AuthService: ServiceSchema = {
         partnerId: 'uuid', email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 },
         role: { type: 'enum', values: USER_ROLES.filter((r) => r !== 'SUPERADMIN') }, owner: { type: 'boolean', optional: true },
       },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: Auth, ctx: Ctx) {
         const d: AuthDeps = this.deps();
         await getPartner(d, ctx.params.partnerId);
         return d.knex.transaction((trx) => insertUser(d, trx, ctx.params));
@@ -223,55 +234,57 @@ const AuthService: ServiceSchema = {
     },
     issueKey: {
       visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
-      handler(this: any, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
+      handler(this: Auth, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
     },
     /** The periodic purge (started below), also callable from the REPL and by tests. */
     purgeExpired: {
       visibility: 'public',
-      handler(this: any) { return this.purge(); },
+      handler(this: Auth) { return this.purge(); },
     },
     setPlan: {
       visibility: 'public',
       params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
-      handler(this: any, ctx: Ctx) { return setPlan(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return setPlan(this.deps(), ctx.params); },
     },
   },
 
   events: {
     // Still honoured from nodes of the previous version during a rolling deploy.
     'auth.credentials.changed': {
-      handler(this: any) { void this.broker.cacher?.clean(AUTHENTICATION_CACHE); },
+      handler(this: Service) { void this.broker.cacher?.clean(AUTHENTICATION_CACHE); },
     },
   },
 
-  started(this: any) {
-    const { purgeIntervalMs } = runtimeOf(this.broker).config.auth;
+  started(this: Service) {
+    const self = auth(this);
+    const { purgeIntervalMs } = runtimeOf(self.broker).config.auth;
     if (purgeIntervalMs > 0) {
-      this.purgeTimer = setInterval(() => {
+      self.purgeTimer = setInterval(() => {
         // One run at a time per node; other nodes are handled by the purge itself (SKIP LOCKED).
-        if (this.purgeRunning) return;
-        this.purgeRunning = this.purge()
-          .catch((err: Error) => this.logger.warn({ err: err.message }, 'auth purge failed; next run retries'))
-          .finally(() => { this.purgeRunning = null; });
+        if (self.purgeRunning) return;
+        self.purgeRunning = self.purge()
+          .catch((err: Error) => self.logger.warn({ err: err.message }, 'auth purge failed; next run retries'))
+          .finally(() => { self.purgeRunning = null; });
       }, purgeIntervalMs);
-      this.purgeTimer.unref?.();
+      self.purgeTimer.unref?.();
     }
   },
 
-  async stopped(this: any) {
-    clearInterval(this.purgeTimer);
-    await this.purgeRunning;
+  async stopped(this: Service) {
+    const self = auth(this);
+    clearInterval(self.purgeTimer);
+    await self.purgeRunning;
   },
 
   methods: {
-    async purge(this: any): Promise<PurgeResult> {
+    async purge(this: Auth): Promise<PurgeResult> {
       const d: AuthDeps = this.deps();
       const result = await purgeExpired(d, d.config.auth.purgeGraceMs);
       if (Object.values(result).some((n) => n > 0)) this.logger.info(result, 'auth purge: dead rows deleted');
       return result;
     },
 
-    deps(this: any): AuthDeps {
+    deps(this: Auth): AuthDeps {
       if (this._deps) return this._deps;
       const { config, clock } = runtimeOf(this.broker);
       const mailer = createMailer(config.mail, () => clock.now());
