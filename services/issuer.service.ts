@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, Service, ServiceSchema } from 'moleculer';
 import type { Knex } from 'knex';
 import { DbMixin } from './mixins/db.mixin.js';
 import { OutboxMixin } from './mixins/outbox.mixin.js';
@@ -24,6 +24,7 @@ import { TransfersMixin } from './issuer/transfers.mixin.js';
 import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 import { LogoMixin } from './issuer/logo.mixin.js';
+import { issuerService, type IssuerSelf } from './issuer/service-this.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
@@ -54,7 +55,7 @@ const IssuerService: ServiceSchema = {
       httpStatus: 201,
       params: createIssuerSchema,
       openapi: { summary: 'Cadastra um emissor', tags: ['emissores'], description: 'Começa em homologação (ambienteFiscal 2). CNPJ já cadastrado (em qualquer conta) responde 409 CNPJ_CONFLICT com a mesma mensagem.', response: issuerResponseDoc },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: IssuerSelf, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const p = ctx.params;
         const endereco = withMunicipalityName(Object.fromEntries(Object.entries(p.endereco ?? {}).filter(([, v]) => v !== null)) as IssuerProfile['endereco']);
@@ -88,7 +89,7 @@ const IssuerService: ServiceSchema = {
         description: 'Lista todos os emissores do parceiro, também com chave ek_test_: ler a lista não opera nenhum emissor, e mostra ao integrador o ambienteFiscal/sandbox de cada um. '
           + 'As rotas que agem sobre um emissor (consulta, alteração, remoção, certificado) e a emissão respondem 403 CHAVE_TESTE_EMISSOR_PRODUCAO a uma chave ek_test_ para emissor em produção não sandbox.',
       },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: IssuerSelf, ctx: Ctx) {
         const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at').orderBy('created_at').orderBy('id');
         return rows.map((r) => toIssuerResponse(toRecord(r)));
       },
@@ -98,7 +99,7 @@ const IssuerService: ServiceSchema = {
       rest: 'GET /companies/:id',
       params: { id: uuidParam },
       openapi: { summary: 'Consulta um emissor', tags: ['emissores'], description: `Outro parceiro: 404. ${TEST_KEY_RULE}`, response: issuerResponseDoc },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         return toIssuerResponse(await this.loadOperable(ctx, ctx.params.id));
       },
     },
@@ -107,7 +108,7 @@ const IssuerService: ServiceSchema = {
       rest: 'PATCH /companies/:id',
       params: { id: uuidParam, ...patchIssuerDocSchema },
       openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: `Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL. ${TEST_KEY_RULE}`, response: issuerResponseDoc },
-      async handler(this: any, ctx: Ctx) {
+      async handler(this: IssuerSelf, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const { id, ...body } = ctx.params;
         await this.loadOperable(ctx, id); // 404 / EMISSOR_INEXISTENTE / 403 test key before anything else
@@ -137,7 +138,7 @@ const IssuerService: ServiceSchema = {
       rest: 'POST /companies/:id/certificate',
       params: certificateUploadSchema,
       openapi: certificateDoc,
-      async handler(this: any, ctx: Ctx<{ id: string; pfxBase64: string; password: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string; pfxBase64: string; password: string }>) {
         const partnerId = partnerOf(ctx);
         const { id, pfxBase64, password } = ctx.params;
         const issuer: IssuerRecord = await this.loadOperable(ctx, id);
@@ -165,7 +166,7 @@ const IssuerService: ServiceSchema = {
       rest: 'DELETE /companies/:id/certificate',
       params: { id: uuidParam },
       openapi: { summary: 'Remove o certificado A1 do emissor', tags: ['emissores'], description: TEST_KEY_RULE, response: { type: 'object', properties: { issuerId: { type: 'string' }, certificado: { type: 'null' } } } },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         const partnerId = partnerOf(ctx);
         await this.loadOperable(ctx, ctx.params.id);
         await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerId }).whereNull('deleted_at').update({
@@ -180,7 +181,7 @@ const IssuerService: ServiceSchema = {
       rest: 'DELETE /companies/:id',
       params: { id: uuidParam },
       openapi: { summary: 'Remove um emissor', tags: ['emissores'], description: `O registro fica para o histórico dos documentos, sem certificado nem CSC; o CNPJ fica livre para novo cadastro. Depois disso, o id responde 404 EMISSOR_INEXISTENTE. ${TEST_KEY_RULE}`, response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, removedAt: { type: 'string', format: 'date-time' } } } },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         const partnerId = partnerOf(ctx);
         await this.loadOperable(ctx, ctx.params.id);
         const now = runtimeOf(this.broker).clock.now();
@@ -202,7 +203,7 @@ const IssuerService: ServiceSchema = {
       auth: 'jwt',
       params: { $$strict: true, id: uuidParam, ambienteFiscal: { type: 'enum', values: [1, 2], optional: true }, sandbox: { type: 'boolean', optional: true } },
       openapi: { summary: 'Muda ambienteFiscal/sandbox de um emissor (SUPERADMIN)', tags: ['administração'], description: 'Única via de passagem para produção: PATCH /v1/companies/{id} recusa a mudança com 422 AMBIENTE_IMUTAVEL.', response: issuerResponseDoc },
-      async handler(this: any, ctx: Ctx<{ id: string; ambienteFiscal?: 1 | 2; sandbox?: boolean }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string; ambienteFiscal?: 1 | 2; sandbox?: boolean }>) {
         const patch: Record<string, unknown> = { updated_at: runtimeOf(this.broker).clock.now() };
         if (ctx.params.ambienteFiscal !== undefined) patch.ambiente_fiscal = ctx.params.ambienteFiscal;
         if (ctx.params.sandbox !== undefined) patch.sandbox = ctx.params.sandbox;
@@ -230,7 +231,7 @@ const IssuerService: ServiceSchema = {
         keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true },
         preflight: { type: 'enum', values: ['throw', 'report'], optional: true },
       },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind; preflight?: 'throw' | 'report' }>) {
+      async handler(this: IssuerSelf, ctx: Context<{ partnerId: string; issuerId?: string; model: EmissionModel; keyKind?: KeyKind; preflight?: 'throw' | 'report' }>) {
         const { partnerId, issuerId, model } = ctx.params;
         const { issuer, fingerprint } = await this.selectPartnerIssuer(partnerId, issuerId, model === 'NFSe');
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
@@ -252,7 +253,7 @@ const IssuerService: ServiceSchema = {
     resolve: {
       visibility: 'public',
       params: { partnerId: 'string', issuerId: { type: 'string', optional: true }, keyKind: { type: 'enum', values: ['live', 'test'], optional: true, nullable: true } },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
+      async handler(this: IssuerSelf, ctx: Context<{ partnerId: string; issuerId?: string; keyKind?: KeyKind }>) {
         const { issuer } = await this.selectPartnerIssuer(ctx.params.partnerId, ctx.params.issuerId, false);
         checkKeyKind(issuer, ctx.params.keyKind ?? null);
         return { issuerId: issuer.id, cnpj: issuer.cnpj, ambienteFiscal: issuer.ambienteFiscal, sandbox: issuer.sandbox };
@@ -263,7 +264,7 @@ const IssuerService: ServiceSchema = {
     get: {
       visibility: 'public',
       params: { partnerId: 'string', issuerId: 'string' },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId: string }>) {
+      async handler(this: IssuerSelf, ctx: Context<{ partnerId: string; issuerId: string }>) {
         return toIssuerResponse(await this.loadOwn(ctx.params.partnerId, ctx.params.issuerId));
       },
     },
@@ -272,7 +273,7 @@ const IssuerService: ServiceSchema = {
     signingMaterial: {
       visibility: 'public',
       params: { issuerId: 'string' },
-      async handler(this: any, ctx: Context<{ issuerId: string }>): Promise<SigningMaterial> {
+      async handler(this: IssuerSelf, ctx: Context<{ issuerId: string }>): Promise<SigningMaterial> {
         return this.signingMaterialOf(ctx.params.issuerId);
       },
     },
@@ -284,7 +285,7 @@ const IssuerService: ServiceSchema = {
      */
     resealSecrets: {
       visibility: 'public',
-      async handler(this: any): Promise<{ resealed: number }> {
+      async handler(this: IssuerSelf): Promise<{ resealed: number }> {
         const keys = runtimeOf(this.broker).config.encryptionKeys;
         const current = keys[0]!.id;
         const rows = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password').whereNotNull('cert_pfx');
@@ -303,7 +304,7 @@ const IssuerService: ServiceSchema = {
 
   methods: {
     /** Certificate work runs in worker threads with a time limit (issue 23, defect 1), created on first use. */
-    pkcs12(this: any): Pkcs12Pool {
+    pkcs12(this: IssuerSelf): Pkcs12Pool {
       this.pkcs12Pool ??= new Pkcs12Pool({ timeoutMs: runtimeOf(this.broker).config.certificateTimeoutMs });
       return this.pkcs12Pool;
     },
@@ -314,7 +315,7 @@ const IssuerService: ServiceSchema = {
      * for every note, so its cost must not grow with the partner's size. The choice and its refusals
      * are lib/issuer/preflight.ts's selectIssuer.
      */
-    async selectPartnerIssuer(this: any, partnerId: string, issuerId: string | undefined, requireId: boolean): Promise<{ issuer: IssuerRecord; fingerprint: string | null }> {
+    async selectPartnerIssuer(this: IssuerSelf, partnerId: string, issuerId: string | undefined, requireId: boolean): Promise<{ issuer: IssuerRecord; fingerprint: string | null }> {
       const issuers = () => this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerId });
       let rows: IssuerRow[];
       let total: number | undefined;
@@ -335,7 +336,7 @@ const IssuerService: ServiceSchema = {
     },
 
     /** The issuer if it belongs to the partner; otherwise 404, the same for unknown and foreign ids. */
-    async loadOwn(this: any, partnerId: string, id: string): Promise<IssuerRecord> {
+    async loadOwn(this: IssuerSelf, partnerId: string, id: string): Promise<IssuerRecord> {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
       const row = isUuid ? await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id, partner_id: partnerId }).first() : undefined;
       if (!row) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
@@ -347,13 +348,13 @@ const IssuerService: ServiceSchema = {
      * An issuer the HTTP caller may act on: its partner's (404 otherwise, as loadOwn) and, for an
      * ek_test_ key, in homologation or sandbox (API.md, Authentication > API key, rule 3: 403).
      */
-    async loadOperable(this: any, ctx: Ctx<any>, id: string): Promise<IssuerRecord> {
+    async loadOperable(this: IssuerSelf, ctx: Ctx<any>, id: string): Promise<IssuerRecord> {
       const issuer: IssuerRecord = await this.loadOwn(partnerOf(ctx), id);
       checkKeyKind(issuer, keyKindOf(ctx));
       return issuer;
     },
 
-    async signingMaterialOf(this: any, issuerId: string): Promise<SigningMaterial> {
+    async signingMaterialOf(this: IssuerSelf, issuerId: string): Promise<SigningMaterial> {
       const row = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password', 'cert_fingerprint').where({ id: issuerId }).whereNull('deleted_at').first();
       if (!row?.cert_pfx) throw new DomainError('CERTIFICADO_AUSENTE');
       this.signingCache ??= new Map<string, { material: SigningMaterial; until: number }>();
@@ -370,8 +371,9 @@ const IssuerService: ServiceSchema = {
     },
   },
 
-  async stopped(this: any) {
-    await this.pkcs12Pool?.destroy();
+  async stopped(this: Service) {
+    const self = issuerService(this);
+    await self.pkcs12Pool?.destroy();
   },
 };
 

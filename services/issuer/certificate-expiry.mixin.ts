@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceSchema } from 'moleculer';
+import type { Service, ServiceSchema } from 'moleculer';
 import type { Knex } from 'knex';
 import { runtimeOf } from '../shared/runtime.js';
 import { dueExpiryThreshold, expiryWindowEnd } from '../../lib/issuer/expiry.js';
+import { issuerService, type IssuerSelf } from './service-this.js';
 
 /** The job runs on every node this often; a run is idempotent, so nodes need no coordination. */
 const EXPIRY_JOB_EVERY_MS = 60 * 60_000;
@@ -13,7 +14,7 @@ export const CertificateExpiryMixin: Partial<ServiceSchema> = {
     /** The daily job, also callable (tests drive it with a ManualClock). Returns what this run did. */
     runCertificateExpiryCheck: {
       visibility: 'public',
-      async handler(this: any) {
+      async handler(this: IssuerSelf) {
         return this.certificateExpiryCheck();
       },
     },
@@ -24,7 +25,7 @@ export const CertificateExpiryMixin: Partial<ServiceSchema> = {
      * number of nodes: the notice row and the outbox event commit together, and the notice's
      * primary key makes every other node's insert a no-op.
      */
-    async certificateExpiryCheck(this: any): Promise<{ checked: number; emitted: number }> {
+    async certificateExpiryCheck(this: IssuerSelf): Promise<{ checked: number; emitted: number }> {
       const now: Date = runtimeOf(this.broker).clock.now();
       const rows = await this.knex(this.t('issuers')).select('id', 'partner_id', 'cnpj', 'cert_summary', 'cert_not_after')
         .whereNotNull('cert_summary').whereNull('deleted_at').where('cert_not_after', '>', now).where('cert_not_after', '<=', expiryWindowEnd(now));
@@ -50,15 +51,17 @@ export const CertificateExpiryMixin: Partial<ServiceSchema> = {
       return { checked: rows.length, emitted };
     },
   },
-  started(this: any) {
-    const run = () => this.certificateExpiryCheck().catch((err: Error) => this.logger.warn({ err: err.message }, 'certificate expiry check failed; next run retries'));
-    this.expiryFirstRun = setTimeout(run, 60_000);
-    this.expiryFirstRun.unref?.();
-    this.expiryTimer = setInterval(run, EXPIRY_JOB_EVERY_MS);
-    this.expiryTimer.unref?.();
+  started(this: Service) {
+    const self = issuerService(this);
+    const run = () => self.certificateExpiryCheck().catch((err: Error) => self.logger.warn({ err: err.message }, 'certificate expiry check failed; next run retries'));
+    self.expiryFirstRun = setTimeout(run, 60_000);
+    self.expiryFirstRun.unref?.();
+    self.expiryTimer = setInterval(run, EXPIRY_JOB_EVERY_MS);
+    self.expiryTimer.unref?.();
   },
-  stopped(this: any) {
-    clearTimeout(this.expiryFirstRun);
-    clearInterval(this.expiryTimer);
+  stopped(this: Service) {
+    const self = issuerService(this);
+    clearTimeout(self.expiryFirstRun);
+    clearInterval(self.expiryTimer);
   },
 };

@@ -5,6 +5,7 @@ import { DomainError } from '../../lib/errors/index.js';
 import { checkLogo, checkLogoEmbeddable } from '../../lib/issuer/logo.js';
 import { logoUploadSchema } from '../../lib/issuer/schema.js';
 import { partnerOf } from './caller.js';
+import type { IssuerSelf } from './service-this.js';
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta & { $responseType?: string }>;
 
@@ -30,7 +31,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
         // A real 32 × 32 PNG (the smallest size accepted).
         requestExample: { imagemBase64: 'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAR0lEQVR4AcXBAQEAIAyAME4My1nSfj4G25z7PiGJSUxiEpOYxCQmMYlJTGISk5jEJCYxiUlMYhKTmMQkJjGJSUxiEpOYxCS2FNsCbJqy8REAAAAASUVORK5CYII=' },
       },
-      async handler(this: any, ctx: Ctx<{ id: string; imagemBase64: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string; imagemBase64: string }>) {
         const { id } = ctx.params;
         await this.loadOperable(ctx, id);
         const bytes = Buffer.from(ctx.params.imagemBase64.replace(/\s+/g, ''), 'base64');
@@ -47,7 +48,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
       params: { id: uuidParam },
       raw: true,
       openapi: { summary: 'Logotipo do emissor, como enviado', tags: TAGS, description: 'A imagem (image/png ou image/jpeg). Sem logotipo: 404 LOGO_AUSENTE.', responseContentType: 'image/png' },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         await this.loadOperable(ctx, ctx.params.id);
         const row = await this.knex(this.t('issuers')).select('logo', 'logo_mime').where({ id: ctx.params.id }).first();
         if (!row?.logo) throw new DomainError('LOGO_AUSENTE');
@@ -60,7 +61,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
       rest: 'DELETE /companies/:id/logo',
       params: { id: uuidParam },
       openapi: { summary: 'Remove o logotipo do emissor', tags: TAGS, description: 'Os DANFEs gerados depois saem sem logotipo. Idempotente.', response: logoSummary },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         await this.loadOperable(ctx, ctx.params.id);
         await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerOf(ctx) })
           .update({ logo: null, logo_mime: null, updated_at: runtimeOf(this.broker).clock.now() });
@@ -72,7 +73,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
     logoForPrint: {
       visibility: 'public',
       params: { partnerId: 'string', issuerId: 'string' },
-      async handler(this: any, ctx: Context<{ partnerId: string; issuerId: string }>) {
+      async handler(this: IssuerSelf, ctx: Context<{ partnerId: string; issuerId: string }>) {
         const row = await this.knex(this.t('issuers')).select('logo', 'logo_mime').where({ id: ctx.params.issuerId, partner_id: ctx.params.partnerId }).first();
         return row?.logo ? { base64: Buffer.from(row.logo).toString('base64'), mime: row.logo_mime } : null;
       },

@@ -9,6 +9,7 @@ import { transferRequestSchema } from '../../lib/issuer/schema.js';
 import { isUniqueViolation } from './records.js';
 import { transferDoc } from './openapi-docs.js';
 import { partnerOf } from './caller.js';
+import type { IssuerSelf } from './service-this.js';
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
 const uuidParam = { type: 'uuid' } as const;
@@ -24,7 +25,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       httpStatus: 202,
       params: transferRequestSchema,
       openapi: transferDoc.request,
-      async handler(this: any, ctx: Ctx<{ cnpj: string; motivo: string; contato?: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ cnpj: string; motivo: string; contato?: string }>) {
         const partnerId = partnerOf(ctx);
         const cnpj = normalizeCnpj(ctx.params.cnpj);
         if (!isValidCnpj(cnpj)) throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cnpj', message: 'CNPJ inválido: dígitos verificadores não conferem.' }] });
@@ -51,7 +52,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       auth: 'jwt',
       params: { status: { type: 'enum', values: ['PENDENTE', 'APROVADA', 'RECUSADA'], optional: true } },
       openapi: transferDoc.list,
-      async handler(this: any, ctx: Ctx<{ status?: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ status?: string }>) {
         const q = this.knex(this.t('transfer_requests')).orderBy('created_at').orderBy('id');
         if (ctx.params.status) q.where({ status: ctx.params.status });
         return (await q).map((r: any) => this.transferView(r, true));
@@ -64,7 +65,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       auth: 'jwt',
       params: { id: uuidParam },
       openapi: transferDoc.approve,
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         return this.decideTransfer(ctx, 'APROVADA', null);
       },
     },
@@ -75,13 +76,13 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       auth: 'jwt',
       params: { id: uuidParam, motivo: { type: 'string', min: 3, max: 500, optional: true } },
       openapi: transferDoc.reject,
-      async handler(this: any, ctx: Ctx<{ id: string; motivo?: string }>) {
+      async handler(this: IssuerSelf, ctx: Ctx<{ id: string; motivo?: string }>) {
         return this.decideTransfer(ctx, 'RECUSADA', ctx.params.motivo ?? null);
       },
     },
   },
   methods: {
-    async decideTransfer(this: any, ctx: Ctx<{ id: string }>, status: 'APROVADA' | 'RECUSADA', motivo: string | null) {
+    async decideTransfer(this: IssuerSelf, ctx: Ctx<{ id: string }>, status: 'APROVADA' | 'RECUSADA', motivo: string | null) {
       const now = runtimeOf(this.broker).clock.now();
       const decidedBy = ctx.meta.caller?.userId ?? 'superadmin';
       const result = await this.knex.transaction(async (trx: Knex.Transaction) => {
