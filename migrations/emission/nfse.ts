@@ -92,3 +92,32 @@ export const nfseMigration: Migration = {
     });
   },
 };
+
+/**
+ * Issue 16 audit: an NFS-e's Idempotency-Key is bound to its DPS in the numbering transaction, once
+ * per partner (the NF-e design of migration 010): a retry after a 5xx, a crash or a timeout finds
+ * the DPS and never numbers another. Keys already used twice stay on their first DPS; the later
+ * ones are detached with a history line, so the unique index can exist.
+ */
+export const nfseIdempotencyMigration: Migration = {
+  name: '061_nfse_idempotency_key_binding',
+  async up(knex, schema) {
+    await knex.schema.withSchema(schema).alterTable('nfse_documents', (t) => {
+      t.string('idempotency_fingerprint', 64); // lib/idempotency/fingerprint.ts bodyFingerprint
+    });
+    await knex.raw(`
+      with ranked as (
+        select id, status, idempotency_key,
+               row_number() over (partition by partner_id, idempotency_key order by created_at, id) as n
+        from ??.nfse_documents where idempotency_key is not null
+      ), detached as (
+        update ??.nfse_documents d set idempotency_key = null from ranked r where d.id = r.id and r.n > 1
+        returning d.id, r.status, r.idempotency_key
+      )
+      insert into ??.nfse_history (document_id, from_status, to_status, trigger, motivo, detail, at)
+      select id, status, status, 'migration:061', 'Idempotency-Key já vinculada a uma DPS anterior; desvinculada desta.',
+             jsonb_build_object('idempotencyKey', idempotency_key), now()
+      from detached`, [schema, schema, schema]);
+    await knex.raw(`create unique index nfse_documents_idempotency_unique on ??.nfse_documents (partner_id, idempotency_key) where idempotency_key is not null`, [schema]);
+  },
+};

@@ -6,10 +6,10 @@ import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
 import { emitNfse, respondNfse, type NfseDeps } from './emit.js';
 import type { NfseOutcomeReporter } from '../outcome-report.js';
-import { isNfseOpen } from '../../../lib/emission/nfse/state.js';
+import { isNfseOpen, isNfseTerminal } from '../../../lib/emission/nfse/state.js';
 import { isInFlight, transmissionInFlightError } from '../../../lib/emission/transmission.js';
 import { danfse, listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
-import { NFSE_EMIT_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
+import { NFSE_EMIT_DESCRIPTION, NFSE_IDEMPOTENCY_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
 import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
 import type { NfseEventStore } from './event-store.js';
@@ -38,7 +38,10 @@ function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test'
 }
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
-  return { nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}) };
+  return {
+    nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
+    reportFault: (err: any, nfseId: string) => svc.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
+  };
 }
 
 const idParam = { id: 'string' } as const;
@@ -68,13 +71,30 @@ export const nfseActions = {
   emitNfse: {
     rest: 'POST /nfse',
     httpStatus: 201,
+    // The key is bound to the DPS in the numbering transaction (services/emission/idempotent-retry.ts).
+    idempotency: 'document' as const,
+    idempotencyLookup: { action: 'v1.emission.boundNfse', idField: 'nfseId' as const },
     openapi: {
       summary: 'Emite NFS-e (padrão nacional, DPS 1.01)', description: NFSE_EMIT_DESCRIPTION, tags: ['documentos'],
       body: nfseBodyProps, requestExample: NFSE_REQUEST_EXAMPLE, response: nfseResponseDoc, responseExample: NFSE_RESPONSE_EXAMPLE,
+      headers: [{ name: 'Idempotency-Key', description: NFSE_IDEMPOTENCY_DESCRIPTION }],
     },
     async handler(this: NfseService, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
-      return emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      const view = await emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      // A DPS still open changes: a retry must see it then, not this answer replayed.
+      if (!isNfseTerminal(view.status)) ctx.meta.$idempotencyKeep = false;
+      return view;
+    },
+  },
+
+  /** The DPS an Idempotency-Key is bound to, `{ nfseId, status }` or null: the gateway names it in a 5xx it answers itself. */
+  boundNfse: {
+    visibility: 'public' as const,
+    params: { partnerId: 'string', key: 'string' },
+    async handler(this: NfseService, ctx: Ctx<{ partnerId: string; key: string }>) {
+      const found = await this.nfse.findByIdempotencyKey(ctx.params.partnerId, ctx.params.key);
+      return found ? { nfseId: found.doc.id, status: found.doc.status } : null;
     },
   },
 
