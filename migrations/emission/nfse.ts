@@ -121,3 +121,20 @@ export const nfseIdempotencyMigration: Migration = {
     await knex.raw(`create unique index nfse_documents_idempotency_unique on ??.nfse_documents (partner_id, idempotency_key) where idempotency_key is not null`, [schema]);
   },
 };
+
+/**
+ * Issue 16 audit: a cancellation whose answer was lost (`unknown`) is settled by a consult of the
+ * NFS-e at Sefin: the repeat request consults first, and the reconciliation round consults the
+ * pending ones on their own schedule (services/emission/nfse/cancel.ts).
+ */
+export const nfseEventReconciliationMigration: Migration = {
+  name: '061_nfse_event_reconciliation',
+  async up(knex, schema) {
+    await knex.schema.withSchema(schema).alterTable('nfse_events', (t) => {
+      t.string('last_outcome', 8); // failed | unknown: how the last send ended without an answer
+      t.timestamp('next_check_at', { useTz: true });
+      t.integer('check_attempts').notNullable().defaultTo(0);
+    });
+    await knex.raw(`create index nfse_events_due_idx on ??.nfse_events (next_check_at) where status = 'PENDING' and next_check_at is not null`, [schema]);
+  },
+};

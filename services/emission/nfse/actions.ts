@@ -13,7 +13,7 @@ import { NFSE_EMIT_DESCRIPTION, NFSE_IDEMPOTENCY_DESCRIPTION, NFSE_REQUEST_EXAMP
 import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
 import type { NfseEventStore } from './event-store.js';
-import { cancelNfse } from './cancel.js';
+import { cancelNfse, reconcileCancellation } from './cancel.js';
 import { resolveServicoAction } from './resolve-servico.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 
@@ -172,7 +172,9 @@ export const nfseActions = {
       description: 'Evento e101101 assinado com o A1 do emissor e registrado na Sefin Nacional. Só NFS-e AUTHORIZED (senão 422 DOCUMENTO_NAO_CANCELAVEL com details.status). '
         + 'Registrado: 200, a NFS-e fica CANCELADA e invoice.canceled (nfseId, model NFSe) é gravado no mesmo commit. Repetir numa NFS-e CANCELADA devolve o cancelamento registrado, sem envio. '
         + 'Rejeição: 422 EVENTO_REJEITADO com erros[] verbatim da Sefin. Sem resposta: 503 AUTORIDADE_INDISPONIVEL (details.situacao nao_enviado|indeterminada, eventoId): '
-        + 'repetir a mesma requisição reenvia o mesmo evento assinado. Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
+        + 'repetir a mesma requisição conclui o mesmo evento — indeterminada: consulta a NFS-e na Sefin antes e, se o cancelamento já foi registrado, responde 200 sem reenviar; '
+        + 'senão reenvia o mesmo evento assinado. Um cancelamento indeterminada também é concluído sozinho pela reconciliação (consulta à Sefin a partir de 2 min; registrado: CANCELADA e invoice.canceled). '
+        + 'Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
       requestExample: { justificativa: 'Servico faturado em duplicidade para o tomador', codigoMotivo: 1 },
       response: {
         type: 'object',
@@ -212,7 +214,7 @@ export const nfseActions = {
 
   resolveServico: resolveServicoAction,
 
-  /** One NFS-e reconciliation round on this node (also run on the emission timer). */
+  /** One NFS-e reconciliation round on this node (also run on the emission timer): open DPS, then cancellations without an answer. */
   reconcileNfseDue: {
     visibility: 'public' as const,
     params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
@@ -227,7 +229,18 @@ export const nfseActions = {
           outcomes.push({ id: doc.id, status: doc.status });
         }
       }
-      return { claimed: claimed.length, outcomes };
+      // Cancellations whose answer was lost: settled by Sefin's record of the NFS-e (./cancel.ts).
+      const pending = await this.nfseEvents.claimDue(ctx.params.limit ?? 50);
+      const eventos = [];
+      for (const { event } of pending) {
+        try {
+          eventos.push(await reconcileCancellation({ ...nfseDeps(this), events: this.nfseEvents }, event));
+        } catch (err) {
+          this.logger.warn({ err: (err as Error).message, id: event.id }, 'NFS-e cancellation reconciliation step failed; next slot is scheduled');
+          eventos.push({ id: event.id, status: event.status });
+        }
+      }
+      return { claimed: claimed.length, outcomes, eventos };
     },
   },
 };
