@@ -23,6 +23,8 @@ export class SefinStandIn {
    * registers it and loses the answer, `not-sent` fails before anything left.
    */
   event: 'register' | { reject: SefinMessage[] } | 'fail' | 'drop-after-processing' | 'not-sent' = 'register';
+  /** When set, nfseSubmit waits for it before answering (a DPS in flight). */
+  submitGate: Promise<void> | null = null;
   /** When set, nfseEvent waits for it before answering (a send in flight). */
   eventGate: Promise<void> | null = null;
   /** Cancellations registered, by chaveAcesso: what nfseConsult answers as `canceled`. */
@@ -38,8 +40,9 @@ export class SefinStandIn {
       name: 'sefaz',
       version: 1,
       actions: {
-        nfseSubmit(ctx: any): NfseSubmitResult {
+        async nfseSubmit(ctx: any): Promise<NfseSubmitResult> {
           self.calls.push({ action: 'nfseSubmit', params: ctx.params });
+          if (self.submitGate) await self.submitGate;
           const { idDps, signedDpsXml } = ctx.params;
           const mode = self.submit;
           if (mode.kind === 'fail') return { kind: 'failed', reason: 'connect', detail: 'connection refused' };

@@ -196,3 +196,35 @@ test.serial('a Sefin rejection is replayed under the key, not emitted again', as
   t.deepEqual(again.body.error.details, first.body.error.details);
   t.is((await dpsOf(h['idempotency-key'])).length, 1);
 });
+
+test.serial('an emission node lost mid-request: the gateway\'s 503 still names the numbered DPS, found on another node; the retry answers that DPS', async (t) => {
+  const cluster = await startStack({
+    redis: true, clock,
+    nodes: [{ services: ['api-gateway', 'auth', 'issuer'], extra: [sefin.service()] }, { services: ['emission'] }, { services: ['emission'] }],
+  });
+  let open!: () => void;
+  t.teardown(async () => { open?.(); sefin.submitGate = null; await cluster.stop(); });
+  const handled = [0, 0];
+  [1, 2].forEach((n, i) => {
+    const svc: any = cluster.nodes[n]!.getLocalService('v1.emission');
+    const mark = svc.nfse.markTransmitting.bind(svc.nfse);
+    svc.nfse.markTransmitting = (...args: unknown[]) => { handled[i]!++; return mark(...args); };
+  });
+  const { headers: h, issuerId: clusterIssuer } = await integratorWithA1(cluster, NFSE_ISSUER);
+  const keyedHeaders = { ...h, 'idempotency-key': `dps-${randomUUID()}` };
+  const body = aValidNfseBody({ issuerId: clusterIssuer });
+  sefin.submitGate = new Promise((r) => { open = r; });
+  const submits = sefin.count('nfseSubmit');
+  const pending = cluster.request('POST', '/v1/nfse', { body, headers: keyedHeaders });
+  while (sefin.count('nfseSubmit') === submits) await new Promise((r) => setTimeout(r, 20));
+  const dps = await cluster.knex('emission.nfse_documents').where({ idempotency_key: keyedHeaders['idempotency-key'] }).first('id', 'n_dps');
+  await cluster.crashNode(handled[0]! ? 1 : 2);
+
+  const lost = await pending;
+  assertUnavailable(t, lost, { nfseId: dps.id, status: 'TRANSMITTING' });
+  // The same key through the surviving node: the same DPS, its lost attempt's lease still alive.
+  const retry = await cluster.request('POST', '/v1/nfse', { body, headers: keyedHeaders });
+  t.is(retry.status, 201, retry.text);
+  t.like(retry.body.data, { id: dps.id, nDPS: Number(dps.n_dps), status: 'TRANSMITTING' });
+  t.is((await cluster.knex('emission.nfse_documents').where({ issuer_id: clusterIssuer })).length, 1);
+});
