@@ -20,7 +20,7 @@ import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
 import { respond } from './answer.js';
-import { continueBound, guarded, keyBinding, type Bound } from './idempotent-retry.js';
+import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
 
 export interface EmissionRequest {
@@ -52,7 +52,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const fingerprint = key ? bodyFingerprint(req.body) : null;
   // A numbering refused because another request bound the key first answers that request's document.
   const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.store.findByIdempotencyKey(req.partnerId, req.model, k),
-    (found: Bound, k) => guarded(deps.reportFault, () => found.doc, () => continueBound(deps, found, k, fingerprint!)));
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBound(deps, found, k, fingerprint!)));
   const answered = await answerBound();
   if (answered) return answered;
   const started = stages ? clockMs() : 0;

@@ -64,7 +64,7 @@ export async function continueBound(deps: Pick<EmissionDeps, 'store' | 'calls' |
  * because another request bound the key first (`boundMeanwhile`: that transaction released the
  * number, so the other request's document is the answer).
  */
-export function keyBinding<R>(key: string | null, find: (key: string) => Promise<unknown>, answer: (found: any, key: string) => Promise<R>) {
+export function keyBinding<B, R>(key: string | null, find: (key: string) => Promise<B | undefined>, answer: (found: B, key: string) => Promise<R>) {
   const answerBound = async (): Promise<R | undefined> => {
     const found = key ? await find(key) : undefined;
     return found ? answer(found, key!) : undefined;

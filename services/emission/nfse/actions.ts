@@ -232,7 +232,7 @@ export const nfseActions = {
       // Cancellations whose answer was lost: settled by Sefin's record of the NFS-e (./cancel.ts).
       const pending = await this.nfseEvents.claimDue(ctx.params.limit ?? 50);
       const eventos = [];
-      for (const { event } of pending) {
+      for (const event of pending) {
         try {
           eventos.push(await reconcileCancellation({ ...nfseDeps(this), events: this.nfseEvents }, event));
         } catch (err) {

@@ -49,7 +49,7 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
   const key = req.idempotencyKey;
   const fingerprint = key ? bodyFingerprint(req.body) : null;
   const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.nfse.findByIdempotencyKey(req.partnerId, k),
-    (found: Bound<NfseRecord>, k) => guarded(deps.reportFault, () => found.doc, () => continueBoundNfse(deps, found, k, fingerprint!), 'nfseId'));
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBoundNfse(deps, found, k, fingerprint!), 'nfseId'));
   const answered = await answerBound();
   if (answered) return answered;
 

@@ -139,7 +139,7 @@ export class NfseEventStore {
    * node's reconciliation round (SKIP LOCKED; a live send is left alone). Each is leased while it is
    * consulted, so a repeated request meanwhile answers 409, and moved to its next check.
    */
-  async claimDue(limit: number): Promise<{ event: NfseEventRecord; requestXml: string }[]> {
+  async claimDue(limit: number): Promise<NfseEventRecord[]> {
     return this.d.knex.transaction(async (trx) => {
       const now = this.d.now();
       const rows = await trx(this.t('nfse_events')).where({ status: 'PENDING', last_outcome: 'unknown' }).whereNotNull('next_check_at').where('next_check_at', '<=', now)
@@ -152,7 +152,7 @@ export class NfseEventStore {
           sending_until: lease, check_attempts: attempts, next_check_at: nextCheckAt(new Date(r.created_at), attempts, now), updated_at: now,
         });
       }
-      return rows.map((r: any) => ({ event: toEvent(r), requestXml: r.request_xml as string }));
+      return rows.map(toEvent);
     });
   }
 
