@@ -54,7 +54,8 @@ export type DpsConsultResult =
 /** GET {base}/nfse/{chaveAcesso}. */
 export type NfseConsultResult =
   | ({ kind: 'authorized' } & IssuedNfse)
-  | ({ kind: 'canceled' } & IssuedNfse)
+  /** With the registered e101101 as Sefin holds it: what settles a cancellation whose answer was lost. */
+  | ({ kind: 'canceled'; cancelamento: { eventXml: string; registeredAt: string } } & IssuedNfse)
   | { kind: 'not-found' }
   | { kind: 'failed'; reason: InfrastructureReason; detail: string };
 

@@ -92,3 +92,49 @@ export const nfseMigration: Migration = {
     });
   },
 };
+
+/**
+ * Issue 16 audit: an NFS-e's Idempotency-Key is bound to its DPS in the numbering transaction, once
+ * per partner (the NF-e design of migration 010): a retry after a 5xx, a crash or a timeout finds
+ * the DPS and never numbers another. Keys already used twice stay on their first DPS; the later
+ * ones are detached with a history line, so the unique index can exist.
+ */
+export const nfseIdempotencyMigration: Migration = {
+  name: '061_nfse_idempotency_key_binding',
+  async up(knex, schema) {
+    await knex.schema.withSchema(schema).alterTable('nfse_documents', (t) => {
+      t.string('idempotency_fingerprint', 64); // lib/idempotency/fingerprint.ts bodyFingerprint
+    });
+    await knex.raw(`
+      with ranked as (
+        select id, status, idempotency_key,
+               row_number() over (partition by partner_id, idempotency_key order by created_at, id) as n
+        from ??.nfse_documents where idempotency_key is not null
+      ), detached as (
+        update ??.nfse_documents d set idempotency_key = null from ranked r where d.id = r.id and r.n > 1
+        returning d.id, r.status, r.idempotency_key
+      )
+      insert into ??.nfse_history (document_id, from_status, to_status, trigger, motivo, detail, at)
+      select id, status, status, 'migration:061', 'Idempotency-Key já vinculada a uma DPS anterior; desvinculada desta.',
+             jsonb_build_object('idempotencyKey', idempotency_key), now()
+      from detached`, [schema, schema, schema]);
+    await knex.raw(`create unique index nfse_documents_idempotency_unique on ??.nfse_documents (partner_id, idempotency_key) where idempotency_key is not null`, [schema]);
+  },
+};
+
+/**
+ * Issue 16 audit: a cancellation whose answer was lost (`unknown`) is settled by a consult of the
+ * NFS-e at Sefin: the repeat request consults first, and the reconciliation round consults the
+ * pending ones on their own schedule (services/emission/nfse/cancel.ts).
+ */
+export const nfseEventReconciliationMigration: Migration = {
+  name: '061_nfse_event_reconciliation',
+  async up(knex, schema) {
+    await knex.schema.withSchema(schema).alterTable('nfse_events', (t) => {
+      t.string('last_outcome', 8); // failed | unknown: how the last send ended without an answer
+      t.timestamp('next_check_at', { useTz: true });
+      t.integer('check_attempts').notNullable().defaultTo(0);
+    });
+    await knex.raw(`create index nfse_events_due_idx on ??.nfse_events (next_check_at) where status = 'PENDING' and next_check_at is not null`, [schema]);
+  },
+};

@@ -7,7 +7,7 @@ import { resolveSeries } from '../../lib/emission/series.js';
 import { resendEligibility } from '../../lib/emission/resend.js';
 import { transmissionInFlightError } from '../../lib/emission/transmission.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { KeyAlreadyBound, type NewDocument, type ResendContent } from './store.js';
+import type { NewDocument, ResendContent } from './store.js';
 import type { EmissionDeps } from './deps.js';
 import { approximateRates, issuerWithPreflight, signingMaterial } from './ports.js';
 import { transmitAttempt } from './transmit.js';
@@ -19,9 +19,8 @@ import type { OutcomeReporter } from './outcome-report.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
-import { numberedFailure } from '../../lib/emission/numbered-failure.js';
 import { respond } from './answer.js';
-import { continueBound } from './idempotent-retry.js';
+import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
 
 export interface EmissionRequest {
@@ -51,17 +50,9 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   // The key names at most one document (issue 20): a retry answers it, before anything is looked at again.
   const key = req.idempotencyKey;
   const fingerprint = key ? bodyFingerprint(req.body) : null;
-  /** The answer of the document the key is bound to, if it is (services/emission/idempotent-retry.ts). */
-  const answerBound = async () => {
-    const found = key ? await deps.store.findByIdempotencyKey(req.partnerId, req.model, key) : undefined;
-    return found && guarded(deps, () => found.doc, () => continueBound(deps, found, key!, fingerprint!));
-  };
-  /** A numbering refused because another request bound the key first (its transaction released the number). */
-  const boundMeanwhile = async (err: unknown) => {
-    const answer = err instanceof KeyAlreadyBound ? await answerBound() : undefined;
-    if (!answer) throw err;
-    return answer;
-  };
+  // A numbering refused because another request bound the key first answers that request's document.
+  const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.store.findByIdempotencyKey(req.partnerId, req.model, k),
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBound(deps, found, k, fingerprint!)));
   const answered = await answerBound();
   if (answered) return answered;
   const started = stages ? clockMs() : 0;
@@ -181,7 +172,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   }
 
   let known = doc;
-  return guarded(deps, () => known, async () => {
+  return guarded(deps.reportFault, () => known, async () => {
     // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
     if (doc.status === 'CONTINGENCIA_PENDENTE') {
       stages?.record('total', clockMs() - started);
@@ -209,18 +200,6 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     stages?.record('total', clockMs() - started);
     return withResolution(respond(final), taxation);
   });
-}
-
-/** Runs what follows the numbering of `last()`'s document; a failure answers naming it (lib/emission/numbered-failure.ts). */
-async function guarded<T>(deps: Pick<EmissionDeps, 'reportFault'>, last: () => DocumentRecord, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    const doc = last();
-    const { error, fault } = numberedFailure(err, doc);
-    if (fault) deps.reportFault?.(err, doc.id);
-    throw error;
-  }
 }
 
 function lacksRegime(err: DomainError): boolean {

@@ -91,8 +91,9 @@ export class KeyAlreadyBound extends Error {
   }
 }
 
-function bindingRefused(err: any): boolean {
-  return err?.code === PG_UNIQUE_VIOLATION && (err.constraint === IDEMPOTENCY_INDEX || String(err.message ?? '').includes(IDEMPOTENCY_INDEX));
+/** Whether an insert was refused by `index`, the unique index binding an Idempotency-Key (NF-e's, or NFS-e's). */
+export function bindingRefused(err: any, index: string = IDEMPOTENCY_INDEX): boolean {
+  return err?.code === PG_UNIQUE_VIOLATION && (err.constraint === index || String(err.message ?? '').includes(index));
 }
 const MAX_NUMBER = 999_999_999;
 

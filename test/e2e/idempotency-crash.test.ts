@@ -5,6 +5,7 @@ import { ALL_SERVICES } from '../../services/index.js';
 import { ManualClock } from '../../services/shared/clock.js';
 import { integratorWithA1 } from '../support/e2e.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
+import { aValidNfseBody } from '../support/nfse-factories.js';
 import { waitFor } from '../support/webhooks.js';
 
 /**
@@ -19,20 +20,21 @@ interface Cluster {
   stack: Stack;
   clock: ManualClock;
   headers: Record<string, string>;
+  issuerId: string;
   simulator: any;
 }
 
-async function startCluster(t: any, nodes: { services: string[] }[]): Promise<Cluster> {
+async function startCluster(t: any, nodes: { services: string[] }[], issuer: Record<string, unknown> = {}): Promise<Cluster> {
   const clock = new ManualClock(new Date());
   const stack = await startStack({ redis: true, clock, nodes });
   t.teardown(() => stack.stop());
-  const { headers } = await integratorWithA1(stack);
+  const { headers, issuerId } = await integratorWithA1(stack, issuer);
   const sefaz: any = stack.nodes.find((n) => n.getLocalService('v1.sefaz'))!.getLocalService('v1.sefaz');
-  return { stack, clock, headers, simulator: sefaz.simulator };
+  return { stack, clock, headers, issuerId, simulator: sefaz.simulator };
 }
 
-async function post(url: string, headers: Record<string, string>, body: unknown) {
-  const res = await fetch(`${url}/v1/nfe`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(url: string, headers: Record<string, string>, body: unknown, path = '/v1/nfe') {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
 }
@@ -122,4 +124,57 @@ test.serial('the gateway dies while the note is in flight: a retry through anoth
   t.is((await documentsOf(stack, key)).length, 1);
   t.is((await stack.knex('emission.documents')).length, 1);
   t.is((await authorizedEventsOf(stack, doc!.id)).length, 1);
+});
+
+test.serial('NFS-e: the emission node dies while the DPS is TRANSMITTING: the retry with the same Idempotency-Key answers the same DPS, which ends AUTHORIZED once', async (t) => {
+  const withoutEmission = ALL_SERVICES.filter((s) => s !== 'emission');
+  const nfseIssuer = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
+  const { stack, clock, headers, issuerId, simulator } = await startCluster(t, [{ services: withoutEmission }, { services: ['emission'] }], nfseIssuer);
+  const url = stack.urls[0]!;
+  const key = `dps-${randomUUID()}`;
+  const h = { ...headers, 'idempotency-key': key };
+  const body = aValidNfseBody({ issuerId });
+  const dpsOf = () => stack.knex('emission.nfse_documents').where({ idempotency_key: key }).select('id', 'n_dps', 'id_dps', 'status');
+  simulator.faults.add({ mode: 'slow', service: 'SefinNfse', delayMs: SLOW_MS, times: 1 });
+
+  const first = post(url, h, body, '/v1/nfse');
+  const [dps] = await waitFor(async () => {
+    const rows = await dpsOf();
+    return rows[0]?.status === 'TRANSMITTING' ? rows : undefined;
+  }, 'the DPS in flight');
+  // The slow fault taken: the DPS reached Sefin, which holds it before processing.
+  await waitFor(async () => simulator.faults.list().length === 0 || undefined, 'the DPS at Sefin');
+  await stack.crashNode(1); // the only emission node dies with Sefin's answer outstanding
+  const lost = await first;
+  t.is(lost.status, 503, lost.text);
+  t.is(lost.headers.get('retry-after'), '5');
+  t.deepEqual(lost.body, {
+    error: {
+      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
+      instance: '/v1/nfse', requestId: lost.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
+    },
+  });
+  // Sefin issues the NFS-e once its slow processing ends; the answer goes nowhere.
+  await waitFor(() => stack.knex('simulator.sefin_nfse').where({ id_dps: dps!.id_dps }).first(), 'Sefin issued the NFS-e');
+
+  await stack.addNode({ services: ['emission'] });
+  // Its first attempt's lease is still alive: the retry answers the DPS as it is, never a new nDPS.
+  const during = await waitFor(async () => { const r = await post(url, h, body, '/v1/nfse'); return r.status === 404 ? undefined : r; }, 'the new node routed');
+  t.is(during.status, 201, during.text);
+  t.like(during.body.data, { id: dps!.id, nDPS: Number(dps!.n_dps), idDps: dps!.id_dps, status: 'TRANSMITTING' });
+
+  // The dead attempt's lease ends: the retry consults by idDps (it may have reached Sefin) and settles on it.
+  clock.advance(121_000);
+  const settled = await post(url, h, body, '/v1/nfse');
+  t.is(settled.status, 201, settled.text);
+  t.like(settled.body.data, { id: dps!.id, nDPS: Number(dps!.n_dps), idDps: dps!.id_dps, status: 'AUTHORIZED' });
+  t.regex(settled.body.data.chaveAcesso, /^\d{50}$/);
+  const replay = await post(url, h, body, '/v1/nfse');
+  t.is(replay.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(replay.body.data, settled.body.data);
+
+  t.deepEqual((await dpsOf()).map((d: any) => [d.id, d.status]), [[dps!.id, 'AUTHORIZED']]);
+  t.is((await stack.knex('simulator.sefin_nfse').where({ id_dps: dps!.id_dps })).length, 1);
+  const authorized = (await stack.knex('emission.outbox')).filter((r: any) => r.payload.type === 'invoice.authorized' && r.payload.data.nfseId === dps!.id);
+  t.is(authorized.length, 1);
 });

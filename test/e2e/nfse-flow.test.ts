@@ -11,8 +11,9 @@ import { ManualClock } from '../../services/shared/clock.js';
 /**
  * NFS-e end to end with every service real and the embedded Sefin Nacional simulator (mTLS,
  * gzip+base64 JSON, official XSDs, its own signature on the NFS-e): the happy path with the NFS-e
- * checked by xmllint + xmlsec1, the adherence refusal before numbering, an answer lost after
- * processing settled by reconciliation with exactly one webhook, cancellation, and the DANFSe.
+ * checked by xmllint + xmlsec1, Sefin's rejections verbatim (E0008; E0037 at submission), the adherence
+ * refusal before numbering, an answer lost after processing settled by reconciliation with exactly
+ * one webhook, cancellation, and the DANFSe.
  */
 let stack: Stack;
 let receiver: Receiver;
@@ -71,6 +72,75 @@ test.serial('a municipality Sefin reports as not adhering: 422 before numbering 
   t.is(Number((await stack.knex('emission.nfse_documents').where({ issuer_id: rj.issuerId }).count('* as n'))[0]!.n), 0);
   const row = await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3304557', environment: 2 }).first();
   t.is(row.adesao, 'nao_aderente');
+});
+
+/** Sefin's erros[] entry as the official rule table words it (rtc_anexo_vi … rn_dps_nfse.csv). */
+const E0008 = 'A data e hora de emissão da DPS deve ser anterior ou igual à data do seu processamento (dhProc) pelo Sistema Nacional NFS-e.';
+const E0037 = 'O código do município emissor informado na DPS é inexistente no cadastro de convênio municipal do sistema nacional.';
+const numberedFor = async (id: string) => Number((await stack.knex('emission.nfse_documents').where({ issuer_id: id }).count('* as n'))[0]!.n);
+function badRequest(res: { headers: Headers; body: any }, detail: string, erros: unknown, details: Record<string, unknown>) {
+  return {
+    error: {
+      type: 'https://errors.test/BAD_REQUEST', title: STATUS_CODES[400], status: 400, detail, erros, details,
+      instance: '/v1/nfse', requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+    },
+  };
+}
+
+test.serial('a Sefin rejection answers 400 BAD_REQUEST with erros[] verbatim: E0008 when Sefin\'s clock is behind the DPS dhEmi', async (t) => {
+  const emission: any = stack.nodes[0]!.getLocalService({ name: 'emission', version: 1 });
+  const markTransmitting = emission.nfse.markTransmitting;
+  const at = clock.now();
+  // TRANSMITTING committed, then Sefin (sharing this clock) processes it a minute "before" dhEmi.
+  emission.nfse.markTransmitting = async (...args: unknown[]) => {
+    const claim = await markTransmitting.apply(emission.nfse, args);
+    clock.set(new Date(at.getTime() - 60_000));
+    return claim;
+  };
+  t.teardown(() => { emission.nfse.markTransmitting = markTransmitting; clock.set(at); });
+  const res = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) });
+  emission.nfse.markTransmitting = markTransmitting;
+  clock.set(at);
+  t.is(res.status, 400, res.text);
+  const { nfseId, idDps } = res.body.error.details;
+  t.deepEqual(res.body, badRequest(res, `E0008 - ${E0008}`, [{ codigo: 'E0008', descricao: E0008 }], { nfseId, status: 'REJECTED', idDps }));
+  const got = await stack.request('GET', `/v1/nfse/${nfseId}`, { headers });
+  t.like(got.body.data, { status: 'REJECTED', erros: [{ codigo: 'E0008', descricao: E0008 }], chaveAcesso: null });
+  const hook = await waitFor(async () => hooksFor('invoice.rejected', nfseId)[0], 'invoice.rejected');
+  t.like(hook.body.data, { nfseId, model: 'NFSe', status: 'REJECTED', erros: [{ codigo: 'E0008', descricao: E0008 }] });
+});
+
+test.serial('E0037 at submission for a municipality the convênio check had found aderente: 400 with details.mensagemSefin, recorded nao_aderente, the next DPS 422 with no number used', async (t) => {
+  const bh = await companyWithA1(stack, headers, { ...NFSE_ISSUER, endereco: { logradouro: 'Av Afonso Pena', numero: '1000', bairro: 'Centro', codigoMunicipio: '3106200', uf: 'MG', cep: '30130005' } });
+  const first = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId: bh.issuerId }) });
+  t.is(first.status, 201, first.text);
+  t.like(await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3106200', environment: 2 }).first(), { adesao: 'aderente', mensagem: null });
+
+  // The municipality leaves the national standard; what we recorded still says aderente, so only Sefin's E0037 tells.
+  const sim = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
+  sim.sefinNonAdherent.add('3106200');
+  t.teardown(() => sim.sefinNonAdherent.delete('3106200'));
+  const rejected = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId: bh.issuerId }) });
+  t.is(rejected.status, 400, rejected.text);
+  const { nfseId, idDps } = rejected.body.error.details;
+  t.deepEqual(rejected.body, badRequest(rejected, `E0037 - ${E0037}`, [{ codigo: 'E0037', descricao: E0037 }], {
+    nfseId, status: 'REJECTED', idDps, mensagemSefin: E0037, codigoMunicipio: '3106200',
+  }));
+  t.like(await stack.knex('emission.nfse_municipalities').where({ codigo_municipio: '3106200', environment: 2 }).first(), { adesao: 'nao_aderente', mensagem: E0037 });
+  t.is(await numberedFor(bh.issuerId), 2);
+
+  const next = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId: bh.issuerId }) });
+  t.is(next.status, 422, next.text);
+  t.deepEqual(next.body, {
+    error: {
+      type: 'https://errors.test/MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL', title: STATUS_CODES[422], status: 422,
+      detail: 'Município não aderente ao padrão nacional neste ambiente.', details: { codigoMunicipio: '3106200', mensagemSefin: E0037 },
+      instance: '/v1/nfse', requestId: next.headers.get('x-request-id'), timestamp: next.body.error.timestamp,
+    },
+  });
+  t.is(await numberedFor(bh.issuerId), 2, 'the refused DPS used no number');
+  const seq = await stack.knex('emission.nfse_sequences').where({ issuer_id: bh.issuerId }).first();
+  t.is(Number(seq.next_number), 3);
 });
 
 test.serial('answer dropped after processing: 201 TRANSMITTING, reconciliation by idDps ends AUTHORIZED, exactly one webhook', async (t) => {

@@ -4,6 +4,7 @@ import { startStack, type HttpResult, type Stack } from '../support/stack.js';
 import { aValidNfseBody } from '../support/nfse-factories.js';
 import { companyWithA1, integratorWithA1 } from '../support/e2e.js';
 import { CATALOG, type ErrorCode } from '../../lib/errors/index.js';
+import { brasiliaDay } from '../../lib/emission/build-context.js';
 
 /**
  * POST /v1/nfse refusals over HTTP with every service real (issue 16, item 1): each NFS-e rule code,
@@ -116,6 +117,24 @@ test.serial('rule 7: an issuer with crt 2 without regApTribSN is 422 CRT2_SEM_RE
 test.serial('rule 8: an ME/EPP optant without pTotTribSN anywhere is 422 PTOTTRIBSN_OBRIGATORIO', async (t) => {
   const { pTotTribSN: _omit, ...dps } = aValidNfseBody().dpsNacional;
   await refusedWith(t, aValidNfseBody({ issuerId, dpsNacional: dps }), 'PTOTTRIBSN_OBRIGATORIO', { campo: 'dpsNacional.pTotTribSN', opSimpNac: 3 });
+});
+
+test.serial('rule 8 over HTTP: pTotTribSN from the issuer record with an old pTotTribSNCompetencia is emitted (201) with an aviso asking to confirm it', async (t) => {
+  const padrao = await companyWithA1(stack, headers, { ...NFSE_ISSUER, pTotTribSNPadrao: 6.5, pTotTribSNCompetencia: '2025-01' });
+  const { pTotTribSN: _omit, ...dps } = aValidNfseBody().dpsNacional;
+  const res = await post(aValidNfseBody({ issuerId: padrao.issuerId, dpsNacional: dps }));
+  t.is(res.status, 201, res.text);
+  const mesAtual = brasiliaDay(new Date()).slice(0, 7);
+  t.deepEqual(res.body.data.avisos, [{
+    codigo: 'PTOTTRIBSN_COMPETENCIA_ANTERIOR', campo: 'dpsNacional.pTotTribSN', competencia: '2025-01',
+    mensagem: `pTotTribSN veio do cadastro do emissor com competência 2025-01, anterior ao mês atual (${mesAtual}). Confirme o percentual com o contador e atualize pTotTribSNPadrao e pTotTribSNCompetencia no cadastro do emissor.`,
+  }]);
+  t.like(res.body.data, { status: 'AUTHORIZED', nDPS: 1 });
+  // The percentage the record holds is what the DPS declared.
+  const xml = await stack.request('GET', `/v1/nfse/${res.body.data.id}/xml`, { headers });
+  t.regex(xml.text, /<pTotTribSN>6\.50<\/pTotTribSN>/);
+  const got = await stack.request('GET', `/v1/nfse/${res.body.data.id}`, { headers });
+  t.deepEqual(got.body.data.avisos, res.body.data.avisos);
 });
 
 test.serial('rule 10: resolverTributacao without cTribNacPadrao nor tribIssqnPadrao is 422 TRIBUTACAO_NAO_RESOLVIDA', async (t) => {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { ServiceSchema } from 'moleculer';
-import type { DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseEventResult, NfseSubmitResult, SefinMessage } from '../../lib/sefin/results.js';
+import type { DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinMessage } from '../../lib/sefin/results.js';
 
 /**
  * A programmable stand-in for the Sefin Nacional actions of v1.sefaz (lib/sefin/results.ts is the
@@ -18,7 +18,17 @@ export type SubmitMode =
 
 export class SefinStandIn {
   submit: SubmitMode = { kind: 'authorize' };
-  event: 'register' | { reject: SefinMessage[] } | 'fail' = 'register';
+  /**
+   * How nfseEvent answers: `fail` loses the answer of a send Sefin did not register, `drop-after-processing`
+   * registers it and loses the answer, `not-sent` fails before anything left.
+   */
+  event: 'register' | { reject: SefinMessage[] } | 'fail' | 'drop-after-processing' | 'not-sent' = 'register';
+  /** When set, nfseSubmit waits for it before answering (a DPS in flight). */
+  submitGate: Promise<void> | null = null;
+  /** When set, nfseEvent waits for it before answering (a send in flight). */
+  eventGate: Promise<void> | null = null;
+  /** Cancellations registered, by chaveAcesso: what nfseConsult answers as `canceled`. */
+  readonly canceled = new Map<string, { eventXml: string; registeredAt: string }>();
   adherence: MunicipalityAdherenceResult = { kind: 'failed', reason: 'connect', detail: 'sem resposta' };
   readonly issued = new Map<string, IssuedNfse>();
   readonly calls: { action: string; params: any }[] = [];
@@ -30,8 +40,9 @@ export class SefinStandIn {
       name: 'sefaz',
       version: 1,
       actions: {
-        nfseSubmit(ctx: any): NfseSubmitResult {
+        async nfseSubmit(ctx: any): Promise<NfseSubmitResult> {
           self.calls.push({ action: 'nfseSubmit', params: ctx.params });
+          if (self.submitGate) await self.submitGate;
           const { idDps, signedDpsXml } = ctx.params;
           const mode = self.submit;
           if (mode.kind === 'fail') return { kind: 'failed', reason: 'connect', detail: 'connection refused' };
@@ -50,11 +61,27 @@ export class SefinStandIn {
           self.calls.push({ action: 'nfseMunicipality', params: ctx.params });
           return self.adherence;
         },
-        nfseEvent(ctx: any): NfseEventResult {
+        async nfseEvent(ctx: any): Promise<NfseEventResult> {
           self.calls.push({ action: 'nfseEvent', params: ctx.params });
-          if (self.event === 'fail') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'read timeout' };
-          if (self.event !== 'register') return { kind: 'rejected', httpStatus: 400, erros: self.event.reject };
-          return { kind: 'registered', eventXml: `<evento xmlns="http://www.sped.fazenda.gov.br/nfse">${ctx.params.signedEventXml}</evento>`, registeredAt: '2026-11-22T21:00:00-03:00' };
+          if (self.eventGate) await self.eventGate;
+          const mode = self.event;
+          if (mode === 'not-sent') return { kind: 'failed', reason: 'connect', detail: 'connection refused' };
+          if (mode === 'fail') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'read timeout' };
+          if (typeof mode === 'object') return { kind: 'rejected', httpStatus: 400, erros: mode.reject };
+          const chave = ctx.params.chaveAcesso as string;
+          // Sefin answers a repeated event with the one it registered.
+          const registered = self.canceled.get(chave) ?? { eventXml: `<evento xmlns="http://www.sped.fazenda.gov.br/nfse">${ctx.params.signedEventXml}</evento>`, registeredAt: '2026-11-22T21:00:00-03:00' };
+          self.canceled.set(chave, registered);
+          if (mode === 'drop-after-processing') return { kind: 'unknown', reason: 'timeout-after-send', detail: 'read timeout' };
+          return { kind: 'registered', ...registered };
+        },
+        nfseConsult(ctx: any): NfseConsultResult {
+          self.calls.push({ action: 'nfseConsult', params: ctx.params });
+          const chave = ctx.params.chaveAcesso as string;
+          const issued = [...self.issued.values()].find((n) => n.chaveAcesso === chave);
+          if (!issued) return { kind: 'not-found' };
+          const cancelamento = self.canceled.get(chave);
+          return cancelamento ? { kind: 'canceled', ...issued, cancelamento } : { kind: 'authorized', ...issued };
         },
       },
     };

@@ -6,14 +6,14 @@ import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
 import { emitNfse, respondNfse, type NfseDeps } from './emit.js';
 import type { NfseOutcomeReporter } from '../outcome-report.js';
-import { isNfseOpen } from '../../../lib/emission/nfse/state.js';
+import { isNfseOpen, isNfseTerminal } from '../../../lib/emission/nfse/state.js';
 import { isInFlight, transmissionInFlightError } from '../../../lib/emission/transmission.js';
 import { danfse, listNfse, nfseListParams, nfseXml, ownNfse, type NfseListQuery } from './queries.js';
-import { NFSE_EMIT_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
+import { NFSE_EMIT_DESCRIPTION, NFSE_IDEMPOTENCY_DESCRIPTION, NFSE_REQUEST_EXAMPLE, NFSE_RESPONSE_EXAMPLE, nfseDetailDoc, nfseListDoc, nfseResponseDoc } from './openapi-docs.js';
 import { reconcileNfse } from './transmit.js';
 import type { NfseStore } from './store.js';
 import type { NfseEventStore } from './event-store.js';
-import { cancelNfse } from './cancel.js';
+import { cancelNfse, reconcileCancellation } from './cancel.js';
 import { resolveServicoAction } from './resolve-servico.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 
@@ -38,7 +38,10 @@ function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test'
 }
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
-  return { nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}) };
+  return {
+    nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
+    reportFault: (err: any, nfseId: string) => svc.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
+  };
 }
 
 const idParam = { id: 'string' } as const;
@@ -68,13 +71,30 @@ export const nfseActions = {
   emitNfse: {
     rest: 'POST /nfse',
     httpStatus: 201,
+    // The key is bound to the DPS in the numbering transaction (services/emission/idempotent-retry.ts).
+    idempotency: 'document' as const,
+    idempotencyLookup: { action: 'v1.emission.boundNfse', idField: 'nfseId' as const },
     openapi: {
       summary: 'Emite NFS-e (padrão nacional, DPS 1.01)', description: NFSE_EMIT_DESCRIPTION, tags: ['documentos'],
       body: nfseBodyProps, requestExample: NFSE_REQUEST_EXAMPLE, response: nfseResponseDoc, responseExample: NFSE_RESPONSE_EXAMPLE,
+      headers: [{ name: 'Idempotency-Key', description: NFSE_IDEMPOTENCY_DESCRIPTION }],
     },
     async handler(this: NfseService, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
-      return emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      const view = await emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      // A DPS still open changes: a retry must see it then, not this answer replayed.
+      if (!isNfseTerminal(view.status)) ctx.meta.$idempotencyKeep = false;
+      return view;
+    },
+  },
+
+  /** The DPS an Idempotency-Key is bound to, `{ nfseId, status }` or null: the gateway names it in a 5xx it answers itself. */
+  boundNfse: {
+    visibility: 'public' as const,
+    params: { partnerId: 'string', key: 'string' },
+    async handler(this: NfseService, ctx: Ctx<{ partnerId: string; key: string }>) {
+      const found = await this.nfse.findByIdempotencyKey(ctx.params.partnerId, ctx.params.key);
+      return found ? { nfseId: found.doc.id, status: found.doc.status } : null;
     },
   },
 
@@ -152,7 +172,9 @@ export const nfseActions = {
       description: 'Evento e101101 assinado com o A1 do emissor e registrado na Sefin Nacional. Só NFS-e AUTHORIZED (senão 422 DOCUMENTO_NAO_CANCELAVEL com details.status). '
         + 'Registrado: 200, a NFS-e fica CANCELADA e invoice.canceled (nfseId, model NFSe) é gravado no mesmo commit. Repetir numa NFS-e CANCELADA devolve o cancelamento registrado, sem envio. '
         + 'Rejeição: 422 EVENTO_REJEITADO com erros[] verbatim da Sefin. Sem resposta: 503 AUTORIDADE_INDISPONIVEL (details.situacao nao_enviado|indeterminada, eventoId): '
-        + 'repetir a mesma requisição reenvia o mesmo evento assinado. Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
+        + 'repetir a mesma requisição conclui o mesmo evento — indeterminada: consulta a NFS-e na Sefin antes e, se o cancelamento já foi registrado, responde 200 sem reenviar; '
+        + 'senão reenvia o mesmo evento assinado. Um cancelamento indeterminada também é concluído sozinho pela reconciliação (consulta à Sefin a partir de 2 min; registrado: CANCELADA e invoice.canceled). '
+        + 'Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
       requestExample: { justificativa: 'Servico faturado em duplicidade para o tomador', codigoMotivo: 1 },
       response: {
         type: 'object',
@@ -192,7 +214,7 @@ export const nfseActions = {
 
   resolveServico: resolveServicoAction,
 
-  /** One NFS-e reconciliation round on this node (also run on the emission timer). */
+  /** One NFS-e reconciliation round on this node (also run on the emission timer): open DPS, then cancellations without an answer. */
   reconcileNfseDue: {
     visibility: 'public' as const,
     params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
@@ -207,7 +229,18 @@ export const nfseActions = {
           outcomes.push({ id: doc.id, status: doc.status });
         }
       }
-      return { claimed: claimed.length, outcomes };
+      // Cancellations whose answer was lost: settled by Sefin's record of the NFS-e (./cancel.ts).
+      const pending = await this.nfseEvents.claimDue(ctx.params.limit ?? 50);
+      const eventos = [];
+      for (const event of pending) {
+        try {
+          eventos.push(await reconcileCancellation({ ...nfseDeps(this), events: this.nfseEvents }, event));
+        } catch (err) {
+          this.logger.warn({ err: (err as Error).message, id: event.id }, 'NFS-e cancellation reconciliation step failed; next slot is scheduled');
+          eventos.push({ id: event.id, status: event.status });
+        }
+      }
+      return { claimed: claimed.length, outcomes, eventos };
     },
   },
 };

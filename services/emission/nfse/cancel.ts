@@ -8,7 +8,7 @@ import { signingMaterial } from '../ports.js';
 import type { NfseDeps } from './emit.js';
 import { unavailable, type NfseEventRecord, type NfseEventStore } from './event-store.js';
 import { ownNfse } from './queries.js';
-import { sendNfseEvent } from './sefin-ports.js';
+import { consultNfse, sendNfseEvent } from './sefin-ports.js';
 import { sefinTarget } from './transmit.js';
 
 export interface CancelNfseRequest {
@@ -25,7 +25,9 @@ export type CancelDeps = NfseDeps & { events: NfseEventStore };
  * (`POST {base}/nfse/{chaveAcesso}/eventos`). Only an AUTHORIZED NFS-e (else 422
  * DOCUMENTO_NAO_CANCELAVEL); a CANCELADA one answers its registered cancellation and sends nothing.
  * One send at a time (409 EVENTO_EM_TRANSMISSAO); without an answer the event stays pending and the
- * same request sends the same signed event again (Sefin answers a repeated event by its Id).
+ * same request completes it: consulting Sefin first when the lost send may have been registered,
+ * else sending the same signed event again (Sefin answers a repeated event by its Id). The
+ * reconciliation round settles the uncertain ones on its own (reconcileCancellation).
  */
 export async function cancelNfse(deps: CancelDeps, req: CancelNfseRequest) {
   const doc = await ownNfse(deps.nfse, req.partnerId, req.id);
@@ -43,24 +45,61 @@ export async function cancelNfse(deps: CancelDeps, req: CancelNfseRequest) {
   if (claim.kind === 'registered') return cancelView(claim.event, (await deps.nfse.get(doc.id))!);
   if (claim.kind === 'in-flight') throw new DomainError('EVENTO_EM_TRANSMISSAO', { eventoId: claim.event.id, nfseId: doc.id });
 
-  const result = await sendNfseEvent(deps.calls, sefinTarget(doc), doc.chaveAcesso!, claim.requestXml);
-  switch (result.kind) {
-    case 'registered': {
-      const ev = await deps.events.registerCancellation(claim.event.id, result.eventXml, new Date(result.registeredAt));
-      return cancelView(ev, (await deps.nfse.get(doc.id))!);
+  return settleCancellation(deps, doc, claim.event, claim.requestXml);
+}
+
+/**
+ * Sends the claimed event, or first — when an earlier send may have reached Sefin (`unknown`) —
+ * consults the NFS-e: a cancellation Sefin already registered is taken from there (its event XML
+ * and dhProc), so nothing is sent twice. Without an answer the event stays PENDING (503).
+ */
+async function settleCancellation(deps: CancelDeps, doc: NfseRecord, event: NfseEventRecord, requestXml: string) {
+  const uncertain = event.lastOutcome === 'unknown';
+  if (uncertain) {
+    const found = await consultNfse(deps.calls, sefinTarget(doc), doc.chaveAcesso!);
+    if (found.kind === 'canceled') return registered(deps, doc, event.id, found.cancelamento);
+    if (found.kind === 'failed') {
+      await deps.events.release(event.id, 'unknown');
+      throw unavailable(event, 'indeterminada');
     }
+  }
+  const result = await sendNfseEvent(deps.calls, sefinTarget(doc), doc.chaveAcesso!, requestXml);
+  switch (result.kind) {
+    case 'registered':
+      return registered(deps, doc, event.id, result);
     case 'rejected': {
       const erros = result.erros.map(({ codigo, descricao }) => ({ codigo, descricao }));
-      const ev = await deps.events.reject(claim.event.id, erros);
+      const ev = await deps.events.reject(event.id, erros);
       throw new DomainError('EVENTO_REJEITADO', { erros, eventoId: ev.id, nfseId: doc.id });
     }
     case 'failed':
-      await deps.events.release(claim.event.id);
-      throw unavailable(claim.event, 'nao_enviado');
-    case 'unknown':
-      await deps.events.release(claim.event.id);
-      throw unavailable(claim.event, 'indeterminada');
+    case 'unknown': {
+      // An earlier send that may have been registered keeps the event uncertain after a failure too.
+      const ev = await deps.events.release(event.id, result.kind);
+      throw unavailable(ev, ev.lastOutcome === 'unknown' ? 'indeterminada' : 'nao_enviado');
+    }
   }
+}
+
+async function registered(deps: CancelDeps, doc: NfseRecord, eventId: string, at: { eventXml: string | null; registeredAt: string }) {
+  const ev = await deps.events.registerCancellation(eventId, at.eventXml, new Date(at.registeredAt));
+  return cancelView(ev, (await deps.nfse.get(doc.id))!);
+}
+
+/**
+ * One reconciliation step for a cancellation whose answer was lost (claimed by
+ * NfseEventStore.claimDue): Sefin's record of the NFS-e settles it. Canceled there: REGISTERED,
+ * CANCELADA and invoice.canceled in one commit; not canceled: the send was not registered, and the
+ * event waits for its request to be repeated (nao_enviado); no answer: the next check.
+ */
+export async function reconcileCancellation(deps: CancelDeps, event: NfseEventRecord): Promise<{ id: string; status: string }> {
+  const doc = (await deps.nfse.get(event.documentId))!;
+  const found = await consultNfse(deps.calls, sefinTarget(doc), doc.chaveAcesso!);
+  if (found.kind === 'canceled') return { id: event.id, status: (await deps.events.registerCancellation(event.id, found.cancelamento.eventXml, new Date(found.cancelamento.registeredAt))).status };
+  if (found.kind === 'authorized') return { id: event.id, status: (await deps.events.notRegistered(event.id)).status };
+  // No answer, or Sefin not finding an NFS-e it issued: nothing is concluded until the next check.
+  await deps.events.unlease(event.id);
+  return { id: event.id, status: event.status };
 }
 
 function cancelView(ev: NfseEventRecord, doc: NfseRecord) {

@@ -12,11 +12,15 @@ import { createSigner } from '../../../lib/sign/signer.js';
 import { API_VERSION } from '../../../lib/version.js';
 import { issuerWithPreflight, signingMaterial } from '../ports.js';
 import { municipalityAdherence } from './sefin-ports.js';
-import { sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
+import { reconcileNfse, sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
+import { bodyFingerprint } from '../../../lib/idempotency/fingerprint.js';
+import { carryOnBound, guarded, keyBinding, type Bound } from '../idempotent-retry.js';
 import { checkAssistedTaxationGate } from '../assisted-taxation.js';
 
 export interface NfseDeps extends NfseTransmitDeps {
   now(): Date;
+  /** Told of a fault of ours after a DPS was numbered (its answer no longer carries the stack). */
+  reportFault?(err: unknown, nfseId: string): void;
 }
 
 export interface NfseRequest {
@@ -35,11 +39,23 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
  * municipality adherence (422 when confirmed nao_aderente) → nDPS under the sequence row lock,
  * built, signed and XSD-checked in the same transaction (a refusal there rolls the number back) →
  * CREATED with idDps → TRANSMITTING committed → Sefin → outcome with its webhook in the outbox.
+ *
+ * The Idempotency-Key is bound to the DPS in its numbering transaction, as for NF-e
+ * (services/emission/idempotent-retry.ts): a retry — after a 5xx, a crash, a timeout — answers that
+ * DPS (carrying it on when its first attempt died) and never numbers another; every failure after
+ * the numbering names it in `details.nfseId`.
  */
 export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<ReturnType<typeof nfseEmissionView>> {
+  const key = req.idempotencyKey;
+  const fingerprint = key ? bodyFingerprint(req.body) : null;
+  const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.nfse.findByIdempotencyKey(req.partnerId, k),
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBoundNfse(deps, found, k, fingerprint!), 'nfseId'));
+  const answered = await answerBound();
+  if (answered) return answered;
+
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
-  const { issuer, preflight, certificateFingerprint: fingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind });
+  const { issuer, preflight, certificateFingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind });
   const body = validateNfseBody(req.body);
   // resolverTributacao (rule 10) is the assisted-taxation module: gated like goods, before the rules read the issuer record.
   if (body.resolverTributacao === true) await checkAssistedTaxationGate(deps.calls, req.partnerId, issuer);
@@ -55,21 +71,46 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
   const known = await adherenceOf(deps, issuer, codigoMunicipio);
   checkAdesaoMunicipio(codigoMunicipio, known.adesao, known.mensagem ?? undefined);
 
-  const signer = createSigner(await signingMaterial(deps.calls, issuer.id, fingerprint));
+  const signer = createSigner(await signingMaterial(deps.calls, issuer.id, certificateFingerprint));
   const base = {
     issuerId: issuer.id, serie: dps.serie, environment, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt' as const, codigoMunicipio,
-    amountCents: toCents(dps.valores.valorServicos), requestBody: req.body, idempotencyKey: req.idempotencyKey, emittedAt: now, avisos,
+    amountCents: toCents(dps.valores.valorServicos), requestBody: req.body, idempotencyKey: key, idempotencyFingerprint: fingerprint, emittedAt: now, avisos,
   };
-  const doc = await deps.nfse.createNumbered(base, async (nDPS) => {
-    const signed = buildSignedDps(dps, { issuer, nDPS, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
-    return { xml: signed.xml, idDps: signed.id };
-  });
+  let doc: NfseRecord;
+  /** The signed DPS stored with the new row: kept to transmit, not read back. */
+  let storedXml = '';
+  try {
+    doc = await deps.nfse.createNumbered(base, async (nDPS) => {
+      const signed = buildSignedDps(dps, { issuer, nDPS, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
+      storedXml = signed.xml; // a retried transaction rebuilds: the last build is the one stored
+      return { xml: signed.xml, idDps: signed.id };
+    });
+  } catch (err) {
+    return boundMeanwhile(err);
+  }
 
-  const claim = await deps.nfse.markTransmitting(doc.id, 'emission');
-  if (claim.kind === 'in-flight') throw transmissionInFlightError({ id: doc.id, status: claim.doc.status, number: doc.nDps, series: doc.serie });
-  if (claim.kind !== 'started') return respondNfse(claim.doc);
-  const xml = (await deps.nfse.xmlOf(doc.id))!.dps;
-  return respondNfse(await transmitNfse(deps, claim.doc, xml, sefinTarget(doc)));
+  let last = doc;
+  return guarded(deps.reportFault, () => last, async () => {
+    const claim = await deps.nfse.markTransmitting(doc.id, 'emission');
+    if (claim.kind === 'in-flight') throw transmissionInFlightError({ id: doc.id, status: claim.doc.status, number: doc.nDps, series: doc.serie });
+    if (claim.kind !== 'started') return respondNfse(claim.doc);
+    last = claim.doc;
+    return respondNfse(await transmitNfse(deps, claim.doc, storedXml, sefinTarget(doc)));
+  }, 'nfseId');
+}
+
+/** The NFS-e way of carrying a bound DPS on (services/emission/idempotent-retry.ts): consulted by idDps, or its stored DPS sent. */
+function continueBoundNfse(deps: NfseDeps, bound: Bound<NfseRecord>, key: string, fingerprint: string) {
+  return carryOnBound(bound, key, fingerprint, deps.now(), {
+    answer: respondNfse,
+    consult: async (doc) => respondNfse(await reconcileNfse(deps, doc)),
+    async transmitStored(doc) {
+      // Started only if nothing else did meanwhile (expected attempt 0); otherwise that one's state.
+      const claim = await deps.nfse.markTransmitting(doc.id, 'retry', 0);
+      if (claim.kind !== 'started') return respondNfse(claim.doc);
+      return respondNfse(await transmitNfse(deps, claim.doc, (await deps.nfse.xmlOf(doc.id))!.dps));
+    },
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Erro } from '../../../lib/emission/document.js';
 import { nfseEventData } from '../../../lib/emission/nfse/document.js';
 import { DomainError } from '../../../lib/errors/index.js';
+import { nextCheckAt } from '../../../lib/emission/reconciliation.js';
 import type { StoreDeps } from '../store.js';
 import { toNfseRecord, type NfseStore } from './store.js';
 
@@ -22,6 +23,9 @@ export interface NfseEventRecord {
   registeredAt: Date | null;
   createdAt: Date;
   hasEventXml: boolean;
+  /** How the last send ended without an answer: `unknown` may have been registered (consulted before anything else). */
+  lastOutcome: 'failed' | 'unknown' | null;
+  nextCheckAt: Date | null;
 }
 
 /** Longer than one Sefin call can take from this service (broker timeout). */
@@ -32,6 +36,7 @@ function toEvent(r: any): NfseEventRecord {
     id: r.id, documentId: r.document_id, status: r.status, codigoMotivo: Number(r.codigo_motivo) as 1 | 2 | 9, justificativa: r.justificativa,
     erros: r.erros == null ? null : typeof r.erros === 'string' ? JSON.parse(r.erros) : r.erros,
     registeredAt: r.registered_at ? new Date(r.registered_at) : null, createdAt: new Date(r.created_at), hasEventXml: r.event_xml != null,
+    lastOutcome: r.last_outcome ?? null, nextCheckAt: r.next_check_at ? new Date(r.next_check_at) : null,
   };
 }
 
@@ -88,7 +93,9 @@ export class NfseEventStore {
     return this.d.knex.transaction(async (trx) => {
       const ev = toEvent(await trx(this.t('nfse_events')).where({ id: eventId }).forUpdate().first());
       const now = this.d.now();
-      await trx(this.t('nfse_events')).where({ id: eventId }).update({ status: 'REGISTERED', event_xml: eventXml, registered_at: registeredAt, sending_until: null, updated_at: now });
+      await trx(this.t('nfse_events')).where({ id: eventId }).update({
+        status: 'REGISTERED', event_xml: eventXml, registered_at: registeredAt, sending_until: null, last_outcome: null, next_check_at: null, updated_at: now,
+      });
       const docRow = await trx(this.t('nfse_documents')).where({ id: ev.documentId }).forUpdate().first('status');
       if (docRow.status !== 'CANCELADA') {
         await trx(this.t('nfse_documents')).where({ id: ev.documentId }).update({ status: 'CANCELADA', canceled_at: registeredAt, updated_at: now });
@@ -105,12 +112,59 @@ export class NfseEventStore {
 
   async reject(eventId: string, erros: Erro[]): Promise<NfseEventRecord> {
     const now = this.d.now();
-    await this.d.knex(this.t('nfse_events')).where({ id: eventId, status: 'PENDING' }).update({ status: 'REJECTED', erros: JSON.stringify(erros), sending_until: null, updated_at: now });
+    await this.d.knex(this.t('nfse_events')).where({ id: eventId, status: 'PENDING' }).update({ status: 'REJECTED', erros: JSON.stringify(erros), sending_until: null, last_outcome: null, next_check_at: null, updated_at: now });
     return toEvent(await this.d.knex(this.t('nfse_events')).where({ id: eventId }).first());
   }
 
-  /** No answer: the event stays PENDING, its lease released so the same request completes it. */
-  async release(eventId: string): Promise<void> {
+  /**
+   * No answer: the event stays PENDING, its lease released so the same request completes it. One
+   * that may have reached Sefin (`unknown`, now or before) is consulted on the reconciliation
+   * schedule until Sefin's record settles it; one that certainly did not waits for its request.
+   */
+  async release(eventId: string, outcome: 'failed' | 'unknown'): Promise<NfseEventRecord> {
+    return this.d.knex.transaction(async (trx) => {
+      const row = await trx(this.t('nfse_events')).where({ id: eventId }).forUpdate().first('created_at', 'last_outcome', 'check_attempts');
+      const now = this.d.now();
+      const uncertain = outcome === 'unknown' || row.last_outcome === 'unknown';
+      await trx(this.t('nfse_events')).where({ id: eventId }).update({
+        sending_until: null, updated_at: now, last_outcome: uncertain ? 'unknown' : 'failed',
+        next_check_at: uncertain ? nextCheckAt(new Date(row.created_at), Number(row.check_attempts), now) : null,
+      });
+      return toEvent(await trx(this.t('nfse_events')).where({ id: eventId }).first());
+    });
+  }
+
+  /**
+   * Pending events whose last send may have been registered and whose check is due, for this
+   * node's reconciliation round (SKIP LOCKED; a live send is left alone). Each is leased while it is
+   * consulted, so a repeated request meanwhile answers 409, and moved to its next check.
+   */
+  async claimDue(limit: number): Promise<NfseEventRecord[]> {
+    return this.d.knex.transaction(async (trx) => {
+      const now = this.d.now();
+      const rows = await trx(this.t('nfse_events')).where({ status: 'PENDING', last_outcome: 'unknown' }).whereNotNull('next_check_at').where('next_check_at', '<=', now)
+        .where((q) => q.whereNull('sending_until').orWhere('sending_until', '<=', now))
+        .orderBy('next_check_at').limit(limit).forUpdate().skipLocked();
+      const lease = new Date(now.getTime() + SEND_LEASE_MS);
+      for (const r of rows) {
+        const attempts = Number(r.check_attempts) + 1;
+        await trx(this.t('nfse_events')).where({ id: r.id }).update({
+          sending_until: lease, check_attempts: attempts, next_check_at: nextCheckAt(new Date(r.created_at), attempts, now), updated_at: now,
+        });
+      }
+      return rows.map(toEvent);
+    });
+  }
+
+  /** Sefin holds the NFS-e not canceled: the lost send was not registered; the event waits for its request (nao_enviado). */
+  async notRegistered(eventId: string): Promise<NfseEventRecord> {
+    const now = this.d.now();
+    await this.d.knex(this.t('nfse_events')).where({ id: eventId, status: 'PENDING' }).update({ sending_until: null, last_outcome: 'failed', next_check_at: null, updated_at: now });
+    return toEvent(await this.d.knex(this.t('nfse_events')).where({ id: eventId }).first());
+  }
+
+  /** A consult that got no answer: the lease goes, the next check stays as claimDue scheduled it. */
+  async unlease(eventId: string): Promise<void> {
     await this.d.knex(this.t('nfse_events')).where({ id: eventId }).update({ sending_until: null, updated_at: this.d.now() });
   }
 }

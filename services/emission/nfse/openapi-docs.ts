@@ -83,3 +83,8 @@ export const NFSE_EMIT_DESCRIPTION = 'Ordem: emissor (issuerId obrigatório: 400
   + '(consulte GET /v1/nfse/{id}: a reconciliação consulta pelo idDps e reenvia a mesma DPS se a Sefin não a conhece; o resultado chega por webhook). '
   + 'Rejeição: 400 BAD_REQUEST com erros[] verbatim da Sefin e details.nfseId (DPS assinada em /{id}/xml); E0037 também traz details.mensagemSefin '
   + 'e marca o município como nao_aderente, e a próxima emissão é recusada com 422 antes da numeração.';
+
+export const NFSE_IDEMPOTENCY_DESCRIPTION = 'Vinculada à DPS na numeração (única por parceiro): toda repetição — após 5xx, queda de um nó ou timeout — '
+  + 'responde a mesma DPS no estado atual (nunca um novo nDPS) e, se a primeira tentativa morreu sem resposta, continua a mesma DPS '
+  + '(consulta pelo idDps antes de qualquer reenvio). Outro corpo com a mesma chave: 422 IDEMPOTENCIA_CORPO_DIVERGENTE. '
+  + 'Um 5xx depois da numeração traz details.nfseId e details.status.';

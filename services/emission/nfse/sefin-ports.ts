@@ -1,6 +1,6 @@
 import type { Context, ServiceBroker } from 'moleculer';
 import type {
-  DpsConsultResult, MunicipalityAdherenceResult, NfseEventResult, NfseSubmitResult, SefinTarget,
+  DpsConsultResult, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinTarget,
 } from '../../../lib/sefin/results.js';
 
 /**
@@ -35,6 +35,15 @@ export async function submitDps(c: Caller, target: SefinTarget, signedDpsXml: st
 export async function consultDps(c: Caller, target: SefinTarget, idDps: string): Promise<DpsConsultResult> {
   try {
     return await (c.call as any)('v1.sefaz.nfseConsultDps', { ...target, idDps });
+  } catch (err: any) {
+    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+  }
+}
+
+/** GET {base}/nfse/{chaveAcesso} and its e101101: is this NFS-e canceled at Sefin (settles a lost cancellation answer). */
+export async function consultNfse(c: Caller, target: SefinTarget, chaveAcesso: string): Promise<NfseConsultResult> {
+  try {
+    return await (c.call as any)('v1.sefaz.nfseConsult', { ...target, chaveAcesso });
   } catch (err: any) {
     return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
   }

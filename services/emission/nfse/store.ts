@@ -7,7 +7,7 @@ import { nfseEventData, type NfseRecord } from '../../../lib/emission/nfse/docum
 import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from '../../../lib/emission/nfse/state.js';
 import type { AdesaoMunicipio, NfseAviso } from '../../../lib/nfse/types.js';
 import { DomainError } from '../../../lib/errors/index.js';
-import type { StoreDeps } from '../store.js';
+import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../store.js';
 
 /**
  * Persistence of NFS-e documents: the nDPS numbering, the states, the history and their events
@@ -28,6 +28,8 @@ export interface NewNfse extends NfseSpace {
   amountCents: bigint;
   requestBody: unknown;
   idempotencyKey: string | null;
+  /** lib/idempotency/fingerprint.ts bodyFingerprint of the request; null without a key. */
+  idempotencyFingerprint: string | null;
   emittedAt: Date;
   avisos: NfseAviso[];
 }
@@ -49,6 +51,9 @@ export interface SefinDetails {
   erros?: Erro[];
   alertas?: Erro[];
 }
+
+/** migrations/emission 061: one DPS per partner and Idempotency-Key. */
+const IDEMPOTENCY_INDEX = 'nfse_documents_idempotency_unique';
 
 /** nDPS is TSNumDPS: up to 15 digits. */
 const MAX_NDPS = 999_999_999_999_999;
@@ -98,6 +103,12 @@ export class NfseStore {
     return row ? toNfseRecord(row) : undefined;
   }
 
+  /** The DPS an Idempotency-Key is bound to, with the fingerprint of the request that bound it. */
+  async findByIdempotencyKey(partnerId: string, key: string): Promise<{ doc: NfseRecord; fingerprint: string | null } | undefined> {
+    const row = await this.select(this.d.knex).select('idempotency_fingerprint').where({ partner_id: partnerId, idempotency_key: key }).first();
+    return row ? { doc: toNfseRecord(row), fingerprint: row.idempotency_fingerprint ?? null } : undefined;
+  }
+
   async xmlOf(id: string): Promise<{ dps: string; nfse: string | null } | undefined> {
     const row = await this.d.knex(this.t('nfse_documents')).where({ id }).first('dps_xml', 'nfse_xml');
     return row ? { dps: row.dps_xml, nfse: row.nfse_xml } : undefined;
@@ -118,9 +129,20 @@ export class NfseStore {
   /**
    * Allocates the next nDPS of the space and stores the DPS built with it, in one transaction
    * holding the sequence row lock: concurrent nodes queue on the lock, and a build that throws
-   * (XSD, signature) rolls the number back, so nDPS stay consecutive without gaps.
+   * (XSD, signature) rolls the number back, so nDPS stay consecutive without gaps. The request's
+   * Idempotency-Key is bound in the same insert: a key another request bound first is refused
+   * (KeyAlreadyBound) and the number goes back with the rollback.
    */
   async createNumbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
+    try {
+      return await this.numbered(doc, build);
+    } catch (err) {
+      if (bindingRefused(err, IDEMPOTENCY_INDEX)) throw new KeyAlreadyBound(doc.idempotencyKey!);
+      throw err;
+    }
+  }
+
+  private async numbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
     const key = { issuer_id: doc.issuerId, serie: doc.serie, environment: doc.environment };
     return this.d.knex.transaction(async (trx) => {
       await trx(this.t('nfse_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'serie', 'environment']).ignore();
@@ -133,7 +155,8 @@ export class NfseStore {
         id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, serie: doc.serie, n_dps: nDps, environment: doc.environment,
         key_kind: doc.keyKind, id_dps: built.idDps, codigo_municipio: doc.codigoMunicipio, emitted_at: doc.emittedAt, status: 'CREATED',
         amount_cents: doc.amountCents.toString(), request_body: JSON.stringify(doc.requestBody ?? null), dps_xml: built.xml,
-        avisos: JSON.stringify(doc.avisos), alertas: '[]', idempotency_key: doc.idempotencyKey, created_at: now, updated_at: now,
+        avisos: JSON.stringify(doc.avisos), alertas: '[]', idempotency_key: doc.idempotencyKey,
+        idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now,
         next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
       };
       await trx(this.t('nfse_documents')).insert(row);
@@ -148,7 +171,7 @@ export class NfseStore {
    * stored first). Decided on the locked row (lib/emission/transmission.ts), so of two nodes racing
    * for one DPS exactly one sends it.
    */
-  async markTransmitting(id: string, trigger: 'emission' | 'retransmit', expectedAttempt?: number): Promise<NfseClaim> {
+  async markTransmitting(id: string, trigger: 'emission' | 'retransmit' | 'retry', expectedAttempt?: number): Promise<NfseClaim> {
     return this.d.knex.transaction(async (trx) => {
       const current = toNfseRecord(await this.select(trx).where({ id }).forUpdate().first());
       const now = this.d.now();

@@ -178,7 +178,7 @@ export class SefinClient {
       if ('kind' in ev) return ev as NfseConsultResult;
       const cancel = this.parse('failed', () => A.parseEventConsultAnswer(ev.status, ev.body));
       if (cancel && 'reason' in cancel) return cancel as NfseConsultResult;
-      return { kind: cancel ? 'canceled' : 'authorized', ...nfse };
+      return cancel ? { kind: 'canceled', ...nfse, cancelamento: { eventXml: cancel.eventXml, registeredAt: cancel.registeredAt } } : { kind: 'authorized', ...nfse };
     });
   }
 

@@ -33,3 +33,11 @@ test('numberedFailure answers a fault of ours 500 INTERNAL_ERROR naming the docu
   t.true(fault);
   t.like(error, { type: 'INTERNAL_ERROR', code: 500, data: { invoiceId: 'd-2', status: 'CREATED' } });
 });
+
+test('numberedFailure names an NFS-e as nfseId, and keeps a 5xx that already names it', (t) => {
+  const { error } = numberedFailure(new Error('Connection terminated unexpectedly'), { id: 'n-1', status: 'CREATED' }, 'nfseId');
+  t.like(error, { type: 'SERVICE_UNAVAILABLE', code: 503, data: { nfseId: 'n-1', status: 'CREATED' } });
+  t.false('invoiceId' in (error as DomainError).data!);
+  const named = new DomainError('AUTORIDADE_INDISPONIVEL', { nfseId: 'n-2', status: 'TRANSMITTING' });
+  t.is(numberedFailure(named, doc, 'nfseId').error, named);
+});

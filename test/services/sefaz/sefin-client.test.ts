@@ -155,6 +155,8 @@ test.serial('cancellation: nfseEvent registers e101101 (evento valid and signed)
   t.true(check.ok, check.output);
   const consult = await s.call('v1.sefaz.nfseConsult', { ...target, chaveAcesso: nfse.chaveAcesso });
   t.like(consult, { kind: 'canceled', chaveAcesso: nfse.chaveAcesso, idDps: dps.id, nfseXml: nfse.nfseXml });
+  // The registered event as Sefin holds it: what settles a cancellation whose answer was lost.
+  t.deepEqual(consult.cancelamento, { eventXml: ev.eventXml, registeredAt: ev.registeredAt });
   const again = await s.call('v1.sefaz.nfseEvent', { ...target, chaveAcesso: nfse.chaveAcesso, signedEventXml: signedCancellation(a1, nfse.chaveAcesso, new Date()) });
   t.deepEqual(again, ev);
 });
