@@ -35,5 +35,8 @@ export function classRates(year: YearRates, c: Pick<ClassTrib, 'pRedIBS' | 'pRed
   return { ibsUf: reduce(year.ibsUf, c.pRedIBS), ibsMun: reduce(year.ibsMun, c.pRedIBS), cbs: reduce(year.cbs, c.pRedCBS) };
 }
 
+/** An exempt or immune class (CST 400/410, no gIBSCBS): nothing is due. */
+export const ZERO_RATES: ClassRates = { ibsUf: { nominal: 0, pRed: 0, p: 0 }, ibsMun: { nominal: 0, pRed: 0, p: 0 }, cbs: { nominal: 0, pRed: 0, p: 0 } };
+
 /** Pct4 as the request's percent number (9000 → 0.9): exact, 4 decimals at most. */
 export const toPercent = (p: Pct4): number => p / 10_000;

@@ -60,7 +60,25 @@ function required(row: CsvRow, columns: string[], arquivo: FileError['arquivo'],
   return !missing.length;
 }
 
-const CLASS_COLUMNS = ['CST-IBS/CBS', 'cClassTrib', 'Nome cClassTrib', 'LC 214/25', 'pRedIBS', 'pRedCBS', 'dIniVig', 'dFimVig', 'indNFe', 'indNFCe', 'ANEXO'];
+/**
+ * The group flags of the cClassTrib table (publication 2026-06-01): a 1 says the item of that
+ * class carries the group. Required, so a table without them is refused rather than read as
+ * "no group demanded"; any further `ind_g*` column a later publication adds is read the same way.
+ */
+export const CLASS_GROUP_FLAGS = ['ind_gTribRegular', 'ind_gCredPresOper', 'ind_gMonoPadrao', 'ind_gMonoReten', 'ind_gMonoRet', 'ind_gMonoDif', 'ind_gpBioDiferenca', 'ind_gEstornoCred'];
+const CLASS_COLUMNS = ['CST-IBS/CBS', 'cClassTrib', 'Nome cClassTrib', 'LC 214/25', 'pRedIBS', 'pRedCBS', 'dIniVig', 'dFimVig', 'indNFe', 'indNFCe', 'ANEXO', ...CLASS_GROUP_FLAGS];
+
+/** The groups a class row demands (`ind_gX` = 1 → "gX"); a flag that is not 0 or 1 is a bad line. */
+function groupFlags(cells: Record<string, string>, bad: (motivo: string) => void): string[] {
+  const grupos: string[] = [];
+  for (const [column, value] of Object.entries(cells)) {
+    if (!column.startsWith('ind_g')) continue;
+    const v = (value ?? '').trim();
+    if (!/^[01]$/.test(v)) bad(`${column} deve ser 0 ou 1`);
+    else if (v === '1') grupos.push(column.slice(4));
+  }
+  return grupos;
+}
 
 function readClasses(text: string, erros: FileError[]): ClassTrib[] {
   const out: ClassTrib[] = [];
@@ -88,10 +106,11 @@ function readClasses(text: string, erros: FileError[]): ClassTrib[] {
     // ANEXO holds the LC 214 annex number (1-17) for goods and service lists; larger values are
     // article references of the NFS-e tables and tie the class to no NCM list.
     const n = Number(anexoNum);
+    const grupos = groupFlags(c, bad);
     out.push({
       cClassTrib, cst, nome: c['Nome cClassTrib']!.trim(), artigo: c['LC 214/25']!.trim(),
       anexo: anexoNum && n >= 1 && n <= ROMAN.length ? ROMAN[n - 1]! : null,
-      pRedIBS: pRedIBS ?? 0, pRedCBS: pRedCBS ?? 0, indNFe: c.indNFe!.trim() === '1', indNFCe: c.indNFCe!.trim() === '1',
+      pRedIBS: pRedIBS ?? 0, pRedCBS: pRedCBS ?? 0, indNFe: c.indNFe!.trim() === '1', indNFCe: c.indNFCe!.trim() === '1', grupos,
       vigenciaInicio: c.dIniVig!.trim(), vigenciaFim: c.dFimVig!.trim() || null,
     });
   }

@@ -13,6 +13,26 @@ test('parseTableFiles reads the shipped version: 164 classes, 18 CSTs, 351 annex
   t.deepEqual(csts.find((c) => c.cst === '515')!.grupos, ['gIBSCBS', 'gRed', 'gDif']);
 });
 
+test('parseTableFiles reads the ind_g* group flags of each class, and refuses a table without them or with a value other than 0/1', (t) => {
+  const parsed = parseTableFiles(defaultTableFiles());
+  if (!parsed.ok) return t.fail(JSON.stringify(parsed.erros));
+  const grupos = (code: string) => parsed.table.classes.find((c) => c.cClassTrib === code)!.grupos;
+  t.deepEqual(
+    ['000001', '550001', '000003', '620001', '620002', '620003', '620004', '410026'].map((c) => [c, grupos(c)]),
+    [['000001', []], ['550001', ['gTribRegular']], ['000003', ['gCredPresOper']], ['620001', ['gMonoPadrao']], ['620002', ['gMonoPadrao', 'gMonoReten']],
+      ['620003', ['gMonoDif']], ['620004', ['gMonoRet', 'gpBioDiferenca']], ['410026', ['gEstornoCred']]],
+  );
+  const files = defaultTableFiles();
+  const withoutFlag = files.cclasstrib.replace(',ind_gEstornoCred,', ',ind_xEstornoCred,');
+  const missing = parseTableFiles({ ...files, cclasstrib: withoutFlag });
+  t.false(missing.ok);
+  if (!missing.ok) t.deepEqual(missing.erros[0], { arquivo: 'cclasstrib', linha: 2, motivo: 'colunas ausentes: ind_gEstornoCred' });
+  // 000001's flags start right after pRedIBS,pRedCBS (0,0): the first one made "x".
+  const badValue = parseTableFiles({ ...files, cclasstrib: files.cclasstrib.replace('Padrão,0,0,0,0,0,0,0,0,0,0,1,2026-01-01', 'Padrão,0,0,x,0,0,0,0,0,0,0,1,2026-01-01') });
+  t.false(badValue.ok);
+  if (!badValue.ok) t.deepEqual(badValue.erros, [{ arquivo: 'cclasstrib', linha: 2, motivo: 'ind_gTribRegular deve ser 0 ou 1' }]);
+});
+
 test('parseTableFiles refuses a version whole, naming every bad line of every file', (t) => {
   const files = defaultTableFiles();
   const cclasstrib = files.cclasstrib.replace('\n000,Tributação integral,000001,', '\n000,Tributação integral,00001,');

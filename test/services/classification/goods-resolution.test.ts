@@ -120,7 +120,7 @@ test.serial('a class not admitted in the model answers 422 CCLASSTRIB_INADMISSIV
 test.serial('an operation that is not a sale answers 422 NCM_SEM_CLASSE_AUTOMATICA', async (t) => {
   const res = await emit(noteOf([goodsItem(SHIRT, { cfop: '5949' })]));
   assertEnvelope(t, res, 422, 'NCM_SEM_CLASSE_AUTOMATICA', 'Sem classe tributária automática para o item; informe ibsCbs.cClassTrib.', {
-    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'ncm_sem_classe_automatica', mensagem: 'CFOP 5949 não é venda: a classe depende da operação; informe ibsCbs.cClassTrib' }],
+    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'ncm_sem_classe_automatica', mensagem: 'CFOP 5949 não é venda: a classe depende da operação; informe em ibsCbs.cClassTrib a classe da operação (ex.: 410001 bonificação, 410003 doação) ou a do produto' }],
     versaoTabela: '2026-06-01', fonte: FONTE,
   }, '/v1/nfe');
   await nextNumberIsFree(t);
