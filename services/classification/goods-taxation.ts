@@ -25,7 +25,7 @@ interface This extends Pick<Service, 'broker' | 'logger'> {
   classTables(): ClassTableStore;
   productClasses(): ProductClassStore;
   tableInUse(): Promise<CorrelationIndex>;
-  ownIssuer(ctx: Ctx, issuerId: string): Promise<void>;
+  ownIssuer(ctx: Ctx, issuerId: string): Promise<{ fiscalBrainEnabled: boolean }>;
 }
 
 const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
@@ -44,11 +44,20 @@ export interface ResolveGoodsResult extends Pick<ResolutionResult, 'resolved' | 
   fonte: string;
 }
 
-/** The partner's plan must include fiscalBrain (lib/plans.ts) for the module's routes. */
-function requirePlan(ctx: Ctx): void {
+/**
+ * The module's gate on its own routes, as on the emission (API.md, "What the service does" 5: the
+ * module requires a plan with fiscalBrain plus Issuer.fiscalBrainEnabled): the plan first (no
+ * issuer is looked at), then the issuer — 404 for another partner's, 403 when its
+ * fiscalBrainEnabled is off. A product's pending list and confirmations belong to the module: an
+ * issuer that switched it off neither reads nor changes them until it switches it on again (the
+ * stored classes are kept).
+ */
+async function requireModule(svc: This, ctx: Ctx, issuerId: string): Promise<void> {
   const caller = ctx.meta.caller;
   if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro.');
   if (!planIncludesFiscalBrain(caller.plan)) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: false });
+  const issuer = await svc.ownIssuer(ctx, issuerId);
+  if (!issuer.fiscalBrainEnabled) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: true, fiscalBrainEnabled: false });
 }
 
 export const goodsTaxationActions = {
@@ -106,12 +115,11 @@ export const goodsTaxationActions = {
     rest: 'GET /fiscal/classification/pendentes', params: pendingQuerySchema,
     openapi: {
       summary: 'Produtos com classe IBS/CBS pendente de confirmação',
-      description: 'Por emissor (404 para emissor de outro parceiro): produtos recusados com NCM_MULTICLASSE sem classe confirmada (motivo multiclasse), produtos cuja classe guardada deixou de ser candidata do NCM numa nova versão das tabelas (candidatas_alteradas, com cClassTribAnterior) e produtos cuja classe confirmada foi substituída por uma enviada (deslocou_confirmada, com cClassTribAnterior e deslocouEm). Cada um com as candidatas do NCM na versão em uso. Paginado por page/limit. Exige plano com fiscalBrain (403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
+      description: 'Por emissor (404 para emissor de outro parceiro): produtos recusados com NCM_MULTICLASSE sem classe confirmada (motivo multiclasse), produtos cuja classe guardada deixou de ser candidata do NCM numa nova versão das tabelas (candidatas_alteradas, com cClassTribAnterior) e produtos cuja classe confirmada foi substituída por uma enviada (deslocou_confirmada, com cClassTribAnterior e deslocouEm). Cada um com as candidatas do NCM na versão em uso. Paginado por page/limit. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL, como na emissão).',
       tags, query: ['issuerId', 'page', 'limit'], response: pendingJson,
     },
     async handler(this: This, ctx: Ctx<{ issuerId: string; page: number; limit: number }>) {
-      requirePlan(ctx);
-      await this.ownIssuer(ctx, ctx.params.issuerId);
+      await requireModule(this, ctx, ctx.params.issuerId);
       const { page, limit } = ctx.params;
       const index = await this.tableInUse();
       const day = brasiliaDay(now(this));
@@ -130,13 +138,12 @@ export const goodsTaxationActions = {
     rest: 'POST /fiscal/classification/classe', params: confirmClassSchema,
     openapi: {
       summary: 'Confirma a classe IBS/CBS de um produto',
-      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain.',
+      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
       tags, response: confirmedJson,
     },
     async handler(this: This, ctx: Ctx<{ issuerId: string; codigo: string; cClassTrib: string; ncm?: string }>) {
-      requirePlan(ctx);
       const { issuerId, codigo, cClassTrib } = ctx.params;
-      await this.ownIssuer(ctx, issuerId);
+      await requireModule(this, ctx, issuerId);
       const stored = (await this.productClasses().get(issuerId, [codigo])).get(codigo);
       const ncm = ctx.params.ncm ?? stored?.ncm;
       if (!ncm) throw new DomainError('PRODUTO_SEM_NCM', { codigo });

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startStack, type Stack } from '../../support/stack.js';
 import { createPartnerWithKey, loginAs, type LoggedIn } from '../../support/identity.js';
 import { companyWithA1, SANDBOX_CSC } from '../../support/e2e.js';
-import { assertEnvelope, eventually, FONTE, goodsItem, noteOf, pendentes, RICE, SHIRT } from '../../support/assisted-taxation.js';
+import { assertEnvelope, classEventsOf, eventually, FONTE, goodsItem, noteOf, pendentes, productClassRow, RICE, SHIRT } from '../../support/assisted-taxation.js';
 
 /**
  * The product class memory over HTTP (API.md, memory rules 1-5 and the product-class transitions):
@@ -52,6 +52,9 @@ test.serial('a multi-class refusal lists the item as pending; confirming it clea
   const emitted = await emit(noteOf([goodsItem(RICE)]));
   t.is(emitted.status, 201, emitted.text);
   t.like(emitted.body.data.tributacaoResolvida[0].ibsCbs, { cClassTrib: '200003', origem: 'memoria' });
+  // Memory rule 1: the reused class is not written back (no event in the note's transaction), so it stays confirmado.
+  t.deepEqual(await classEventsOf(stack, emitted.body.data.id), []);
+  t.like(await productClassRow(stack, issuerId, RICE.codigo), { c_class_trib: '200003', origem: 'confirmado', motivo: null });
 });
 
 test.serial('a sent class displaces the confirmed one without blocking the note; the item is pending as deslocou_confirmada until confirmed again', async (t) => {
