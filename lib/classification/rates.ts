@@ -1,8 +1,9 @@
 import type { ClassTrib, Pct4, YearRates } from './types.js';
 
 /**
- * IBS/CBS rates of a class in a year: the year's full rates (data/classification/aliquotas_ibscbs.csv;
- * 2026: CBS 0.9 %, IBS 0.1 % state and 0 municipal, LC 214/2025 art. 343) reduced by the class's
+ * IBS/CBS rates of a class in a year: the year's full rates (data/classification: CBS from the
+ * official aliquotas_cbs_*.csv, 2026 0.9 %; IBS from aliquotas_ibscbs.csv, 2026 0.1 % state and 0
+ * municipal, LC 214/2025 art. 343) reduced by the class's
  * pRedIBS/pRedCBS. The layout carries the full rate (pNominal) and the reduction (pRedAliq) in gRed
  * only when there is a reduction; the effective rate p = full × (1 − reduction), rounded half up
  * to the layout's 4 decimals.

@@ -65,13 +65,16 @@ export const goodsTaxationActions = {
     rest: 'POST /admin/classificacao/tabelas', ...admin, httpStatus: 201, params: loadTablesSchema,
     openapi: {
       summary: 'Carrega uma versão das tabelas da tributação assistida de mercadorias',
-      description: 'Os quatro arquivos em base64 (UTF-8), no leiaute de data/classification: cclasstrib (CSV da tabela cClassTrib do Portal Nacional da NF-e), cst (CSV da tabela de CST do IBS/CBS), anexos (JSON com anexo, item, descricao, ncm_incluidos, ncm_excecoes por item dos anexos da LC 214/2025) e aliquotas (CSV ano,cbs,ibsUf,ibsMun,fonte com frações: 0.009 = 0,9 %). A versão é carregada inteira ou recusada (422 TABELA_CLASSIFICACAO_INVALIDA com details.linhas[] { arquivo, linha, motivo }); a última carregada passa a valer. Classes guardadas de produtos que deixam de ser candidatas do seu NCM passam a pendente (motivo candidatas_alteradas).',
+      description: 'Os quatro arquivos em base64 (UTF-8), no leiaute de data/classification: cclasstrib (CSV da tabela cClassTrib do Portal Nacional da NF-e), cst (CSV da tabela de CST do IBS/CBS), anexos (JSON com anexo, item, descricao, ncm_incluidos, ncm_excecoes por item dos anexos da LC 214/2025) e aliquotas (CSV ano,cbs,ibsUf,ibsMun,fonte com frações: 0.009 = 0,9 %); opcional aliquotasCbs, a tabela oficial de alíquotas da CBS (Ano,Alíquota): com ela a CBS de cada ano vem dela (cbs de aliquotas só para ano que ela não precifica, e divergente recusa). A versão é carregada inteira ou recusada (422 TABELA_CLASSIFICACAO_INVALIDA com details.linhas[] { arquivo, linha, motivo }); a última carregada passa a valer. Classes guardadas de produtos que deixam de ser candidatas do seu NCM passam a pendente (motivo candidatas_alteradas).',
       tags, response: loadResultJson,
     },
-    async handler(this: This, ctx: Ctx<{ versao: string; cclasstrib: string; cst: string; anexos: string; aliquotas: string }>) {
+    async handler(this: This, ctx: Ctx<{ versao: string; cclasstrib: string; cst: string; anexos: string; aliquotas: string; aliquotasCbs?: string }>) {
       const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
       const p = ctx.params;
-      const parsed = parseTableFiles({ versao: p.versao, cclasstrib: text(p.cclasstrib), cst: text(p.cst), anexos: text(p.anexos), aliquotas: text(p.aliquotas) });
+      const parsed = parseTableFiles({
+        versao: p.versao, cclasstrib: text(p.cclasstrib), cst: text(p.cst), anexos: text(p.anexos), aliquotas: text(p.aliquotas),
+        ...(p.aliquotasCbs !== undefined ? { aliquotasCbs: text(p.aliquotasCbs) } : {}),
+      });
       if (!parsed.ok) throw new DomainError('TABELA_CLASSIFICACAO_INVALIDA', { linhas: parsed.erros.slice(0, 200) });
       const at = now(this);
       const day = brasiliaDay(at);

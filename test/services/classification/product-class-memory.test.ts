@@ -137,7 +137,7 @@ test.serial('pendentes is paginated', async (t) => {
 const file = (name: string) => readFileSync(new URL(`../../../data/classification/${name}`, import.meta.url), 'utf8');
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const tables = (versao: string, anexos: string) => ({
-  versao, cclasstrib: b64(file('cclasstrib_2026-06-01.csv')), cst: b64(file('cst_ibscbs_2026-06-01.csv')), anexos: b64(anexos), aliquotas: b64(file('aliquotas_ibscbs.csv')),
+  versao, cclasstrib: b64(file('cclasstrib_2026-06-01.csv')), cst: b64(file('cst_ibscbs_2026-06-01.csv')), anexos: b64(anexos), aliquotas: b64(file('aliquotas_ibscbs.csv')), aliquotasCbs: b64(file('aliquotas_cbs_2026-05-12.csv')),
 });
 
 test.serial('loading a table version where rice leaves Anexo I turns its stored class pendente (candidatas_alteradas)', async (t) => {
@@ -193,7 +193,7 @@ test.serial('/api-docs-json documents the classification routes with request and
   t.deepEqual(Object.keys(classe.requestBody.content['application/json'].schema.properties), ['issuerId', 'codigo', 'cClassTrib', 'ncm']);
   t.truthy(classe.responses['200'].content['application/json'].schema);
   const load = doc.paths['/v1/admin/classificacao/tabelas'].post;
-  t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas']);
+  t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas', 'aliquotasCbs']);
   t.truthy(load.responses['201']);
   t.truthy(doc.paths['/v1/admin/classificacao/tabelas'].get.responses['200']);
   // The emission answer is the reusable Documento schema (issue 21, item 4).
