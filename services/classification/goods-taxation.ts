@@ -1,6 +1,6 @@
 import type { Context, Service } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
-import { candidatesOf, candidateView, type CorrelationIndex } from '../../lib/classification/correlation.js';
+import { candidatesOf, candidateView, unfilledGroups, type CorrelationIndex } from '../../lib/classification/correlation.js';
 import { CODE_OF, resolveItems, type ItemToResolve, type ResolutionResult } from '../../lib/classification/resolve.js';
 import { parseTableFiles } from '../../lib/classification/table-files.js';
 import { CORRELATION_SOURCE, type GoodsModel } from '../../lib/classification/types.js';
@@ -141,7 +141,7 @@ export const goodsTaxationActions = {
     rest: 'POST /fiscal/classification/classe', params: confirmClassSchema,
     openapi: {
       summary: 'Confirma a classe IBS/CBS de um produto',
-      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
+      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas) e sem grupo que a API não preenche (422 CCLASSTRIB_EXIGE_GRUPO com details.grupos); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
       tags, response: confirmedJson,
     },
     async handler(this: This, ctx: Ctx<{ issuerId: string; codigo: string; cClassTrib: string; ncm?: string }>) {
@@ -157,6 +157,9 @@ export const goodsTaxationActions = {
       if (!klass) {
         throw new DomainError('CCLASSTRIB_INVALIDO_PARA_NCM', { codigo, ncm, cClassTrib, candidatas: c.classes.map((k) => candidateView(k, c.annexItems)), versaoTabela: index.table.versao, fonte: CORRELATION_SOURCE });
       }
+      // A class no note of this API can carry would refuse every later emission of the product.
+      const grupos = unfilledGroups(index, klass);
+      if (grupos.length) throw new DomainError('CCLASSTRIB_EXIGE_GRUPO', { codigo, ncm, cClassTrib, grupos, versaoTabela: index.table.versao });
       const saved = await this.productClasses().confirm(issuerId, codigo, ncm, cClassTrib, ctx.meta.caller?.role === 'CONTADOR', at);
       return { ...saved, nome: klass.nome, versaoTabela: index.table.versao, fonte: CORRELATION_SOURCE };
     },

@@ -166,6 +166,26 @@ test.serial('loading a table version where rice leaves Anexo I turns its stored 
   t.is(byPartner.status, 403, byPartner.text);
 });
 
+test.serial('a class whose group flag the API cannot fill is refused by classe (CCLASSTRIB_EXIGE_GRUPO) and never emitted', async (t) => {
+  // A version where rice's 200003 demands gCredPresOper (its ind_gCredPresOper set to 1).
+  const csv = file('cclasstrib_2026-06-01.csv');
+  const at = csv.indexOf(',200003,');
+  const flags = ',100,100,0,0,0,0,0,0,0,0,';
+  const flagged = csv.slice(0, at) + csv.slice(at).replace(flags, ',100,100,0,1,0,0,0,0,0,0,');
+  t.not(flagged, csv);
+  const load = await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: { ...tables('credito-presumido', file('lc214_anexos_ncm.json')), cclasstrib: b64(flagged) } });
+  t.is(load.status, 201, load.text);
+  const refused = await confirm({ codigo: 'ARROZ-CP', ncm: RICE.ncm, cClassTrib: '200003' });
+  assertEnvelope(t, refused, 422, 'CCLASSTRIB_EXIGE_GRUPO', 'A classe tributária exige um grupo do IBS/CBS que a API não preenche (tributação regular, crédito presumido, estorno de crédito, monofasia, diferimento); nada foi emitido.', {
+    codigo: 'ARROZ-CP', ncm: RICE.ncm, cClassTrib: '200003', grupos: ['gCredPresOper'], versaoTabela: 'credito-presumido',
+  }, '/v1/fiscal/classification/classe');
+  t.is(await productClassRow(stack, issuerId, 'ARROZ-CP'), undefined);
+  const sent = await emit(noteOf([goodsItem({ ...RICE, codigo: 'ARROZ-CP' }, { ibsCbs: { cClassTrib: '200003' } as any })]));
+  t.is(sent.status, 422, sent.text);
+  t.like(sent.body.error.details.itensNaoResolvidos[0], { motivo: 'cclasstrib_exige_grupo', mensagem: 'cClassTrib 200003 exige gCredPresOper, grupo que a API não preenche: informe outra classe' });
+  t.is((await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: tables('2026-06-01', file('lc214_anexos_ncm.json')) })).status, 201);
+});
+
 test.serial('a table version without the year\'s rates refuses with 422 TRIBUTACAO_NAO_RESOLVIDA before numbering', async (t) => {
   const before = await emit(noteOf([goodsItem(SHIRT)], { resolverTributacao: false }));
   t.is(before.status, 201, before.text);
