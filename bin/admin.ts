@@ -26,7 +26,7 @@ const USAGE = `usage: npm run admin -- <command> [--flags]
   test-certificate   --cnpj C --password P [--razao-social R] [--days D]
   import-ibpt        --file TabelaIBPTax<UF><versão>.csv [--uf UF]
                      (a UF's approximate-tax table of Lei 12.741; same as POST /v1/admin/tributos-aproximados)
-  import-classificacao [--versao V --cclasstrib F --cst F --anexos F --aliquotas F]
+  import-classificacao [--versao V --cclasstrib F --cst F --anexos F --aliquotas F --aliquotasCbs F]
                      (a version of the assisted-taxation tables, same as POST /v1/admin/classificacao/tabelas;
                      without flags, the version shipped in data/classification; with any file, --versao is required
                      and each missing file is the shipped one)
@@ -120,7 +120,9 @@ const COMMANDS: Record<string, (a: Args) => Promise<[string, Record<string, unkn
   'import-classificacao': async (a) => {
     const { defaultTableFiles, DEFAULT_VERSION } = await import('../services/classification/default-tables.js');
     const shipped = defaultTableFiles();
-    const files: Record<'cclasstrib' | 'cst' | 'anexos' | 'aliquotas', string> = { cclasstrib: shipped.cclasstrib, cst: shipped.cst, anexos: shipped.anexos, aliquotas: shipped.aliquotas };
+    const files: Record<'cclasstrib' | 'cst' | 'anexos' | 'aliquotas' | 'aliquotasCbs', string> = {
+      cclasstrib: shipped.cclasstrib, cst: shipped.cst, anexos: shipped.anexos, aliquotas: shipped.aliquotas, aliquotasCbs: shipped.aliquotasCbs!,
+    };
     let given = false;
     for (const name of Object.keys(files) as (keyof typeof files)[]) {
       const file = await a.str(name, false);
@@ -134,7 +136,7 @@ const COMMANDS: Record<string, (a: Args) => Promise<[string, Record<string, unkn
     }
     const versao = await a.str('versao', given);
     const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-    return ['v1.classification.loadClassTables', { versao: versao ?? DEFAULT_VERSION, cclasstrib: b64(files.cclasstrib), cst: b64(files.cst), anexos: b64(files.anexos), aliquotas: b64(files.aliquotas) }];
+    return ['v1.classification.loadClassTables', { versao: versao ?? DEFAULT_VERSION, cclasstrib: b64(files.cclasstrib), cst: b64(files.cst), anexos: b64(files.anexos), aliquotas: b64(files.aliquotas), aliquotasCbs: b64(files.aliquotasCbs) }];
   },
 };
 

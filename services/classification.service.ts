@@ -30,7 +30,7 @@ type Classification = Service & DbMethods & {
   classTables(): ClassTableStore;
   productClasses(): ProductClassStore;
   tableInUse(): Promise<CorrelationIndex>;
-  ownIssuer(ctx: Ctx, issuerId: string): Promise<void>;
+  ownIssuer(ctx: Ctx, issuerId: string): Promise<{ fiscalBrainEnabled: boolean }>;
 };
 
 /**
@@ -131,9 +131,9 @@ const ClassificationService: ServiceSchema = {
       if (!index) throw new Error('no classification table version loaded');
       return index;
     },
-    /** 404 for an issuer of another partner (API.md, emission rule 2), answered by the issuer service. */
-    async ownIssuer(this: Classification, ctx: Ctx, issuerId: string): Promise<void> {
-      await ctx.call('v1.issuer.get', { partnerId: ctx.meta.caller!.partnerId, issuerId });
+    /** The caller's issuer (404 for another partner's: API.md, emission rule 2), answered by the issuer service. */
+    async ownIssuer(this: Classification, ctx: Ctx, issuerId: string): Promise<{ fiscalBrainEnabled: boolean }> {
+      return ctx.call('v1.issuer.get', { partnerId: ctx.meta.caller!.partnerId, issuerId });
     },
   },
 

@@ -1,3 +1,4 @@
+import { CST_WITHOUT_GROUP } from '../nfe/xml/det-ibscbs.js';
 import type { AnnexItem, Candidate, ClassTable, ClassTrib, GoodsModel } from './types.js';
 
 /**
@@ -71,12 +72,28 @@ export const validOn = (c: ClassTrib, day: string): boolean => c.vigenciaInicio 
 
 export const admittedIn = (c: ClassTrib, model: GoodsModel): boolean => (model === '55' ? c.indNFe : c.indNFCe);
 
-/** The builder writes gIBSCBS, with gRed when the class reduces; a CST needing anything else is out of reach. */
-export function writable(index: CorrelationIndex, c: ClassTrib): boolean {
+/**
+ * The groups a class needs in the item that the builder does not write: the class's own flags of
+ * the cClassTrib table (gTribRegular, gCredPresOper, gEstornoCred, gMono…, always unwritten) and
+ * its CST's groups other than gIBSCBS/gRed (gDif, gIBSCBSMono, gTransfCred…). The builder writes
+ * gIBSCBS, with gRed when the class reduces, or no group at all for CST 400/410 (isenção,
+ * imunidade: lib/nfe/xml/det-ibscbs.ts). Empty: the class can be emitted.
+ */
+export function unfilledGroups(index: CorrelationIndex, c: ClassTrib): string[] {
   const groups = index.cstGroups.get(c.cst);
-  if (!groups || !groups.has('gIBSCBS')) return false;
-  if ([...groups].some((g) => !WRITABLE_GROUPS.has(g))) return false;
-  return (c.pRedIBS === 0 && c.pRedCBS === 0) || groups.has('gRed');
+  // A CST missing from the table cannot be judged: parseTableFiles refuses such a version.
+  if (!groups) return ['CST ausente da tabela'];
+  // A stored version loaded before the flags were read has no `grupos` (migration 061 fills them).
+  const out = [...(c.grupos ?? [])];
+  for (const g of groups) if (!WRITABLE_GROUPS.has(g)) out.push(g);
+  if (!groups.has('gIBSCBS') && !CST_WITHOUT_GROUP.has(c.cst)) out.push('gIBSCBS');
+  if ((c.pRedIBS > 0 || c.pRedCBS > 0) && !groups.has('gRed')) out.push('gRed');
+  return out;
+}
+
+/** The CST's groups are ones the builder writes (the class's own flags are judged at resolution: CCLASSTRIB_EXIGE_GRUPO). */
+export function writable(index: CorrelationIndex, c: ClassTrib): boolean {
+  return unfilledGroups(index, { ...c, grupos: [] }).length === 0;
 }
 
 export interface NcmCandidates {

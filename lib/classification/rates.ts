@@ -1,8 +1,9 @@
 import type { ClassTrib, Pct4, YearRates } from './types.js';
 
 /**
- * IBS/CBS rates of a class in a year: the year's full rates (data/classification/aliquotas_ibscbs.csv;
- * 2026: CBS 0.9 %, IBS 0.1 % state and 0 municipal, LC 214/2025 art. 343) reduced by the class's
+ * IBS/CBS rates of a class in a year: the year's full rates (data/classification: CBS from the
+ * official aliquotas_cbs_*.csv, 2026 0.9 %; IBS from aliquotas_ibscbs.csv, 2026 0.1 % state and 0
+ * municipal, LC 214/2025 art. 343) reduced by the class's
  * pRedIBS/pRedCBS. The layout carries the full rate (pNominal) and the reduction (pRedAliq) in gRed
  * only when there is a reduction; the effective rate p = full × (1 − reduction), rounded half up
  * to the layout's 4 decimals.
@@ -34,6 +35,9 @@ export function ratesOfYear(aliquotas: readonly YearRates[], year: number): Year
 export function classRates(year: YearRates, c: Pick<ClassTrib, 'pRedIBS' | 'pRedCBS'>): ClassRates {
   return { ibsUf: reduce(year.ibsUf, c.pRedIBS), ibsMun: reduce(year.ibsMun, c.pRedIBS), cbs: reduce(year.cbs, c.pRedCBS) };
 }
+
+/** An exempt or immune class (CST 400/410, no gIBSCBS): nothing is due. */
+export const ZERO_RATES: ClassRates = { ibsUf: { nominal: 0, pRed: 0, p: 0 }, ibsMun: { nominal: 0, pRed: 0, p: 0 }, cbs: { nominal: 0, pRed: 0, p: 0 } };
 
 /** Pct4 as the request's percent number (9000 → 0.9): exact, 4 decimals at most. */
 export const toPercent = (p: Pct4): number => p / 10_000;

@@ -1,8 +1,9 @@
 import type { ErrorCode } from '../errors/index.js';
-import { admittedIn, candidatesOf, candidateView, validOn, type CorrelationIndex } from './correlation.js';
+import { admittedIn, candidatesOf, candidateView, unfilledGroups, validOn, type CorrelationIndex } from './correlation.js';
+import { CST_WITHOUT_GROUP } from '../nfe/xml/det-ibscbs.js';
 import { reusableClass } from './memory.js';
 import { isSale } from './operation.js';
-import { classRates, ratesOfYear, toPercent, type ClassRates } from './rates.js';
+import { classRates, ratesOfYear, toPercent, ZERO_RATES, type ClassRates } from './rates.js';
 import type { Candidate, ClassTrib, GoodsModel, Pct4, ProductClass } from './types.js';
 
 /**
@@ -20,6 +21,18 @@ import type { Candidate, ClassTrib, GoodsModel, Pct4, ProductClass } from './typ
  *   reductions must mirror the class (ESPELHO_FISCAL_DIVERGENTE): a partner's group that
  *   contradicts the table is refused rather than emitted under assisted taxation.
  * A hint with a `cst` that is not its class's CST is the same divergence.
+ *
+ * An operation that is not a sale has its class from the operation (410001 bonificação, 410002
+ * transferência, 410004 exportação…), not from the NCM: a sent class tied to no LC 214 annex
+ * (ANEXO empty) is then accepted without being a candidate of the NCM, if in force and admitted
+ * in the model. Such a class describes the operation, not the product, so it is not recorded in
+ * the product class memory.
+ *
+ * Whatever the path, a class is emitted only if the builder writes every group it demands
+ * (correlation.ts unfilledGroups: the cClassTrib table's `ind_g*` flags and the CST's groups),
+ * else CCLASSTRIB_EXIGE_GRUPO: an item without gCredPresOper, gTribRegular or gEstornoCred would
+ * be an incomplete document, so none is filled in by guess. A class of CST 400/410 (no gIBSCBS)
+ * gets zero rates: nothing is due on an exempt or immune operation.
  */
 export type SentIbsCbs =
   | { kind: 'none' }
@@ -49,7 +62,7 @@ export interface ResolvedClass {
   rates: ClassRates;
 }
 
-export type UnresolvedReason = 'ncm_multiclasse' | 'ncm_sem_classe_automatica' | 'cclasstrib_invalido_para_ncm' | 'cclasstrib_inadmissivel_no_modelo' | 'espelho_fiscal_divergente' | 'aliquotas_indisponiveis';
+export type UnresolvedReason = 'ncm_multiclasse' | 'ncm_sem_classe_automatica' | 'cclasstrib_invalido_para_ncm' | 'cclasstrib_inadmissivel_no_modelo' | 'cclasstrib_exige_grupo' | 'espelho_fiscal_divergente' | 'aliquotas_indisponiveis';
 
 export interface UnresolvedItem {
   index: number;
@@ -72,6 +85,7 @@ export const CODE_OF: Record<UnresolvedReason, ErrorCode> = {
   ncm_sem_classe_automatica: 'NCM_SEM_CLASSE_AUTOMATICA',
   cclasstrib_invalido_para_ncm: 'CCLASSTRIB_INVALIDO_PARA_NCM',
   cclasstrib_inadmissivel_no_modelo: 'CCLASSTRIB_INADMISSIVEL_NO_MODELO',
+  cclasstrib_exige_grupo: 'CCLASSTRIB_EXIGE_GRUPO',
   espelho_fiscal_divergente: 'ESPELHO_FISCAL_DIVERGENTE',
   aliquotas_indisponiveis: 'TRIBUTACAO_NAO_RESOLVIDA',
 };
@@ -101,14 +115,22 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
     const views = (list: ClassTrib[]) => list.map((c) => candidateView(c, annexItems));
     const refuse = (motivo: UnresolvedReason, mensagem: string, candidatas?: ClassTrib[]) =>
       out.unresolved.push({ index: item.index, codigo: item.codigo, ncm: item.ncm, motivo, mensagem, ...(candidatas ? { candidatas: views(candidatas) } : {}) });
+    /** The class's groups the builder does not write refuse it (true), whichever path chose it. */
+    const lacksGroups = (c: ClassTrib): boolean => {
+      const missing = unfilledGroups(index, c);
+      if (missing.length) refuse('cclasstrib_exige_grupo', `cClassTrib ${c.cClassTrib} exige ${missing.join(', ')}, grupo que a API não preenche: informe outra classe`);
+      return missing.length > 0;
+    };
     const use = (c: ClassTrib, origem: ResolutionOrigin) => {
+      if (lacksGroups(c)) return;
       if (!year) return refuse('aliquotas_indisponiveis', `alíquotas do IBS/CBS de ${day.slice(0, 4)} não carregadas (tabela ${index.table.versao})`);
-      out.resolved.push({ index: item.index, origem, cst: c.cst, cClassTrib: c.cClassTrib, nome: c.nome, rates: classRates(year, c) });
+      const rates = CST_WITHOUT_GROUP.has(c.cst) ? ZERO_RATES : classRates(year, c);
+      out.resolved.push({ index: item.index, origem, cst: c.cst, cClassTrib: c.cClassTrib, nome: c.nome, rates });
     };
     const sent = item.sent;
 
     if (sent.kind === 'none') {
-      if (!isSale(item.cfop)) { refuse('ncm_sem_classe_automatica', `CFOP ${item.cfop} não é venda: a classe depende da operação; informe ibsCbs.cClassTrib`); continue; }
+      if (!isSale(item.cfop)) { refuse('ncm_sem_classe_automatica', `CFOP ${item.cfop} não é venda: a classe depende da operação; informe em ibsCbs.cClassTrib a classe da operação (ex.: 410001 bonificação, 410003 doação) ou a do produto`); continue; }
       if (!classes.length) { refuse('ncm_sem_classe_automatica', `NCM ${item.ncm} sem correlação: informe o NCM de 8 dígitos ou ibsCbs.cClassTrib`); continue; }
       const admitted = classes.filter((c) => admittedIn(c, model));
       const stored = reusableClass(memory.get(item.codigo));
@@ -121,14 +143,19 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
     }
 
     const claimed = sent.cClassTrib;
+    const sale = isSale(item.cfop);
     let klass: ClassTrib | undefined;
+    /** A class of the operation, not of the NCM: recorded nowhere (see the docblock). */
+    let ofOperation = false;
     if (claimed !== undefined) {
       klass = classes.find((c) => c.cClassTrib === claimed);
+      const known = index.byClass.get(claimed);
+      if (!klass && !sale && known && known.anexo === null && validOn(known, day)) { klass = known; ofOperation = true; }
       if (!klass) {
-        const known = index.byClass.get(claimed);
         const why = !known ? `cClassTrib ${claimed} não existe na tabela ${index.table.versao}`
           : !validOn(known, day) ? `cClassTrib ${claimed} fora de vigência em ${day}`
           : !/^\d{8}$/.test(item.ncm) ? `NCM de 2 dígitos não permite conferir a classe: informe o NCM de 8 dígitos`
+          : known.anexo === null && sale ? `cClassTrib ${claimed} não é classe candidata do NCM ${item.ncm}; classe de operação só com CFOP que não é venda (CFOP ${item.cfop} é venda)`
           : `cClassTrib ${claimed} não é classe candidata do NCM ${item.ncm}`;
         refuse('cclasstrib_invalido_para_ncm', why, classes.length ? classes : undefined);
         continue;
@@ -142,6 +169,7 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
       klass = index.byClass.get('000001');
     }
     if (!klass) { refuse('cclasstrib_invalido_para_ncm', `cClassTrib 000001 ausente da tabela ${index.table.versao}`); continue; }
+    if (lacksGroups(klass)) continue;
     if (sent.cst !== undefined && sent.cst !== klass.cst) {
       refuse('espelho_fiscal_divergente', `CST ${sent.cst} informado diverge do CST ${klass.cst} da classe ${klass.cClassTrib}`);
       continue;
@@ -157,7 +185,7 @@ export function resolveItems(input: ResolveInput): ResolutionResult {
     } else {
       use(klass, 'informada');
     }
-    if (claimed !== undefined) out.sentClasses.push({ codigo: item.codigo, ncm: item.ncm, cClassTrib: claimed });
+    if (claimed !== undefined && !ofOperation) out.sentClasses.push({ codigo: item.codigo, ncm: item.ncm, cClassTrib: claimed });
   }
   return out;
 }

@@ -14,6 +14,7 @@ export const loadTablesSchema = {
   cst: base64File('CSV da tabela de CST do IBS/CBS'),
   anexos: base64File('JSON dos anexos da LC 214/2025 por NCM'),
   aliquotas: base64File('CSV das alíquotas do IBS/CBS por ano'),
+  aliquotasCbs: { ...base64File('CSV da tabela oficial de alíquotas da CBS (Portal Nacional da NF-e)'), optional: true },
 } as const;
 
 const ISSUER_ID = { type: 'string', min: 1, max: 64, pattern: /^[0-9A-Za-z-]+$/ };

@@ -7,6 +7,12 @@ import type { AnnexItem, ClassTable, ClassTrib, CstInfo, Pct4, YearRates } from 
  * published by the Portal Nacional da NF-e (converted to CSV), the LC 214 annexes' NCM lists
  * (JSON) and the IBS/CBS rates per year (CSV). A version is taken whole or refused: every bad line
  * of every file is reported at once, and nothing is returned unless all of them are good.
+ *
+ * Rates: the CBS rate of a year comes from the official table when given (`aliquotasCbs`: the
+ * Portal Nacional da NF-e's Tabela_Aliquotas_CBS, "Ano,Alíquota"; a year "aguarda legislação" has
+ * none). No official IBS table exists, so `aliquotas` (ano,cbs,ibsUf,ibsMun,fonte) carries the IBS
+ * per year from the law, and a `cbs` only for a year the official table does not price; a `cbs`
+ * that contradicts the official one refuses the version.
  */
 export interface TableFiles {
   versao: string;
@@ -14,6 +20,7 @@ export interface TableFiles {
   cst: string;
   anexos: string;
   aliquotas: string;
+  aliquotasCbs?: string;
 }
 
 export interface FileError {
@@ -60,7 +67,25 @@ function required(row: CsvRow, columns: string[], arquivo: FileError['arquivo'],
   return !missing.length;
 }
 
-const CLASS_COLUMNS = ['CST-IBS/CBS', 'cClassTrib', 'Nome cClassTrib', 'LC 214/25', 'pRedIBS', 'pRedCBS', 'dIniVig', 'dFimVig', 'indNFe', 'indNFCe', 'ANEXO'];
+/**
+ * The group flags of the cClassTrib table (publication 2026-06-01): a 1 says the item of that
+ * class carries the group. Required, so a table without them is refused rather than read as
+ * "no group demanded"; any further `ind_g*` column a later publication adds is read the same way.
+ */
+export const CLASS_GROUP_FLAGS = ['ind_gTribRegular', 'ind_gCredPresOper', 'ind_gMonoPadrao', 'ind_gMonoReten', 'ind_gMonoRet', 'ind_gMonoDif', 'ind_gpBioDiferenca', 'ind_gEstornoCred'];
+const CLASS_COLUMNS = ['CST-IBS/CBS', 'cClassTrib', 'Nome cClassTrib', 'LC 214/25', 'pRedIBS', 'pRedCBS', 'dIniVig', 'dFimVig', 'indNFe', 'indNFCe', 'ANEXO', ...CLASS_GROUP_FLAGS];
+
+/** The groups a class row demands (`ind_gX` = 1 → "gX"); a flag that is not 0 or 1 is a bad line. */
+function groupFlags(cells: Record<string, string>, bad: (motivo: string) => void): string[] {
+  const grupos: string[] = [];
+  for (const [column, value] of Object.entries(cells)) {
+    if (!column.startsWith('ind_g')) continue;
+    const v = (value ?? '').trim();
+    if (!/^[01]$/.test(v)) bad(`${column} deve ser 0 ou 1`);
+    else if (v === '1') grupos.push(column.slice(4));
+  }
+  return grupos;
+}
 
 function readClasses(text: string, erros: FileError[]): ClassTrib[] {
   const out: ClassTrib[] = [];
@@ -88,10 +113,11 @@ function readClasses(text: string, erros: FileError[]): ClassTrib[] {
     // ANEXO holds the LC 214 annex number (1-17) for goods and service lists; larger values are
     // article references of the NFS-e tables and tie the class to no NCM list.
     const n = Number(anexoNum);
+    const grupos = groupFlags(c, bad);
     out.push({
       cClassTrib, cst, nome: c['Nome cClassTrib']!.trim(), artigo: c['LC 214/25']!.trim(),
       anexo: anexoNum && n >= 1 && n <= ROMAN.length ? ROMAN[n - 1]! : null,
-      pRedIBS: pRedIBS ?? 0, pRedCBS: pRedCBS ?? 0, indNFe: c.indNFe!.trim() === '1', indNFCe: c.indNFCe!.trim() === '1',
+      pRedIBS: pRedIBS ?? 0, pRedCBS: pRedCBS ?? 0, indNFe: c.indNFe!.trim() === '1', indNFCe: c.indNFCe!.trim() === '1', grupos,
       vigenciaInicio: c.dIniVig!.trim(), vigenciaFim: c.dFimVig!.trim() || null,
     });
   }
@@ -145,16 +171,57 @@ function readAnnexes(text: string, erros: FileError[]): AnnexItem[] {
   return out;
 }
 
-function readRates(text: string, erros: FileError[]): YearRates[] {
+/** What the official CBS table says (file name as loaded, for `fonte`): per year, the rate or none. */
+interface OfficialCbs { fonte: string; byYear: Map<number, Pct4 | null> }
+
+/**
+ * The official CBS table (Tabela_Aliquotas_CBS_*.xlsx as CSV): a title line ("Aliquota da CBS"),
+ * the header "Ano,Alíquota", then one year a line; a rate that is not a number ("aguarda
+ * legislação") says the year has no CBS rate yet.
+ */
+function readOfficialCbs(text: string, erros: FileError[]): OfficialCbs {
+  const byYear = new Map<number, Pct4 | null>();
+  let lines: string[][] = [];
+  try { lines = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][]; } catch (err) {
+    erros.push({ arquivo: 'aliquotasCbs', motivo: `CSV ilegível: ${(err as Error).message.slice(0, 200)}` });
+    return { fonte: '', byYear };
+  }
+  const header = lines.findIndex((l) => (l[0] ?? '').trim() === 'Ano');
+  if (header < 0) { erros.push({ arquivo: 'aliquotasCbs', motivo: 'cabeçalho "Ano,Alíquota" ausente' }); return { fonte: '', byYear }; }
+  lines.slice(header + 1).forEach((l, i) => {
+    const ano = (l[0] ?? '').trim();
+    const rate = (l[1] ?? '').trim();
+    if (!/^\d{4}$/.test(ano)) return erros.push({ arquivo: 'aliquotasCbs', linha: header + i + 2, motivo: `ano inválido: "${ano}"` });
+    const value = /^[\d.,]+$/.test(rate) ? fraction(rate) : null;
+    if (/^[\d.,]+$/.test(rate) && (value === null || value > 1_000_000)) return erros.push({ arquivo: 'aliquotasCbs', linha: header + i + 2, motivo: `alíquota inválida: "${rate}" (fração: 0.009 = 0,9 %)` });
+    byYear.set(Number(ano), value);
+    return undefined;
+  });
+  return { fonte: 'CBS: tabela oficial de alíquotas da CBS (Portal Nacional da NF-e, Tabela_Aliquotas_CBS)', byYear };
+}
+
+function readRates(text: string, official: OfficialCbs | null, erros: FileError[]): YearRates[] {
   const out: YearRates[] = [];
   for (const row of readCsv(text, 'aliquotas', erros)) {
-    if (!required(row, ['ano', 'cbs', 'ibsUf', 'ibsMun'], 'aliquotas', erros)) continue;
+    if (!required(row, official ? ['ano', 'ibsUf', 'ibsMun'] : ['ano', 'cbs', 'ibsUf', 'ibsMun'], 'aliquotas', erros)) continue;
     const c = row.cells;
-    const values = { cbs: fraction(c.cbs!), ibsUf: fraction(c.ibsUf!), ibsMun: fraction(c.ibsMun!) };
+    const bad = (motivo: string) => erros.push({ arquivo: 'aliquotas', linha: row.line, motivo });
+    if (!/^\d{4}$/.test(c.ano!.trim())) { bad(`ano inválido: "${c.ano}"`); continue; }
+    const ano = Number(c.ano);
+    const sentCbs = (c.cbs ?? '').trim();
+    const values = { cbs: sentCbs ? fraction(sentCbs) : official ? 0 : null, ibsUf: fraction(c.ibsUf!), ibsMun: fraction(c.ibsMun!) };
     const wrong = Object.entries(values).filter(([, v]) => v === null || v > 1_000_000).map(([k]) => k);
-    if (!/^\d{4}$/.test(c.ano!.trim())) { erros.push({ arquivo: 'aliquotas', linha: row.line, motivo: `ano inválido: "${c.ano}"` }); continue; }
-    if (wrong.length) { erros.push({ arquivo: 'aliquotas', linha: row.line, motivo: `alíquota inválida em ${wrong.join(', ')} (fração: 0.009 = 0,9 %)` }); continue; }
-    out.push({ ano: Number(c.ano), cbs: values.cbs!, ibsUf: values.ibsUf!, ibsMun: values.ibsMun!, fonte: (c.fonte ?? '').trim() });
+    if (wrong.length) { bad(`alíquota inválida em ${wrong.join(', ')} (fração: 0.009 = 0,9 %)`); continue; }
+    const fonte = (c.fonte ?? '').trim();
+    const officialCbs = official?.byYear.get(ano) ?? null;
+    if (!official || (officialCbs === null && sentCbs)) {
+      // No official rate for the year: the hand-written one stands, and its `fonte` says where it comes from.
+      out.push({ ano, cbs: values.cbs!, ibsUf: values.ibsUf!, ibsMun: values.ibsMun!, fonte });
+      continue;
+    }
+    if (officialCbs === null) { bad(`ano ${ano} sem alíquota da CBS: a tabela oficial não a traz e a coluna cbs está vazia`); continue; }
+    if (sentCbs && values.cbs !== officialCbs) { bad(`cbs ${sentCbs} diverge da tabela oficial da CBS (${officialCbs / 1_000_000}) para ${ano}`); continue; }
+    out.push({ ano, cbs: officialCbs, ibsUf: values.ibsUf!, ibsMun: values.ibsMun!, fonte: [official.fonte, fonte].filter(Boolean).join('; ') });
   }
   if (!out.length && !erros.some((e) => e.arquivo === 'aliquotas')) erros.push({ arquivo: 'aliquotas', motivo: 'nenhum ano com alíquotas' });
   return out;
@@ -165,7 +232,8 @@ export function parseTableFiles(files: TableFiles): ParsedTables {
   const classes = readClasses(files.cclasstrib, erros);
   const csts = readCsts(files.cst, erros);
   const anexos = readAnnexes(files.anexos, erros);
-  const aliquotas = readRates(files.aliquotas, erros);
+  const official = files.aliquotasCbs !== undefined ? readOfficialCbs(files.aliquotasCbs, erros) : null;
+  const aliquotas = readRates(files.aliquotas, official, erros);
   const known = new Set(csts.map((c) => c.cst));
   if (csts.length) {
     const orphan = [...new Set(classes.filter((c) => !known.has(c.cst)).map((c) => c.cst))];

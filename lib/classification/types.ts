@@ -21,6 +21,13 @@ export interface ClassTrib {
   pRedCBS: Pct4;
   indNFe: boolean;
   indNFCe: boolean;
+  /**
+   * The groups the class demands in the item (`ind_g*` columns set to 1: gTribRegular,
+   * gCredPresOper, gMonoPadrao, gMonoReten, gMonoRet, gMonoDif, gpBioDiferenca, gEstornoCred).
+   * The note builder fills none of them, so such a class is never emitted under assisted taxation
+   * (lib/classification/resolve.ts, CCLASSTRIB_EXIGE_GRUPO).
+   */
+  grupos: string[];
   /** ISO days; vigenciaFim null = open. */
   vigenciaInicio: string;
   vigenciaFim: string | null;

@@ -6,6 +6,7 @@ import { formatCents } from '../money.js';
 import type { Model } from '../nfe/types.js';
 import { isOpen, type DocumentStatus } from './state.js';
 import { contingencyView, type ContingencyInfo } from './contingency.js';
+import type { ResolvedItemView } from '../classification/note-groups.js';
 
 export interface Erro {
   codigo: string;
@@ -46,6 +47,8 @@ export interface DocumentRecord {
   hasAuthorizedXml: boolean;
   /** NFC-e issued in offline contingency (tpEmis 9): why, the printed text, the deadline. */
   contingencia?: ContingencyInfo | null;
+  /** What assisted taxation resolved per item when the note asked for it (issue 17); null otherwise. */
+  tributacaoResolvida?: ResolvedItemView[] | null;
 }
 
 const pathOf = (model: Model): string => (model === '55' ? 'nfe' : 'nfce');

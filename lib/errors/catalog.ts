@@ -139,6 +139,7 @@ export const CATALOG = {
   ESPELHO_FISCAL_DIVERGENTE: { status: 422, detail: 'Espelho fiscal divergente: o CST ou a redução do IBS/CBS informados não correspondem à classe tributária. Corrija o grupo ibsCbs (ou envie só cClassTrib para o serviço calcular), ou emita sem resolverTributacao com o grupo ibsCbs explícito.' , fix: 'Corrija o grupo ibsCbs, envie só cClassTrib ou emita sem resolverTributacao.' },
   TRIBUTACAO_ASSISTIDA_INDISPONIVEL: { status: 403, detail: 'Tributação assistida (resolverTributacao) exige plano com fiscalBrain e o emissor com fiscalBrainEnabled.' , fix: 'Contrate plano com fiscalBrain e ative fiscalBrainEnabled no emissor.' },
   TABELA_CLASSIFICACAO_INVALIDA: { status: 422, detail: 'Tabelas de classificação IBS/CBS recusadas: corrija os arquivos indicados e envie a versão inteira de novo.' , fix: 'Corrija os arquivos indicados em details e envie a versão inteira de novo.' },
+  CCLASSTRIB_EXIGE_GRUPO: { status: 422, detail: 'A classe tributária exige um grupo do IBS/CBS que a API não preenche (tributação regular, crédito presumido, estorno de crédito, monofasia, diferimento); nada foi emitido.' , fix: 'Informe em ibsCbs.cClassTrib outra classe, sem grupo exigido (details.itensNaoResolvidos[].mensagem diz qual grupo).' },
   PRODUTO_SEM_NCM: { status: 422, detail: 'Produto ainda sem NCM conhecido: informe ncm para confirmar a classe.' , fix: 'Informe ncm ao confirmar a classe do produto.' },
 
   // NFS-e

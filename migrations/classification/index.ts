@@ -1,4 +1,6 @@
 import type { Migration } from '../../services/shared/migrations.js';
+import { defaultTable } from '../../services/classification/default-tables.js';
+import type { ClassTable } from '../../lib/classification/types.js';
 
 /** Tables of the classification service (schema `classification`). */
 export const migrations: Migration[] = [
@@ -77,6 +79,24 @@ export const migrations: Migration[] = [
         t.uuid('event_id').primary();
         t.timestamp('applied_at', { useTz: true }).notNullable();
       });
+    },
+  },
+  {
+    // The cClassTrib table's ind_g* group flags (ClassTrib.grupos) were not read before: stored
+    // versions lack them and would let a class that demands gCredPresOper, gTribRegular… through.
+    // The originals were not kept, so each class takes the flags of the same code in the shipped
+    // publication (flags are fixed per code in it); a code it lacks gets none, and the operator's
+    // next load of that version reads them from the file.
+    name: '061_class_group_flags',
+    async up(knex, schema) {
+      const shipped = new Map(defaultTable().classes.map((c) => [c.cClassTrib, c.grupos]));
+      const rows = await knex(`${schema}.class_table_versions`).select('versao', 'content');
+      for (const row of rows) {
+        const content = (typeof row.content === 'string' ? JSON.parse(row.content) : row.content) as ClassTable;
+        if (content.classes.every((c) => Array.isArray(c.grupos))) continue;
+        const classes = content.classes.map((c) => (Array.isArray(c.grupos) ? c : { ...c, grupos: shipped.get(c.cClassTrib) ?? [] }));
+        await knex(`${schema}.class_table_versions`).where({ versao: row.versao }).update({ content: JSON.stringify({ ...content, classes }) });
+      }
     },
   },
 ];

@@ -330,4 +330,14 @@ export const migrations: Migration[] = [
   nfseMigration,
   nfseIdempotencyMigration,
   nfseEventReconciliationMigration,
+  {
+    // issue 17: what assisted taxation resolved per item (tributacaoResolvida[] of the answer),
+    // kept with the note so a retry under the same Idempotency-Key answers it too.
+    name: '062_documents_tributacao_resolvida',
+    async up(knex, schema) {
+      await knex.schema.withSchema(schema).alterTable('documents', (t) => {
+        t.jsonb('tributacao_resolvida');
+      });
+    },
+  },
 ];

@@ -14,7 +14,10 @@ export const DEFAULT_FILES = {
   cclasstrib: 'cclasstrib_2026-06-01.csv',
   cst: 'cst_ibscbs_2026-06-01.csv',
   anexos: 'lc214_anexos_ncm.json',
+  /** IBS per year from the law (no official IBS table); cbs only where the official file has no rate. */
   aliquotas: 'aliquotas_ibscbs.csv',
+  /** The official CBS rates (Tabela_Aliquotas_CBS_2026-05-12, Portal Nacional da NF-e), verbatim. */
+  aliquotasCbs: 'aliquotas_cbs_2026-05-12.csv',
 } as const;
 
 export function defaultTableFiles(): TableFiles {
@@ -22,6 +25,7 @@ export function defaultTableFiles(): TableFiles {
   return {
     versao: DEFAULT_VERSION,
     cclasstrib: read(DEFAULT_FILES.cclasstrib), cst: read(DEFAULT_FILES.cst), anexos: read(DEFAULT_FILES.anexos), aliquotas: read(DEFAULT_FILES.aliquotas),
+    aliquotasCbs: read(DEFAULT_FILES.aliquotasCbs),
   };
 }
 

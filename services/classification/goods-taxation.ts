@@ -1,6 +1,6 @@
 import type { Context, Service } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
-import { candidatesOf, candidateView, type CorrelationIndex } from '../../lib/classification/correlation.js';
+import { candidatesOf, candidateView, unfilledGroups, type CorrelationIndex } from '../../lib/classification/correlation.js';
 import { CODE_OF, resolveItems, type ItemToResolve, type ResolutionResult } from '../../lib/classification/resolve.js';
 import { parseTableFiles } from '../../lib/classification/table-files.js';
 import { CORRELATION_SOURCE, type GoodsModel } from '../../lib/classification/types.js';
@@ -25,7 +25,7 @@ interface This extends Pick<Service, 'broker' | 'logger'> {
   classTables(): ClassTableStore;
   productClasses(): ProductClassStore;
   tableInUse(): Promise<CorrelationIndex>;
-  ownIssuer(ctx: Ctx, issuerId: string): Promise<void>;
+  ownIssuer(ctx: Ctx, issuerId: string): Promise<{ fiscalBrainEnabled: boolean }>;
 }
 
 const admin = { auth: 'jwt', roles: ['SUPERADMIN'] } as const;
@@ -44,11 +44,20 @@ export interface ResolveGoodsResult extends Pick<ResolutionResult, 'resolved' | 
   fonte: string;
 }
 
-/** The partner's plan must include fiscalBrain (lib/plans.ts) for the module's routes. */
-function requirePlan(ctx: Ctx): void {
+/**
+ * The module's gate on its own routes, as on the emission (API.md, "What the service does" 5: the
+ * module requires a plan with fiscalBrain plus Issuer.fiscalBrainEnabled): the plan first (no
+ * issuer is looked at), then the issuer — 404 for another partner's, 403 when its
+ * fiscalBrainEnabled is off. A product's pending list and confirmations belong to the module: an
+ * issuer that switched it off neither reads nor changes them until it switches it on again (the
+ * stored classes are kept).
+ */
+async function requireModule(svc: This, ctx: Ctx, issuerId: string): Promise<void> {
   const caller = ctx.meta.caller;
   if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro.');
   if (!planIncludesFiscalBrain(caller.plan)) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: false });
+  const issuer = await svc.ownIssuer(ctx, issuerId);
+  if (!issuer.fiscalBrainEnabled) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: true, fiscalBrainEnabled: false });
 }
 
 export const goodsTaxationActions = {
@@ -56,13 +65,16 @@ export const goodsTaxationActions = {
     rest: 'POST /admin/classificacao/tabelas', ...admin, httpStatus: 201, params: loadTablesSchema,
     openapi: {
       summary: 'Carrega uma versão das tabelas da tributação assistida de mercadorias',
-      description: 'Os quatro arquivos em base64 (UTF-8), no leiaute de data/classification: cclasstrib (CSV da tabela cClassTrib do Portal Nacional da NF-e), cst (CSV da tabela de CST do IBS/CBS), anexos (JSON com anexo, item, descricao, ncm_incluidos, ncm_excecoes por item dos anexos da LC 214/2025) e aliquotas (CSV ano,cbs,ibsUf,ibsMun,fonte com frações: 0.009 = 0,9 %). A versão é carregada inteira ou recusada (422 TABELA_CLASSIFICACAO_INVALIDA com details.linhas[] { arquivo, linha, motivo }); a última carregada passa a valer. Classes guardadas de produtos que deixam de ser candidatas do seu NCM passam a pendente (motivo candidatas_alteradas).',
+      description: 'Os quatro arquivos em base64 (UTF-8), no leiaute de data/classification: cclasstrib (CSV da tabela cClassTrib do Portal Nacional da NF-e), cst (CSV da tabela de CST do IBS/CBS), anexos (JSON com anexo, item, descricao, ncm_incluidos, ncm_excecoes por item dos anexos da LC 214/2025) e aliquotas (CSV ano,cbs,ibsUf,ibsMun,fonte com frações: 0.009 = 0,9 %); opcional aliquotasCbs, a tabela oficial de alíquotas da CBS (Ano,Alíquota): com ela a CBS de cada ano vem dela (cbs de aliquotas só para ano que ela não precifica, e divergente recusa). A versão é carregada inteira ou recusada (422 TABELA_CLASSIFICACAO_INVALIDA com details.linhas[] { arquivo, linha, motivo }); a última carregada passa a valer. Classes guardadas de produtos que deixam de ser candidatas do seu NCM passam a pendente (motivo candidatas_alteradas).',
       tags, response: loadResultJson,
     },
-    async handler(this: This, ctx: Ctx<{ versao: string; cclasstrib: string; cst: string; anexos: string; aliquotas: string }>) {
+    async handler(this: This, ctx: Ctx<{ versao: string; cclasstrib: string; cst: string; anexos: string; aliquotas: string; aliquotasCbs?: string }>) {
       const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
       const p = ctx.params;
-      const parsed = parseTableFiles({ versao: p.versao, cclasstrib: text(p.cclasstrib), cst: text(p.cst), anexos: text(p.anexos), aliquotas: text(p.aliquotas) });
+      const parsed = parseTableFiles({
+        versao: p.versao, cclasstrib: text(p.cclasstrib), cst: text(p.cst), anexos: text(p.anexos), aliquotas: text(p.aliquotas),
+        ...(p.aliquotasCbs !== undefined ? { aliquotasCbs: text(p.aliquotasCbs) } : {}),
+      });
       if (!parsed.ok) throw new DomainError('TABELA_CLASSIFICACAO_INVALIDA', { linhas: parsed.erros.slice(0, 200) });
       const at = now(this);
       const day = brasiliaDay(at);
@@ -106,12 +118,11 @@ export const goodsTaxationActions = {
     rest: 'GET /fiscal/classification/pendentes', params: pendingQuerySchema,
     openapi: {
       summary: 'Produtos com classe IBS/CBS pendente de confirmação',
-      description: 'Por emissor (404 para emissor de outro parceiro): produtos recusados com NCM_MULTICLASSE sem classe confirmada (motivo multiclasse), produtos cuja classe guardada deixou de ser candidata do NCM numa nova versão das tabelas (candidatas_alteradas, com cClassTribAnterior) e produtos cuja classe confirmada foi substituída por uma enviada (deslocou_confirmada, com cClassTribAnterior e deslocouEm). Cada um com as candidatas do NCM na versão em uso. Paginado por page/limit. Exige plano com fiscalBrain (403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
+      description: 'Por emissor (404 para emissor de outro parceiro): produtos recusados com NCM_MULTICLASSE sem classe confirmada (motivo multiclasse), produtos cuja classe guardada deixou de ser candidata do NCM numa nova versão das tabelas (candidatas_alteradas, com cClassTribAnterior) e produtos cuja classe confirmada foi substituída por uma enviada (deslocou_confirmada, com cClassTribAnterior e deslocouEm). Cada um com as candidatas do NCM na versão em uso. Paginado por page/limit. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL, como na emissão).',
       tags, query: ['issuerId', 'page', 'limit'], response: pendingJson,
     },
     async handler(this: This, ctx: Ctx<{ issuerId: string; page: number; limit: number }>) {
-      requirePlan(ctx);
-      await this.ownIssuer(ctx, ctx.params.issuerId);
+      await requireModule(this, ctx, ctx.params.issuerId);
       const { page, limit } = ctx.params;
       const index = await this.tableInUse();
       const day = brasiliaDay(now(this));
@@ -130,13 +141,12 @@ export const goodsTaxationActions = {
     rest: 'POST /fiscal/classification/classe', params: confirmClassSchema,
     openapi: {
       summary: 'Confirma a classe IBS/CBS de um produto',
-      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain.',
+      description: 'Guarda cClassTrib para o produto (issuerId + codigo) com origem confirmado, ou contador quando o usuário tem o papel CONTADOR; limpa a marca deslocou_confirmada e tira o produto da lista de pendentes. A classe precisa ser candidata do NCM do produto (422 CCLASSTRIB_INVALIDO_PARA_NCM com details.candidatas) e sem grupo que a API não preenche (422 CCLASSTRIB_EXIGE_GRUPO com details.grupos); o NCM é o guardado, ou ncm do corpo (obrigatório para produto nunca visto: 422 PRODUTO_SEM_NCM). As emissões seguintes com resolverTributacao usam essa classe. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL).',
       tags, response: confirmedJson,
     },
     async handler(this: This, ctx: Ctx<{ issuerId: string; codigo: string; cClassTrib: string; ncm?: string }>) {
-      requirePlan(ctx);
       const { issuerId, codigo, cClassTrib } = ctx.params;
-      await this.ownIssuer(ctx, issuerId);
+      await requireModule(this, ctx, issuerId);
       const stored = (await this.productClasses().get(issuerId, [codigo])).get(codigo);
       const ncm = ctx.params.ncm ?? stored?.ncm;
       if (!ncm) throw new DomainError('PRODUTO_SEM_NCM', { codigo });
@@ -147,6 +157,9 @@ export const goodsTaxationActions = {
       if (!klass) {
         throw new DomainError('CCLASSTRIB_INVALIDO_PARA_NCM', { codigo, ncm, cClassTrib, candidatas: c.classes.map((k) => candidateView(k, c.annexItems)), versaoTabela: index.table.versao, fonte: CORRELATION_SOURCE });
       }
+      // A class no note of this API can carry would refuse every later emission of the product.
+      const grupos = unfilledGroups(index, klass);
+      if (grupos.length) throw new DomainError('CCLASSTRIB_EXIGE_GRUPO', { codigo, ncm, cClassTrib, grupos, versaoTabela: index.table.versao });
       const saved = await this.productClasses().confirm(issuerId, codigo, ncm, cClassTrib, ctx.meta.caller?.role === 'CONTADOR', at);
       return { ...saved, nome: klass.nome, versaoTabela: index.table.versao, fonte: CORRELATION_SOURCE };
     },

@@ -10,7 +10,6 @@ import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import { planIncludesFiscalBrain, type Plan } from '../../lib/plans.js';
 import { PRODUCT_CLASS_CHANNEL, PRODUCT_CLASS_EVENT, type ProductClassEvent } from '../shared/product-class-event.js';
 import type { AfterInsert } from './store.js';
-import type { emissionView } from '../../lib/emission/document.js';
 
 /**
  * Assisted taxation of goods on the emission side (API.md rule 9, issue 17), kept out of emit.ts:
@@ -102,11 +101,4 @@ function productClassEvent(partnerId: string, issuerId: string, sent: ProductCla
 export function chainAfterInsert(first: AfterInsert | undefined, second: AfterInsert | undefined): AfterInsert | undefined {
   if (!first || !second) return first ?? second;
   return async (trx, created) => second(trx, await first(trx, created));
-}
-
-/** An emission's answer, with what assisted taxation resolved when it ran. */
-export type EmissionAnswer = ReturnType<typeof emissionView> & Partial<Pick<AssistedTaxation, 'tributacaoResolvida'>>;
-
-export function withResolution(view: ReturnType<typeof emissionView>, taxation: AssistedTaxation | null): EmissionAnswer {
-  return taxation ? { ...view, tributacaoResolvida: taxation.tributacaoResolvida } : view;
 }

@@ -19,9 +19,9 @@ import type { OutcomeReporter } from './outcome-report.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
-import { respond } from './answer.js';
+import { respond, type EmissionAnswer } from './answer.js';
 import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
-import { assistedTaxation, chainAfterInsert, withResolution, type EmissionAnswer } from './assisted-taxation.js';
+import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -107,6 +107,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const base: Omit<NewDocument, 'cnf'> = {
     ...space, uf: issuer.endereco.uf, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt', amountCents: totals.vNF, requestBody: req.body,
     idempotencyKey: key, idempotencyFingerprint: fingerprint, tpEmis: entry ? CONTINGENCY_TP_EMIS : 1, emittedAt,
+    tributacaoResolvida: taxation?.tributacaoResolvida ?? null,
   };
   // dhCont is dhEmi: the note is issued in contingency from its emission on.
   const ctxFor = (number: number, cnf: string, at: Date, tpEmis: number): BuildContext => ({
@@ -141,7 +142,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material, onStep);
       if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
       doc = existing;
-      resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey };
+      resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey, tributacaoResolvida: taxation?.tributacaoResolvida ?? null };
     } else {
       const cnf = chooseCnf(body.numero, random);
       mark = clockMs();
@@ -176,7 +177,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
     if (doc.status === 'CONTINGENCIA_PENDENTE') {
       stages?.record('total', clockMs() - started);
-      return withResolution(respond(doc), taxation);
+      return respond(doc);
     }
 
     // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
@@ -198,7 +199,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       });
     }
     stages?.record('total', clockMs() - started);
-    return withResolution(respond(final), taxation);
+    return respond(final);
   });
 }
 

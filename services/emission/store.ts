@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { BuiltDocument } from '../../lib/emission/pipeline.js';
 import type { DocumentRecord, Erro } from '../../lib/emission/document.js';
+import type { ResolvedItemView } from '../../lib/classification/note-groups.js';
 import { eventData } from '../../lib/emission/document.js';
 import { OPEN_STATUSES, isTerminal, type DocumentStatus, type Transition } from '../../lib/emission/state.js';
 import { nextCheckAt } from '../../lib/emission/reconciliation.js';
@@ -44,6 +45,8 @@ export interface NewDocument extends NumberSpace {
   idempotencyKey: string | null;
   /** lib/idempotency/fingerprint.ts bodyFingerprint of the request; null without a key. */
   idempotencyFingerprint: string | null;
+  /** tributacaoResolvida[] of the answer (assisted taxation), stored to answer a retry the same. */
+  tributacaoResolvida?: ResolvedItemView[] | null;
   cnf: string;
   tpEmis: number;
   emittedAt: Date;
@@ -57,6 +60,7 @@ export interface ResendContent {
   requestBody: unknown;
   amountCents: bigint;
   accessKey: string;
+  tributacaoResolvida?: ResolvedItemView[] | null;
 }
 
 /** markTransmitting's answer: the attempt started, or why not, with the document as it is now. */
@@ -74,7 +78,7 @@ export interface AuthorityDetails {
 export const COLUMNS = `id, partner_id, issuer_id, model, series, number, environment, uf, key_kind, access_key, cnf, tp_emis,
   emitted_at, status, amount_cents, protocol, authorized_at, erros, motivo, created_at, updated_at, next_check_at,
   check_attempts, transmissions, transmitting_until, qr_code, (transmitted_xml is not null) as has_transmitted_xml, (authorized_xml is not null) as has_authorized_xml,
-  contingency_reason, contingency_justification, contingency_deadline`;
+  contingency_reason, contingency_justification, contingency_deadline, tributacao_resolvida`;
 
 const PG_UNIQUE_VIOLATION = '23505';
 /** migrations/emission 010: one document per partner, model and Idempotency-Key. */
@@ -111,6 +115,7 @@ export function toRecord(r: any): DocumentRecord {
     checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), transmittingUntil: date(r.transmitting_until), qrCode: r.qr_code ?? null,
     hasTransmittedXml: !!r.has_transmitted_xml, hasAuthorizedXml: !!r.has_authorized_xml,
     contingencia: r.contingency_deadline ? { motivo: r.contingency_reason, justificativa: r.contingency_justification, prazo: new Date(r.contingency_deadline) } : null,
+    tributacaoResolvida: typeof r.tributacao_resolvida === 'string' ? JSON.parse(r.tributacao_resolvida) : r.tributacao_resolvida ?? null,
   };
 }
 
@@ -283,7 +288,7 @@ export class DocumentStore {
       id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
       key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
       status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
-      request_body: JSON.stringify(doc.requestBody ?? null), transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
+      request_body: JSON.stringify(doc.requestBody ?? null), tributacao_resolvida: doc.tributacaoResolvida ? JSON.stringify(doc.tributacaoResolvida) : null, transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
       idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null as Date | null,
     };
     const asRecord = (r: typeof created) => toRecord({ ...r, has_transmitted_xml: true, has_authorized_xml: false });
@@ -352,7 +357,7 @@ export class DocumentStore {
       const changes = {
         status: 'TRANSMITTING', updated_at: now, transmissions: decision.attempt, transmitting_until: decision.leaseUntil,
         next_check_at: nextCheckAt(current.createdAt, 0, now),
-        ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString() } : {}),
+        ...(replace ? { transmitted_xml: replace.xml, digest_value: replace.digestValue, qr_code: replace.qrCode ?? null, request_body: JSON.stringify(replace.requestBody ?? null), amount_cents: replace.amountCents.toString(), tributacao_resolvida: replace.tributacaoResolvida ? JSON.stringify(replace.tributacaoResolvida) : null } : {}),
       };
       await this.updateWithHistory(trx, id, changes, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
       // The row is locked: what it is now is what was read plus what was written (no re-read).

@@ -40,7 +40,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   'v1.issuer.approveTransferRequest': {},
   'v1.issuer.rejectTransferRequest': { motivo: 'Documentação do cliente não confere' },
   'v1.classification.confirmClass': { issuerId: ISSUER_ID, codigo: 'ARROZ-5KG', cClassTrib: '200003', ncm: '10063021' },
-  'v1.classification.loadClassTables': { versao: '2026.1', cclasstrib: 'Y0NsYXNzVHJpYjsuLi4K', cst: 'Q1NUOy4uLgo=', anexos: 'QW5leG87Li4uCg==', aliquotas: 'VUY7Li4uCg==' },
+  'v1.classification.loadClassTables': { versao: '2026.1', cclasstrib: 'Y0NsYXNzVHJpYjsuLi4K', cst: 'Q1NUOy4uLgo=', anexos: 'QW5leG87Li4uCg==', aliquotas: 'VUY7Li4uCg==', aliquotasCbs: 'QW5vLEFsw61xdW90YQoyMDI2LDAuMDA5Cg==' },
   'v1.classification.importApproximateTaxTable': { conteudo: 'Y29kaWdvO2V4O3RpcG87Li4uCg==', uf: 'SP', nomeArquivo: 'TabelaIBPTaxSP26.1.A.csv' },
   'v1.emission.cancelNfe': JUSTIFICATIVA,
   'v1.emission.cancelNfce': JUSTIFICATIVA,

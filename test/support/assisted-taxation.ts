@@ -45,6 +45,17 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
   throw new Error('condition not reached');
 }
 
+/** The product-class events the emission wrote in its outbox for a document (services/shared/product-class-event.ts). */
+export async function classEventsOf(stack: Stack, documentId: string): Promise<unknown[]> {
+  const rows = await stack.knex('emission.outbox').where({ channel: 'classification.product-classes' }).select('payload');
+  return rows.map((r: any) => r.payload).filter((p: any) => p.data.documentId === documentId);
+}
+
+/** The stored product class of an item code, as the classification service keeps it. */
+export async function productClassRow(stack: Stack, issuerId: string, codigo: string): Promise<Record<string, unknown> | undefined> {
+  return stack.knex('classification.product_classes').where({ issuer_id: issuerId, codigo }).first();
+}
+
 export async function pendentes(stack: Stack, headers: Record<string, string>, issuerId: string): Promise<any[]> {
   const res = await stack.request('GET', `/v1/fiscal/classification/pendentes?issuerId=${issuerId}`, { headers });
   if (res.status !== 200) throw new Error(`pendentes: ${res.status} ${res.text}`);

@@ -13,7 +13,7 @@ export function shippedIndex(): CorrelationIndex {
 export function aClass(over: Partial<ClassTrib> & Pick<ClassTrib, 'cClassTrib'>): ClassTrib {
   return {
     cst: over.cClassTrib.slice(0, 3), nome: `Classe ${over.cClassTrib}`, artigo: 'Art. 1', anexo: null, pRedIBS: 0, pRedCBS: 0,
-    indNFe: true, indNFCe: true, vigenciaInicio: '2026-01-01', vigenciaFim: null, ...over,
+    indNFe: true, indNFCe: true, grupos: [], vigenciaInicio: '2026-01-01', vigenciaFim: null, ...over,
   };
 }
 

@@ -6,7 +6,7 @@ import { money } from './format.js';
  * CSTs of IBS/CBS whose classification carries no gIBSCBS group (NT 2025.002, table of CST:
  * 400 isenção, 410 imunidade e não incidência). Every other CST of the API writes gIBSCBS.
  */
-const WITHOUT_GROUP = new Set(['400', '410']);
+export const CST_WITHOUT_GROUP: ReadonlySet<string> = new Set(['400', '410']);
 
 /**
  * One rate block (gIBSUF, gIBSMun, gCBS) of TCIBS: the full rate, then gRed (UB16/UB24/UB43:
@@ -29,7 +29,7 @@ export function buildIbsCbs(t: ResolvedIbsCbs): XmlNode {
   return el('IBSCBS', [
     leaf('CST', t.cst),
     leaf('cClassTrib', t.cClassTrib),
-    !WITHOUT_GROUP.has(t.cst) && el('gIBSCBS', [
+    !CST_WITHOUT_GROUP.has(t.cst) && el('gIBSCBS', [
       leaf('vBC', money(t.vBC)),
       rateBlock('gIBSUF', 'IBSUF', t.ibsUf),
       rateBlock('gIBSMun', 'IBSMun', t.ibsMun),

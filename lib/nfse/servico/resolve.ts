@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors/index.js';
-import type { Crt } from '../../issuer/types.js';
+import type { Crt, TribIssqnPadrao } from '../../issuer/types.js';
 import { FONTE_CORRELACAO, FONTE_LISTA_SERVICO, normalizeLc116, type ServiceItem } from './catalog.js';
 
 /**
@@ -11,13 +11,16 @@ import { FONTE_CORRELACAO, FONTE_LISTA_SERVICO, normalizeLc116, type ServiceItem
  * cTribNac: the issuer's `cTribNacPadrao` when it belongs to the item, else the item's only national
  * desdobro; several desdobros leave it open with `candidatas`. NBS the same way with
  * `codigoNbsPadrao` and Anexo VIII's NBS of the item. MEI and Simples optants pay the ISS in the
- * monthly DAS: the ISS of the document is informative.
+ * monthly DAS: the ISS of the document is informative. tribISSQN is the issuer's `tribIssqnPadrao`
+ * when set (`tribISSQNFonte: 'cadastro'`), else 1, operação tributável (`'padrao'`), the usual
+ * case, said as such so a partner can tell it was not the issuer's choice.
  */
 export interface ResolveServicoIssuer {
   crt: Crt;
   servicoPadraoLc116?: string | null;
   cTribNacPadrao?: string | null;
   codigoNbsPadrao?: string | null;
+  tribIssqnPadrao?: TribIssqnPadrao | null;
   endereco: { codigoMunicipio: string };
 }
 
@@ -33,9 +36,12 @@ export interface ServicoResolvido {
   cTribNac: { codigo: string | null; descricao: string | null; fonte: Fonte | null; candidatas: { codigo: string; descricao: string }[] };
   nbs: { codigo: string | null; descricao: string | null; fonte: Fonte | null; candidatas: { codigo: string; descricao: string }[] };
   ibsCbs: { indOp: string | null; localIncidencia: string | null; cClassTrib: string | null; fonte: string } | null;
-  iss: { municipio: string; tribISSQN: 1; regime: 'mei' | 'simples_nacional' | 'normal'; informativo: boolean; observacao: string };
+  iss: { municipio: string; tribISSQN: TribIssqnPadrao; tribISSQNFonte: 'cadastro' | 'padrao'; regime: 'mei' | 'simples_nacional' | 'normal'; informativo: boolean; observacao: string };
   camposNaoResolvidos: { campo: string; motivo: string }[];
 }
+
+/** tribISSQN other than 1 (DPS layout, tribISSQN): why no ISSQN is due. */
+const NOT_TAXABLE: Record<Exclude<TribIssqnPadrao, 1>, string> = { 2: 'imunidade', 3: 'exportação de serviço', 4: 'não incidência' };
 
 export function resolveServico(input: ResolveServicoInput, issuer: ResolveServicoIssuer, lookup: (item: string) => ServiceItem | undefined): ServicoResolvido {
   const sent = input.lc116 ?? issuer.servicoPadraoLc116 ?? undefined;
@@ -62,6 +68,7 @@ export function resolveServico(input: ResolveServicoInput, issuer: ResolveServic
   }
   const chosen = found.nbs.find((n) => n.codigo === nbs.codigo) ?? found.nbs[0];
   const regime = issuer.crt === 4 ? 'mei' : issuer.crt === 3 ? 'normal' : 'simples_nacional';
+  const tribISSQN: TribIssqnPadrao = issuer.tribIssqnPadrao ?? 1;
   return {
     lc116: { item, descricao: found.descricao, fonte: input.lc116 !== undefined ? 'requisicao' : 'cadastro' },
     cTribNac,
@@ -69,12 +76,15 @@ export function resolveServico(input: ResolveServicoInput, issuer: ResolveServic
     ibsCbs: chosen ? { indOp: chosen.indOp, localIncidencia: chosen.localIncidencia, cClassTrib: chosen.cClassTrib, fonte: FONTE_CORRELACAO } : null,
     iss: {
       municipio: input.municipio ?? issuer.endereco.codigoMunicipio,
-      tribISSQN: 1,
+      tribISSQN,
+      tribISSQNFonte: issuer.tribIssqnPadrao ? 'cadastro' : 'padrao',
       regime,
       informativo: regime !== 'normal',
-      observacao: regime === 'normal'
-        ? 'ISSQN apurado na NFS-e com a alíquota do município de incidência (informe servico.aliquotaIss).'
-        : 'ISSQN recolhido no DAS mensal (Simples Nacional/MEI): o valor na NFS-e é informativo.',
+      observacao: tribISSQN !== 1
+        ? `ISSQN não devido: ${NOT_TAXABLE[tribISSQN]} (tribISSQN ${tribISSQN}, tribIssqnPadrao do emissor).`
+        : regime === 'normal'
+          ? 'ISSQN apurado na NFS-e com a alíquota do município de incidência (informe servico.aliquotaIss).'
+          : 'ISSQN recolhido no DAS mensal (Simples Nacional/MEI): o valor na NFS-e é informativo.',
     },
     camposNaoResolvidos: unresolved,
   };

@@ -13,6 +13,26 @@ test('parseTableFiles reads the shipped version: 164 classes, 18 CSTs, 351 annex
   t.deepEqual(csts.find((c) => c.cst === '515')!.grupos, ['gIBSCBS', 'gRed', 'gDif']);
 });
 
+test('parseTableFiles reads the ind_g* group flags of each class, and refuses a table without them or with a value other than 0/1', (t) => {
+  const parsed = parseTableFiles(defaultTableFiles());
+  if (!parsed.ok) return t.fail(JSON.stringify(parsed.erros));
+  const grupos = (code: string) => parsed.table.classes.find((c) => c.cClassTrib === code)!.grupos;
+  t.deepEqual(
+    ['000001', '550001', '000003', '620001', '620002', '620003', '620004', '410026'].map((c) => [c, grupos(c)]),
+    [['000001', []], ['550001', ['gTribRegular']], ['000003', ['gCredPresOper']], ['620001', ['gMonoPadrao']], ['620002', ['gMonoPadrao', 'gMonoReten']],
+      ['620003', ['gMonoDif']], ['620004', ['gMonoRet', 'gpBioDiferenca']], ['410026', ['gEstornoCred']]],
+  );
+  const files = defaultTableFiles();
+  const withoutFlag = files.cclasstrib.replace(',ind_gEstornoCred,', ',ind_xEstornoCred,');
+  const missing = parseTableFiles({ ...files, cclasstrib: withoutFlag });
+  t.false(missing.ok);
+  if (!missing.ok) t.deepEqual(missing.erros[0], { arquivo: 'cclasstrib', linha: 2, motivo: 'colunas ausentes: ind_gEstornoCred' });
+  // 000001's flags start right after pRedIBS,pRedCBS (0,0): the first one made "x".
+  const badValue = parseTableFiles({ ...files, cclasstrib: files.cclasstrib.replace('Padrão,0,0,0,0,0,0,0,0,0,0,1,2026-01-01', 'Padrão,0,0,x,0,0,0,0,0,0,0,1,2026-01-01') });
+  t.false(badValue.ok);
+  if (!badValue.ok) t.deepEqual(badValue.erros, [{ arquivo: 'cclasstrib', linha: 2, motivo: 'ind_gTribRegular deve ser 0 ou 1' }]);
+});
+
 test('parseTableFiles refuses a version whole, naming every bad line of every file', (t) => {
   const files = defaultTableFiles();
   const cclasstrib = files.cclasstrib.replace('\n000,Tributação integral,000001,', '\n000,Tributação integral,00001,');
@@ -24,6 +44,30 @@ test('parseTableFiles refuses a version whole, naming every bad line of every fi
     { arquivo: 'anexos', motivo: 'esperada uma lista de itens de anexo' },
     { arquivo: 'aliquotas', linha: 2, motivo: 'alíquota inválida em cbs (fração: 0.009 = 0,9 %)' },
   ]);
+});
+
+test('the CBS rate of a year comes from the official table (aliquotas_cbs_*.csv); the hand file gives the IBS, and a CBS only where the official one has none', (t) => {
+  const files = defaultTableFiles();
+  const shipped = parseTableFiles(files);
+  if (!shipped.ok) return t.fail(JSON.stringify(shipped.erros));
+  t.deepEqual(shipped.table.aliquotas, [{
+    ano: 2026, cbs: 9000, ibsUf: 1000, ibsMun: 0,
+    fonte: 'CBS: tabela oficial de alíquotas da CBS (Portal Nacional da NF-e, Tabela_Aliquotas_CBS); IBS: LC 214/2025 art. 343 (alíquota estadual de 0,1 % em 2026, sem parcela municipal); não há tabela oficial de alíquotas do IBS. CBS: vazia, lida de aliquotas_cbs_2026-05-12.csv',
+  }]);
+  /** null: no official file. */
+  const rates = (aliquotas: string, aliquotasCbs: string | null = files.aliquotasCbs!) => {
+    const parsed = parseTableFiles({ ...files, aliquotas, aliquotasCbs: aliquotasCbs ?? undefined });
+    return parsed.ok ? parsed.table.aliquotas.map((a) => [a.ano, a.cbs, a.fonte]) : parsed.erros;
+  };
+  // 2027 "aguarda legislação" in the official table: a hand cbs is used, with its own source; none refuses.
+  t.deepEqual(rates('ano,cbs,ibsUf,ibsMun,fonte\n2027,0.088,0.001,0,projeção\n'), [[2027, 88_000, 'projeção']]);
+  t.deepEqual(rates('ano,cbs,ibsUf,ibsMun,fonte\n2027,,0.001,0,x\n'), [{ arquivo: 'aliquotas', linha: 2, motivo: 'ano 2027 sem alíquota da CBS: a tabela oficial não a traz e a coluna cbs está vazia' }]);
+  // A hand cbs that contradicts the official rate refuses the version; the same value is accepted.
+  t.deepEqual(rates('ano,cbs,ibsUf,ibsMun,fonte\n2026,0.01,0.001,0,x\n'), [{ arquivo: 'aliquotas', linha: 2, motivo: 'cbs 0.01 diverge da tabela oficial da CBS (0.009) para 2026' }]);
+  t.deepEqual(rates('ano,cbs,ibsUf,ibsMun,fonte\n2026,0.009,0.001,0,x\n').map((r: any) => r.slice(0, 2)), [[2026, 9000]]);
+  // Without the official file the hand file must price the CBS itself (a version as loaded before).
+  t.deepEqual(rates('ano,cbs,ibsUf,ibsMun,fonte\n2026,,0.001,0,x\n', null), [{ arquivo: 'aliquotas', linha: 2, motivo: 'alíquota inválida em cbs (fração: 0.009 = 0,9 %)' }]);
+  t.deepEqual(rates(files.aliquotas, 'Ano;Aliquota\n'), [{ arquivo: 'aliquotasCbs', motivo: 'cabeçalho "Ano,Alíquota" ausente' }, { arquivo: 'aliquotas', linha: 2, motivo: 'ano 2026 sem alíquota da CBS: a tabela oficial não a traz e a coluna cbs está vazia' }]);
 });
 
 test('scaledDecimal is exact and refuses what it cannot represent', (t) => {

@@ -4,7 +4,7 @@ import { createPartnerWithKey } from '../../support/identity.js';
 import { aSimplesItem } from '../../support/nfe-factories.js';
 import { verifyDfe } from '../../support/verify-dfe.js';
 import { companyWithA1, SANDBOX_CSC } from '../../support/e2e.js';
-import { assertEnvelope, DEVICE, FONTE, goodsItem, noteOf, pendentes, RICE, SHIRT } from '../../support/assisted-taxation.js';
+import { assertEnvelope, classEventsOf, DEVICE, FONTE, goodsItem, noteOf, pendentes, productClassRow, RICE, SHIRT } from '../../support/assisted-taxation.js';
 
 /**
  * Assisted taxation of goods over HTTP (issue 17): the gate, the automatic class with the emitted
@@ -51,7 +51,11 @@ test.serial('a shirt (NCM in no annex) gets 000001 with the 2026 rates; the XML 
   t.regex(xml, /<IBSCBS><CST>000<\/CST><cClassTrib>000001<\/cClassTrib><gIBSCBS><vBC>100\.00<\/vBC><gIBSUF><pIBSUF>0\.1000<\/pIBSUF><vIBSUF>0\.10<\/vIBSUF><\/gIBSUF><gIBSMun><pIBSMun>0\.0000<\/pIBSMun><vIBSMun>0\.00<\/vIBSMun><\/gIBSMun><vIBS>0\.10<\/vIBS><gCBS><pCBS>0\.9000<\/pCBS><vCBS>0\.90<\/vCBS><\/gCBS><\/gIBSCBS><\/IBSCBS>/);
   const check = verifyDfe({ nfeProc: xml });
   t.true(check.ok, check.output);
-  t.deepEqual(await pendentes(stack, headers, issuerId), [], 'an automatic class is never recorded (memory rule 1)');
+  // Memory rule 1: an automatic class is never recorded. The product-class event would be written in
+  // the note's creating transaction, so its absence is final once the 201 is back.
+  t.deepEqual(await classEventsOf(stack, res.body.data.id), []);
+  t.is(await productClassRow(stack, issuerId, SHIRT.codigo), undefined);
+  t.deepEqual(await pendentes(stack, headers, issuerId), []);
 });
 
 test.serial('a cClassTrib hint of a reduced class gets the full group with pNominal/pRedAliq (gRed) in an NFC-e that passes the XSD', async (t) => {
@@ -120,7 +124,7 @@ test.serial('a class not admitted in the model answers 422 CCLASSTRIB_INADMISSIV
 test.serial('an operation that is not a sale answers 422 NCM_SEM_CLASSE_AUTOMATICA', async (t) => {
   const res = await emit(noteOf([goodsItem(SHIRT, { cfop: '5949' })]));
   assertEnvelope(t, res, 422, 'NCM_SEM_CLASSE_AUTOMATICA', 'Sem classe tributária automática para o item; informe ibsCbs.cClassTrib.', {
-    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'ncm_sem_classe_automatica', mensagem: 'CFOP 5949 não é venda: a classe depende da operação; informe ibsCbs.cClassTrib' }],
+    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'ncm_sem_classe_automatica', mensagem: 'CFOP 5949 não é venda: a classe depende da operação; informe em ibsCbs.cClassTrib a classe da operação (ex.: 410001 bonificação, 410003 doação) ou a do produto' }],
     versaoTabela: '2026-06-01', fonte: FONTE,
   }, '/v1/nfe');
   await nextNumberIsFree(t);
@@ -158,6 +162,15 @@ test.serial('the gate: a plan without fiscalBrain or an issuer without fiscalBra
   const byIssuer = await emit(noteOf([goodsItem(SHIRT)]));
   assertEnvelope(t, byIssuer, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', detail, { plano: 'GROWTH', planoIncluiFiscalBrain: true, fiscalBrainEnabled: false }, '/v1/nfe');
   await nextNumberIsFree(t);
+  // The module's routes have the same gate: another partner's issuer is 404 first, then the flag.
+  const offDetails = { plano: 'GROWTH', planoIncluiFiscalBrain: true, fiscalBrainEnabled: false };
+  const offList = await stack.request('GET', `/v1/fiscal/classification/pendentes?issuerId=${issuerId}`, { headers });
+  assertEnvelope(t, offList, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', detail, offDetails, '/v1/fiscal/classification/pendentes');
+  const offConfirm = await stack.request('POST', '/v1/fiscal/classification/classe', { headers, body: { issuerId, codigo: 'ARROZ-GATE', ncm: RICE.ncm, cClassTrib: '200003' } });
+  assertEnvelope(t, offConfirm, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', detail, offDetails, '/v1/fiscal/classification/classe');
+  t.is(await productClassRow(stack, issuerId, 'ARROZ-GATE'), undefined);
+  const foreign = await stack.request('GET', `/v1/fiscal/classification/pendentes?issuerId=${issuerId}`, { headers: devHeaders });
+  t.is(foreign.status, 403, 'a plan without fiscalBrain is refused before the issuer is looked at');
   const on = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { fiscalBrainEnabled: null } });
   t.false(on.body.data.fiscalBrainEnabled, 'null keeps the value (API.md PATCH)');
   const blank = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { fiscalBrainEnabled: '' } });
@@ -181,5 +194,53 @@ test.serial('the batch resolves with the same rules: a resolved nota completes, 
   lastNumber += 1;
   t.like(view.items[1].resultData.error, { type: 'https://errors.test/NCM_MULTICLASSE', status: 422 });
   t.is(view.items[1].resultData.error.details.itensNaoResolvidos[0].codigo, 'ARROZ-LOTE');
+  await nextNumberIsFree(t);
+});
+
+test.serial('a retry under the same Idempotency-Key answers tributacaoResolvida as the first request did, from the stored document', async (t) => {
+  const keyed = { ...headers, 'idempotency-key': `tributacao-${Date.now()}` };
+  const body = { issuerId, ...noteOf([goodsItem(SHIRT), goodsItem(RICE, { ibsCbs: { cClassTrib: '200003' } as any })]) };
+  const first = await stack.request('POST', '/v1/nfe', { headers: keyed, body });
+  t.is(first.status, 201, first.text);
+  t.deepEqual(first.body.data.tributacaoResolvida.map((r: any) => [r.index, r.ibsCbs.cClassTrib, r.ibsCbs.origem]), [[0, '000001', 'ncm_unica'], [1, '200003', 'informada']]);
+  lastNumber = first.body.data.number;
+  const replayed = await stack.request('POST', '/v1/nfe', { headers: keyed, body });
+  t.deepEqual(replayed.body.data, first.body.data, 'the gateway\'s replay');
+  // What a 5xx release, a stale takeover or the 24-hour purge leaves of the gateway's record: nothing.
+  await stack.knex('gateway.idempotency_keys').del();
+  const retried = await stack.request('POST', '/v1/nfe', { headers: keyed, body });
+  t.is(retried.status, 201, retried.text);
+  t.is(retried.headers.get('idempotent-replayed'), null, 'answered by the emission from its binding');
+  t.deepEqual(retried.body.data, first.body.data);
+  const stored = await stack.knex('emission.documents').where({ id: first.body.data.id }).first('tributacao_resolvida');
+  t.deepEqual(stored.tributacao_resolvida, first.body.data.tributacaoResolvida);
+  // A note without resolverTributacao stores and answers none.
+  const plain = await emit(noteOf([goodsItem(SHIRT)], { resolverTributacao: false }));
+  t.is(plain.body.data.tributacaoResolvida, undefined);
+  t.is((await stack.knex('emission.documents').where({ id: plain.body.data.id }).first('tributacao_resolvida')).tributacao_resolvida, null);
+  lastNumber = plain.body.data.number;
+});
+
+test.serial('a bonus (CFOP 5910) emits with the operation class it sends (410001: no gIBSCBS, nothing due), passing the XSD, and records no product class', async (t) => {
+  const res = await emit(noteOf([goodsItem(SHIRT, { cfop: '5910', ibsCbs: { cClassTrib: '410001' } as any })]));
+  t.is(res.status, 201, res.text);
+  t.deepEqual(res.body.data.tributacaoResolvida, [{
+    index: 0, codigo: SHIRT.codigo,
+    ibsCbs: { cst: '410', cClassTrib: '410001', nome: 'Fornecimento de bonificações quando constem no documento fiscal e que não dependam de evento posterior', origem: 'informada', fonte: `${FONTE}; tabela 2026-06-01`, pIBSUF: 0, pIBSMun: 0, pCBS: 0, pRedIBS: 0, pRedCBS: 0 },
+  }]);
+  lastNumber = res.body.data.number;
+  const xml = await xmlOf('nfe', res.body.data.id);
+  t.regex(xml, /<IBSCBS><CST>410<\/CST><cClassTrib>410001<\/cClassTrib><\/IBSCBS>/);
+  const check = verifyDfe({ nfeProc: xml });
+  t.true(check.ok, check.output);
+  t.deepEqual(await classEventsOf(stack, res.body.data.id), [], 'the class of the operation is not the product\'s');
+});
+
+test.serial('an operation class flagged gTribRegular (550001, export under suspension) answers 422 CCLASSTRIB_EXIGE_GRUPO before numbering', async (t) => {
+  const res = await emit(noteOf([goodsItem(SHIRT, { cfop: '5949', ibsCbs: { cClassTrib: '550001' } as any })]));
+  assertEnvelope(t, res, 422, 'CCLASSTRIB_EXIGE_GRUPO', 'A classe tributária exige um grupo do IBS/CBS que a API não preenche (tributação regular, crédito presumido, estorno de crédito, monofasia, diferimento); nada foi emitido.', {
+    itensNaoResolvidos: [{ index: 0, codigo: SHIRT.codigo, ncm: SHIRT.ncm, motivo: 'cclasstrib_exige_grupo', mensagem: 'cClassTrib 550001 exige gTribRegular, grupo que a API não preenche: informe outra classe' }],
+    versaoTabela: '2026-06-01', fonte: FONTE,
+  }, '/v1/nfe');
   await nextNumberIsFree(t);
 });

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startStack, type Stack } from '../../support/stack.js';
 import { createPartnerWithKey, loginAs, type LoggedIn } from '../../support/identity.js';
 import { companyWithA1, SANDBOX_CSC } from '../../support/e2e.js';
-import { assertEnvelope, eventually, FONTE, goodsItem, noteOf, pendentes, RICE, SHIRT } from '../../support/assisted-taxation.js';
+import { assertEnvelope, classEventsOf, eventually, FONTE, goodsItem, noteOf, pendentes, productClassRow, RICE, SHIRT } from '../../support/assisted-taxation.js';
 
 /**
  * The product class memory over HTTP (API.md, memory rules 1-5 and the product-class transitions):
@@ -52,6 +52,9 @@ test.serial('a multi-class refusal lists the item as pending; confirming it clea
   const emitted = await emit(noteOf([goodsItem(RICE)]));
   t.is(emitted.status, 201, emitted.text);
   t.like(emitted.body.data.tributacaoResolvida[0].ibsCbs, { cClassTrib: '200003', origem: 'memoria' });
+  // Memory rule 1: the reused class is not written back (no event in the note's transaction), so it stays confirmado.
+  t.deepEqual(await classEventsOf(stack, emitted.body.data.id), []);
+  t.like(await productClassRow(stack, issuerId, RICE.codigo), { c_class_trib: '200003', origem: 'confirmado', motivo: null });
 });
 
 test.serial('a sent class displaces the confirmed one without blocking the note; the item is pending as deslocou_confirmada until confirmed again', async (t) => {
@@ -134,7 +137,7 @@ test.serial('pendentes is paginated', async (t) => {
 const file = (name: string) => readFileSync(new URL(`../../../data/classification/${name}`, import.meta.url), 'utf8');
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const tables = (versao: string, anexos: string) => ({
-  versao, cclasstrib: b64(file('cclasstrib_2026-06-01.csv')), cst: b64(file('cst_ibscbs_2026-06-01.csv')), anexos: b64(anexos), aliquotas: b64(file('aliquotas_ibscbs.csv')),
+  versao, cclasstrib: b64(file('cclasstrib_2026-06-01.csv')), cst: b64(file('cst_ibscbs_2026-06-01.csv')), anexos: b64(anexos), aliquotas: b64(file('aliquotas_ibscbs.csv')), aliquotasCbs: b64(file('aliquotas_cbs_2026-05-12.csv')),
 });
 
 test.serial('loading a table version where rice leaves Anexo I turns its stored class pendente (candidatas_alteradas)', async (t) => {
@@ -161,6 +164,26 @@ test.serial('loading a table version where rice leaves Anexo I turns its stored 
   }, '/v1/admin/classificacao/tabelas');
   const byPartner = await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers, body: tables('x', '[]') });
   t.is(byPartner.status, 403, byPartner.text);
+});
+
+test.serial('a class whose group flag the API cannot fill is refused by classe (CCLASSTRIB_EXIGE_GRUPO) and never emitted', async (t) => {
+  // A version where rice's 200003 demands gCredPresOper (its ind_gCredPresOper set to 1).
+  const csv = file('cclasstrib_2026-06-01.csv');
+  const at = csv.indexOf(',200003,');
+  const flags = ',100,100,0,0,0,0,0,0,0,0,';
+  const flagged = csv.slice(0, at) + csv.slice(at).replace(flags, ',100,100,0,1,0,0,0,0,0,0,');
+  t.not(flagged, csv);
+  const load = await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: { ...tables('credito-presumido', file('lc214_anexos_ncm.json')), cclasstrib: b64(flagged) } });
+  t.is(load.status, 201, load.text);
+  const refused = await confirm({ codigo: 'ARROZ-CP', ncm: RICE.ncm, cClassTrib: '200003' });
+  assertEnvelope(t, refused, 422, 'CCLASSTRIB_EXIGE_GRUPO', 'A classe tributária exige um grupo do IBS/CBS que a API não preenche (tributação regular, crédito presumido, estorno de crédito, monofasia, diferimento); nada foi emitido.', {
+    codigo: 'ARROZ-CP', ncm: RICE.ncm, cClassTrib: '200003', grupos: ['gCredPresOper'], versaoTabela: 'credito-presumido',
+  }, '/v1/fiscal/classification/classe');
+  t.is(await productClassRow(stack, issuerId, 'ARROZ-CP'), undefined);
+  const sent = await emit(noteOf([goodsItem({ ...RICE, codigo: 'ARROZ-CP' }, { ibsCbs: { cClassTrib: '200003' } as any })]));
+  t.is(sent.status, 422, sent.text);
+  t.like(sent.body.error.details.itensNaoResolvidos[0], { motivo: 'cclasstrib_exige_grupo', mensagem: 'cClassTrib 200003 exige gCredPresOper, grupo que a API não preenche: informe outra classe' });
+  t.is((await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body: tables('2026-06-01', file('lc214_anexos_ncm.json')) })).status, 201);
 });
 
 test.serial('a table version without the year\'s rates refuses with 422 TRIBUTACAO_NAO_RESOLVIDA before numbering', async (t) => {
@@ -190,7 +213,7 @@ test.serial('/api-docs-json documents the classification routes with request and
   t.deepEqual(Object.keys(classe.requestBody.content['application/json'].schema.properties), ['issuerId', 'codigo', 'cClassTrib', 'ncm']);
   t.truthy(classe.responses['200'].content['application/json'].schema);
   const load = doc.paths['/v1/admin/classificacao/tabelas'].post;
-  t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas']);
+  t.deepEqual(Object.keys(load.requestBody.content['application/json'].schema.properties), ['versao', 'cclasstrib', 'cst', 'anexos', 'aliquotas', 'aliquotasCbs']);
   t.truthy(load.responses['201']);
   t.truthy(doc.paths['/v1/admin/classificacao/tabelas'].get.responses['200']);
   // The emission answer is the reusable Documento schema (issue 21, item 4).

@@ -232,14 +232,22 @@ test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao 
 });
 
 test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity with sources; without an item it is 422 with camposNaoResolvidos', async (t) => {
-  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000' });
+  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000', tribIssqnPadrao: 4 });
   const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId, valor: 1500.5, dataEmissao: '2026-11-22' } });
   t.is(res.status, 200, res.text);
   t.like(res.body.data, {
     lc116: { item: '01.01', fonte: 'cadastro' }, cTribNac: { codigo: '010101', candidatas: [] }, nbs: { codigo: '115022000', fonte: 'cadastro' },
-    ibsCbs: { indOp: '100301', cClassTrib: '000001' }, iss: { municipio: '3550308', regime: 'simples_nacional', informativo: true },
-    camposNaoResolvidos: [], valor: '1500.50', dataEmissao: '2026-11-22', issuerId: withActivity.issuerId,
+    ibsCbs: { indOp: '100301', cClassTrib: '000001' }, camposNaoResolvidos: [], valor: '1500.50', dataEmissao: '2026-11-22', issuerId: withActivity.issuerId,
   });
+  t.deepEqual(res.body.data.iss, {
+    municipio: '3550308', tribISSQN: 4, tribISSQNFonte: 'cadastro', regime: 'simples_nacional', informativo: true,
+    observacao: 'ISSQN não devido: não incidência (tribISSQN 4, tribIssqnPadrao do emissor).',
+  });
+  // Without tribIssqnPadrao ('' clears it) the answer says tribISSQN 1 is the default, not the issuer's.
+  const unset = await stack.request('PATCH', `/v1/companies/${withActivity.issuerId}`, { headers, body: { tribIssqnPadrao: '' } });
+  t.is(unset.status, 200, unset.text);
+  const byDefault = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId } });
+  t.like(byDefault.body.data.iss, { tribISSQN: 1, tribISSQNFonte: 'padrao' });
   const none = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
   t.is(none.status, 422);
   t.deepEqual(none.body, envelope(none, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {

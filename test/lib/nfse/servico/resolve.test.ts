@@ -48,3 +48,15 @@ test('resolveServico: no item anywhere, or an item outside the list, is 422 TRIB
   const unknown = t.throws(() => resolveServico({ lc116: '98.98' }, issuer(), serviceItem)) as any;
   t.deepEqual(unknown.data, { camposNaoResolvidos: [{ campo: 'lc116', motivo: 'item 98.98 inexistente na lista de serviços nacional (Anexo B)' }] });
 });
+
+test('resolveServico: tribISSQN is the issuer\'s tribIssqnPadrao when set, else 1, and says which', (t) => {
+  const byDefault = resolveServico({ lc116: '01.01' }, issuer(), serviceItem).iss;
+  t.deepEqual([byDefault.tribISSQN, byDefault.tribISSQNFonte, byDefault.observacao], [1, 'padrao', 'ISSQN recolhido no DAS mensal (Simples Nacional/MEI): o valor na NFS-e é informativo.']);
+  const taxable = resolveServico({ lc116: '01.01' }, issuer({ crt: 3, tribIssqnPadrao: 1 }), serviceItem).iss;
+  t.deepEqual([taxable.tribISSQN, taxable.tribISSQNFonte], [1, 'cadastro']);
+  const exported = resolveServico({ lc116: '01.01' }, issuer({ crt: 3, tribIssqnPadrao: 3 }), serviceItem).iss;
+  t.deepEqual(exported, {
+    municipio: '3550308', tribISSQN: 3, tribISSQNFonte: 'cadastro', regime: 'normal', informativo: false,
+    observacao: 'ISSQN não devido: exportação de serviço (tribISSQN 3, tribIssqnPadrao do emissor).',
+  });
+});
