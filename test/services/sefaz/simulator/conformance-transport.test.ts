@@ -1,8 +1,9 @@
 import test from 'ava';
 import { WSDL_NS_BASE } from '../../../../lib/sefaz/services.js';
 import { cstatText } from '../../../../lib/sefaz/cstat.js';
+import { buildAccessKey } from '../../../../lib/nfe/access-key.js';
 import {
-  aNote, consStat, enviNFe, envelope12, envEvento, lastTag, resultOf, startConformanceSim, tag, SOAP11, SOAP12, type ConformanceSim,
+  aNote, CNPJ, consSit, consStat, enviNFe, envelope12, envEvento, lastTag, resultOf, startConformanceSim, tag, SOAP11, SOAP12, type ConformanceSim,
 } from '../../../support/simulator-conformance.js';
 
 /**
@@ -84,6 +85,24 @@ for (const p of realPaths) {
     t.is(tag(refused.xml, 'xMotivo'), 'Rejeição: Código da UF informada diverge da UF solicitada');
   });
 }
+
+test('SP\'s NFC-e path (spelled like the UF-less alias) is SP\'s by its Host: 289 on status, 226 on consult for MG', async (t) => {
+  const host = 'homologacao.nfce.fazenda.sp.gov.br';
+  const ok = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('35')), { host }), 'retConsStatServ');
+  t.is(tag(ok.xml, 'cStat'), '107');
+  const status = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('31')), { host }), 'retConsStatServ');
+  t.deepEqual(status.xsd, { valid: true, errors: [] });
+  t.is(tag(status.xml, 'cStat'), '289');
+  t.is(tag(status.xml, 'xMotivo'), 'Rejeição: Código da UF informada diverge da UF solicitada');
+  const mgKey = buildAccessKey({ cUF: '31', aamm: '2611', document: CNPJ, model: '65', serie: 1, numero: 7, tpEmis: 1, cNF: '12345678' });
+  const consult = resultOf(await c.post('/ws/NFeConsultaProtocolo4.asmx', envelope12('NFeConsultaProtocolo4', consSit(mgKey)), { host }), 'retConsSitNFe');
+  t.deepEqual(consult.xsd, { valid: true, errors: [] });
+  t.is(tag(consult.xml, 'cStat'), '226');
+  t.is(tag(consult.xml, 'xMotivo'), cstatText(226));
+  // The same path at the simulator's own address stays the alias: the UF comes from the message.
+  const alias = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('31'))), 'retConsStatServ');
+  t.is(tag(alias.xml, 'cStat'), '107');
+});
 
 test('paths match case-insensitively, with the IP as Host', async (t) => {
   const a = await c.post('/WS/NFeStatusServico/NFESTATUSSERVICO4.ASMX', envelope12('NFeStatusServico4', consStat('33')));
