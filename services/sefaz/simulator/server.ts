@@ -7,7 +7,10 @@ import type { SefazService } from '../../../lib/sefaz/services.js';
 import { clientCnpjOf } from './client-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
-import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, type SoapVersion } from '../../../lib/sefaz/simulator/envelope.js';
+import {
+  declaredVersion, parseSoapRequest, soapActionFault, soapAnswer, soapFault, SoapFaultError, versionMismatchFault, type SoapVersion,
+} from '../../../lib/sefaz/simulator/envelope.js';
+import { soapAction } from '../../../lib/sefaz/soap.js';
 import { resolvePath, soapPathPattern } from '../../../lib/sefaz/simulator/paths.js';
 import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
@@ -162,16 +165,20 @@ export class SefazSimulator {
       return;
     }
     const envelope = await ctx.body();
-    const declared: SoapVersion = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
+    // The binding is the Content-Type's: faults are written in it, and the envelope must agree.
+    const declared = declaredVersion(req.headers['content-type']);
     let payload: string;
     let version: SoapVersion;
     try {
+      if (declared === '1.1') { const wrong = soapActionFault(req.headers.soapaction, soapAction(service)); if (wrong) throw wrong; }
       const msg = parseSoapRequest(envelope);
+      const mismatch = versionMismatchFault(declared, msg.version);
+      if (mismatch) throw mismatch;
       if (msg.service !== service) throw new SoapFaultError(`nfeDadosMsg no namespace de ${msg.service}, endereço de ${service}`, msg.version);
       ({ payload, version } = msg);
     } catch (err) {
       // The authorities' SOAP stacks answer an unreadable envelope with a Fault and HTTP 500.
-      const fault = soapFault(err instanceof SoapFaultError ? err.version : declared, (err as Error).message);
+      const fault = soapFault(declared, (err as Error).message, err instanceof SoapFaultError ? err.code : 'Client');
       res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }

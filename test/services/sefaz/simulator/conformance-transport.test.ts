@@ -140,7 +140,7 @@ test('a malformed envelope is a SOAP Fault with HTTP 500 in the version of the r
   t.is(broken12.status, 500);
   t.is(broken12.contentType, 'application/soap+xml; charset=utf-8');
   t.regex(broken12.body, /<soap:Fault><soap:Code><soap:Value>soap:Sender<\/soap:Value>/);
-  const wrong11 = await c.post('/ws/SP/NFeStatusServico4.asmx', `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><x/></soap:Body></soap:Envelope>`, { contentType: 'text/xml' });
+  const wrong11 = await c.post('/ws/SP/NFeStatusServico4.asmx', `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><x/></soap:Body></soap:Envelope>`, { contentType: 'text/xml', soapAction: `${STATUS_NS}/nfeStatusServicoNF` });
   t.is(wrong11.status, 500);
   t.is(wrong11.contentType, 'text/xml; charset=utf-8');
   t.regex(wrong11.body, /<soap:Fault><faultcode>soap:Client<\/faultcode><faultstring>Body sem nfeDadosMsg/);
@@ -156,4 +156,39 @@ test('a message over 500 KB answers 214 in the service\'s ret*, never a reset co
   t.deepEqual(r.xsd, { valid: true, errors: [] });
   t.is(tag(r.xml, 'cStat'), '214');
   t.is(tag(r.xml, 'xMotivo'), cstatText(214));
+});
+
+const FAULT11 = (code: string, text: string) => '<?xml version="1.0" encoding="utf-8"?>'
+  + `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${text}</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
+const envelope11 = `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><nfeDadosMsg xmlns="${STATUS_NS}">${body}</nfeDadosMsg></soap:Body></soap:Envelope>`;
+const SP_HOST = 'homologacao.nfe.fazenda.sp.gov.br';
+
+test('SOAP 1.1 without SOAPAction, or with another operation\'s, is ASP.NET\'s Client fault with HTTP 500', async (t) => {
+  const missing = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml; charset=utf-8', host: SP_HOST });
+  t.deepEqual(missing, { status: 500, contentType: 'text/xml; charset=utf-8', body: FAULT11('Client', 'Server did not recognize the value of HTTP Header SOAPAction: .') });
+  const foreign = `${WSDL_NS_BASE}NFeConsultaProtocolo4/nfeConsultaNF`;
+  const wrong = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml; charset=utf-8', soapAction: `"${foreign}"`, host: SP_HOST });
+  t.deepEqual(wrong, { status: 500, contentType: 'text/xml; charset=utf-8', body: FAULT11('Client', `Server did not recognize the value of HTTP Header SOAPAction: ${foreign}.`) });
+});
+
+test('an envelope of the other SOAP version than the Content-Type is a VersionMismatch fault in the Content-Type\'s version', async (t) => {
+  const as12 = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'application/soap+xml; charset=utf-8', host: SP_HOST });
+  t.deepEqual(as12, {
+    status: 500, contentType: 'application/soap+xml; charset=utf-8',
+    body: '<?xml version="1.0" encoding="utf-8"?>'
+      + `<soap:Envelope xmlns:soap="${SOAP12}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:VersionMismatch</soap:Value></soap:Code>`
+      + `<soap:Reason><soap:Text xml:lang="pt">Possible SOAP version mismatch: Envelope namespace ${SOAP11} was unexpected. Expecting ${SOAP12}.</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
+  });
+  const as11 = await c.post('/ws/nfestatusservico4.asmx', envelope12('NFeStatusServico4', body), { contentType: 'text/xml; charset=utf-8', soapAction: `${STATUS_NS}/nfeStatusServicoNF`, host: SP_HOST });
+  t.deepEqual(as11, {
+    status: 500, contentType: 'text/xml; charset=utf-8',
+    body: FAULT11('VersionMismatch', `Possible SOAP version mismatch: Envelope namespace ${SOAP12} was unexpected. Expecting ${SOAP11}.`),
+  });
+});
+
+test('SOAP 1.2 ignores a SOAPAction header (as some clients send one) and matches the action case-insensitively in 1.1', async (t) => {
+  const with12 = await c.post('/ws/nfestatusservico4.asmx', envelope12('NFeStatusServico4', body), { soapAction: 'anything', host: SP_HOST });
+  t.is(tag(resultOf(with12, 'retConsStatServ').xml, 'cStat'), '107');
+  const lower = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml', soapAction: `${WSDL_NS_BASE}NfeStatusServico4/nfeStatusServicoNF`, host: SP_HOST });
+  t.is(tag(resultOf(lower, 'retConsStatServ').xml, 'cStat'), '107');
 });
