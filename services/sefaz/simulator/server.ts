@@ -12,6 +12,7 @@ import {
 } from '../../../lib/sefaz/simulator/envelope.js';
 import { soapAction } from '../../../lib/sefaz/soap.js';
 import { resolvePath, soapPathPattern } from '../../../lib/sefaz/simulator/paths.js';
+import { messageFields } from '../../../lib/sefaz/simulator/message.js';
 import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
@@ -182,7 +183,8 @@ export class SefazSimulator {
       res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }
-    const msgCuf = /<(?:cUF|cOrgao)>(\d{2})</.exec(payload)?.[1] ?? /<chNFe>(\d{2})/.exec(payload)?.[1];
+    const peeked = messageFields(payload, ['cUF', 'cOrgao', 'chNFe']);
+    const msgCuf = [peeked.cUF, peeked.cOrgao, peeked.chNFe?.slice(0, 2)].find((v) => v && /^\d{2}$/.test(v)) ?? undefined;
     const faultUf = pathUf ?? (msgCuf ? UF_CODES[msgCuf] ?? null : null);
     const now = this.now();
     const at = { cUF: msgCuf ?? '91', dhRecbto: brasiliaDateTime(now) };
