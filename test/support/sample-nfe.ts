@@ -34,6 +34,11 @@ export interface SampleOptions {
   model?: '55' | '65';
   /** tpEmis of the key and ide (contingency: 9 offline NFC-e, 6/7 SVC). */
   tpEmis?: 1 | 6 | 7 | 9;
+  /**
+   * ide/dhCont and xJust: by default written for a contingency tpEmis (entry = dhEmi) and not for a
+   * normal one; null leaves them out, a value writes it whatever tpEmis (rules 556-558).
+   */
+  contingencyEntry?: { dhCont: string; xJust: string } | null;
   /** Any other edit of the unsigned infNFe (the simulator's rejection tests break one field each). */
   edit?: (nfe: string) => string;
 }
@@ -57,6 +62,9 @@ export function sampleNfe(o: SampleOptions): SampleNfe {
   nfe = nfe.replace(/Id="NFe\d{44}"/, `Id="NFe${key}"`);
   set('cNF', cNF); set('serie', String(serie)); set('nNF', String(o.numero)); set('dhEmi', dhEmi);
   set('cDV', key[43]!); set('tpAmb', String(o.tpAmb ?? 2)); set('mod', o.model ?? '55'); set('tpEmis', String(o.tpEmis ?? 1));
+  const entry = o.contingencyEntry !== undefined ? o.contingencyEntry
+    : (o.tpEmis ?? 1) !== 1 ? { dhCont: dhEmi, xJust: 'Falha de comunicacao com a SEFAZ autorizadora' } : null;
+  if (entry) nfe = nfe.replace(/(<verProc>[^<]*<\/verProc>)/, `$1<dhCont>${entry.dhCont}</dhCont><xJust>${entry.xJust}</xJust>`);
   nfe = nfe.replace(/<emit><CNPJ>\d{14}<\/CNPJ>/, `<emit><CNPJ>${o.cnpj}</CNPJ>`);
   if (o.nonContributorNotFinal) {
     nfe = nfe.replace(/<indFinal>1<\/indFinal>/, '<indFinal>0</indFinal>')

@@ -6,6 +6,7 @@ import { authorizationCStat, checkNote, duplicateMotivo, withItem } from '../../
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
 import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
+import { svcOf } from '../../../lib/sefaz/simulator/contingency.js';
 import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
@@ -29,7 +30,7 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     const rules = ufRules(siglaOf(f.cUF));
     const broken = checkNote({
       facts: f, ...sig, clientCnpj: req.clientCnpj, thirdPartyTransmitter: rules.thirdPartyTransmitter,
-      infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), now: req.now,
+      infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), svc: svcOf(req.authorizers), now: req.now,
     });
     if (broken) return reject(broken.cStat, withItem(cstatText(broken.cStat), broken.nItem));
     const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText);
