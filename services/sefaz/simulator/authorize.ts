@@ -33,8 +33,9 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
       infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), svc: svcOf(req.authorizers), now: req.now,
     });
     if (broken) return reject(broken.cStat, withItem(cstatText(broken.cStat), broken.nItem));
-    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText);
-    if (asked) return reject(asked, tableText(asked)!);
+    const firstItem = [...f.itemsWithoutIcmsUfDest, ...f.itemsWithIcmsUfDest].sort((a, b) => Number(a) - Number(b))[0];
+    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText, { nRec: receipt, chNFe, nItem: firstItem });
+    if (asked) return reject(asked.cStat, asked.xMotivo);
     const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
     const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, await store.nextSequence());
     const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });

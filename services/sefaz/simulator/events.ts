@@ -73,8 +73,8 @@ export function eventHandler(d: HandlerDeps): NfeHandler {
     } else if (note.status !== 'authorized') {
       return answer(580);
     }
-    const asked = requestedRejection(get('xJust') || get('xCorrecao'), get('tpAmb'), tableText);
-    if (asked) return R.retEnvEvento(batch, motivo(128), retOf(asked, tableText(asked)!));
+    const asked = requestedRejection(get('xJust') || get('xCorrecao'), get('tpAmb'), tableText, { nRec: note.receipt, chNFe });
+    if (asked) return R.retEnvEvento(batch, motivo(128), retOf(asked.cStat, asked.xMotivo));
     const registered = tpEvento === '110111' ? cancellationCStat(new Date(note.authorized_at), req.now, ufRules(siglaOf(note.c_uf))) : 135;
     if (registered === 220 || registered === 501) return answer(registered);
     const protocol = R.protocolNumber(authorizerOf(req, cOrgao, note.model), cOrgao, req.now, await store.nextSequence());

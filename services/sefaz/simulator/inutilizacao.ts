@@ -35,7 +35,7 @@ export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
       ?? (Number(fields.nNFIni) > Number(fields.nNFFin) ? 224 : null);
     if (broken) return reject(broken);
     const asked = requestedRejection(get('xJust'), get('tpAmb'), tableText);
-    if (asked) return reject(asked, tableText(asked)!);
+    if (asked) return reject(asked.cStat, asked.xMotivo);
     const range = { cnpj: fields.CNPJ, model: fields.mod, serie: Number(fields.serie), inicio: Number(fields.nNFIni), fim: Number(fields.nNFFin), tp_amb: Number(SIMULATOR_TP_AMB) };
     const protocol = R.protocolNumber(authorizerOf(req, cUF, fields.mod), cUF, req.now, await store.nextSequence());
     // Checks and insert under the series lock: overlapping requests cannot both be homologated.
