@@ -34,6 +34,13 @@ export interface SampleOptions {
   model?: '55' | '65';
   /** tpEmis of the key and ide (contingency: 9 offline NFC-e, 6/7 SVC). */
   tpEmis?: 1 | 6 | 7 | 9;
+  /**
+   * ide/dhCont and xJust: by default written for a contingency tpEmis (entry = dhEmi) and not for a
+   * normal one; null leaves them out, a value writes it whatever tpEmis (rules 556-558).
+   */
+  contingencyEntry?: { dhCont: string; xJust: string } | null;
+  /** Another emitter UF than the fixture's SP: cUF of the key and ide, enderEmit/UF and cMun, cMunFG, IE. */
+  emitter?: { cUF: string; uf: string; cMun: string; ie: string };
   /** Any other edit of the unsigned infNFe (the simulator's rejection tests break one field each). */
   edit?: (nfe: string) => string;
 }
@@ -50,13 +57,21 @@ export function sampleNfe(o: SampleOptions): SampleNfe {
   const serie = o.serie ?? 1;
   const cNF = o.cNF ?? String(10_000_000 + (o.numero * 7919) % 89_999_999).slice(0, 8);
   const aamm = at.toISOString().slice(2, 4) + at.toISOString().slice(5, 7);
-  let key = buildAccessKey({ cUF: '35', aamm, document: o.cnpj, model: o.model ?? '55', serie, numero: o.numero, tpEmis: o.tpEmis ?? 1, cNF });
+  let key = buildAccessKey({ cUF: o.emitter?.cUF ?? '35', aamm, document: o.cnpj, model: o.model ?? '55', serie, numero: o.numero, tpEmis: o.tpEmis ?? 1, cNF });
   if (o.wrongCheckDigit) key = key.slice(0, 43) + String((Number(key[43]) + 1) % 10);
   const dhEmi = new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 19) + '-03:00';
   const set = (tag: string, value: string) => { nfe = nfe.replace(new RegExp(`<${tag}>[^<]*</${tag}>`), `<${tag}>${value}</${tag}>`); };
   nfe = nfe.replace(/Id="NFe\d{44}"/, `Id="NFe${key}"`);
   set('cNF', cNF); set('serie', String(serie)); set('nNF', String(o.numero)); set('dhEmi', dhEmi);
   set('cDV', key[43]!); set('tpAmb', String(o.tpAmb ?? 2)); set('mod', o.model ?? '55'); set('tpEmis', String(o.tpEmis ?? 1));
+  const entry = o.contingencyEntry !== undefined ? o.contingencyEntry
+    : (o.tpEmis ?? 1) !== 1 ? { dhCont: dhEmi, xJust: 'Falha de comunicacao com a SEFAZ autorizadora' } : null;
+  if (entry) nfe = nfe.replace(/(<verProc>[^<]*<\/verProc>)/, `$1<dhCont>${entry.dhCont}</dhCont><xJust>${entry.xJust}</xJust>`);
+  if (o.emitter) {
+    const e = o.emitter;
+    set('cUF', e.cUF); set('cMunFG', e.cMun);
+    nfe = nfe.replace(/(<enderEmit>[\s\S]*?<cMun>)\d+(<\/cMun>[\s\S]*?<UF>)[A-Z]{2}(<\/UF>[\s\S]*?<\/enderEmit><IE>)\d+/, `$1${e.cMun}$2${e.uf}$3${e.ie}`);
+  }
   nfe = nfe.replace(/<emit><CNPJ>\d{14}<\/CNPJ>/, `<emit><CNPJ>${o.cnpj}</CNPJ>`);
   if (o.nonContributorNotFinal) {
     nfe = nfe.replace(/<indFinal>1<\/indFinal>/, '<indFinal>0</indFinal>')

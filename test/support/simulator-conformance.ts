@@ -34,10 +34,11 @@ export interface ConformanceSim {
   stop(): Promise<void>;
 }
 
-export async function startConformanceSim(): Promise<ConformanceSim> {
+/** `ca`: the CA the simulator trusts for clients and signers (e.g. the sandbox CA); a fresh test CA by default. */
+export async function startConformanceSim(opts: { ca?: TestCa } = {}): Promise<ConformanceSim> {
   const db = await createTestDatabase();
   const knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 4 } });
-  const ca = createCa();
+  const ca = opts.ca ?? createCa();
   const a1 = createA1(ca, { cnpj: CNPJ });
   const clock = { now: new Date() };
   const sim = new SefazSimulator({ knex, pki: createSimulatorPki(), clientCaPems: [ca.certPem], now: () => clock.now });

@@ -27,12 +27,44 @@ export interface SoapRequestMessage {
   payload: string;
 }
 
+/** Client: the request is wrong (1.2 `Sender`); VersionMismatch: the envelope is of the other SOAP version. */
+export type SoapFaultCode = 'Client' | 'VersionMismatch';
+
 /** A request the authority's SOAP stack refuses with a Fault (HTTP 500) before any business rule. */
 export class SoapFaultError extends Error {
-  constructor(message: string, readonly version: SoapVersion = '1.2') {
+  constructor(message: string, readonly version: SoapVersion = '1.2', readonly code: SoapFaultCode = 'Client') {
     super(message);
     this.name = 'SoapFaultError';
   }
+}
+
+/**
+ * The SOAP binding the request's Content-Type names, which is the one the authority's stack (ASP.NET
+ * .asmx, Axis, Metro) answers in: `text/xml` is SOAP 1.1, `application/soap+xml` SOAP 1.2.
+ */
+export function declaredVersion(contentType: string | undefined): SoapVersion {
+  return /^\s*text\/xml/i.test(contentType ?? '') ? '1.1' : '1.2';
+}
+
+/**
+ * SOAP 1.1 routes by the SOAPAction header, before the body is read: the .asmx services fault a
+ * missing or foreign action with ASP.NET's own text. Quotes are optional and the comparison ignores
+ * case (the authorities' WSDLs spell the namespace `NFe…` or `Nfe…`). SOAP 1.2 carries the action in
+ * the Content-Type, optional, and any SOAPAction header there is ignored as those stacks do.
+ */
+export function soapActionFault(header: string | string[] | undefined, expected: string): SoapFaultError | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim().replace(/^"(.*)"$/, '$1') ?? '';
+  if (value.toLowerCase() === expected.toLowerCase()) return null;
+  return new SoapFaultError(`Server did not recognize the value of HTTP Header SOAPAction: ${value}.`, '1.1');
+}
+
+/** The envelope's version must be the one the Content-Type declares (ASP.NET's VersionMismatch text). */
+export function versionMismatchFault(declared: SoapVersion, envelope: SoapVersion): SoapFaultError | null {
+  if (declared === envelope) return null;
+  const [found, expecting] = declared === '1.1' ? [SOAP12_NS, SOAP11_NS] : [SOAP11_NS, SOAP12_NS];
+  return new SoapFaultError(
+    `Possible SOAP version mismatch: Envelope namespace ${found} was unexpected. Expecting ${expecting}.`, declared, 'VersionMismatch',
+  );
 }
 
 function elementChildren(node: XmlElement): XmlElement[] {
@@ -88,20 +120,20 @@ export function soapAnswer(version: SoapVersion, service: string, resultXml: str
 }
 
 /** A SOAP Fault (sent with HTTP 500, as the authorities' SOAP stacks do for an unreadable request). */
-export function soapFault(version: SoapVersion, reason: string): { contentType: string; body: string } {
+export function soapFault(version: SoapVersion, reason: string, code: SoapFaultCode = 'Client'): { contentType: string; body: string } {
   const text = escapeXml(reason);
   if (version === '1.1') {
     return {
       contentType: 'text/xml; charset=utf-8',
       body: '<?xml version="1.0" encoding="utf-8"?>'
-        + `<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode>`
+        + `<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><soap:Fault><faultcode>soap:${code}</faultcode>`
         + `<faultstring>${text}</faultstring></soap:Fault></soap:Body></soap:Envelope>`,
     };
   }
   return {
     contentType: 'application/soap+xml; charset=utf-8',
     body: '<?xml version="1.0" encoding="utf-8"?>'
-      + `<soap:Envelope xmlns:soap="${SOAP12_NS}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code>`
+      + `<soap:Envelope xmlns:soap="${SOAP12_NS}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:${code === 'Client' ? 'Sender' : code}</soap:Value></soap:Code>`
       + `<soap:Reason><soap:Text xml:lang="pt">${text}</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
   };
 }

@@ -11,6 +11,9 @@ export interface NfeFacts {
   nNF: string;
   dhEmi: string;
   tpEmis: string;
+  /** ide/dhCont and ide/xJust: entry into contingency (null when absent). */
+  dhCont: string | null;
+  xJust: string | null;
   cDV: string;
   tpAmb: string;
   idDest: string;
@@ -90,7 +93,7 @@ function factsOf(nfe: XmlElement): NfeFacts {
   return {
     id: inf?.attr('Id')?.value ?? '',
     cUF: get('cUF'), cNF: get('cNF'), mod: get('mod'), serie: get('serie'), nNF: get('nNF'), dhEmi: get('dhEmi'),
-    tpEmis: get('tpEmis'), cDV: get('cDV'), tpAmb: get('tpAmb'), idDest: get('idDest'), indFinal: get('indFinal'), cMunFG: get('cMunFG'),
+    tpEmis: get('tpEmis'), dhCont: opt('n:infNFe/n:ide/n:dhCont'), xJust: opt('n:infNFe/n:ide/n:xJust'), cDV: get('cDV'), tpAmb: get('tpAmb'), idDest: get('idDest'), indFinal: get('indFinal'), cMunFG: get('cMunFG'),
     emitCnpj: opt('n:infNFe/n:emit/n:CNPJ'),
     emit: { ie: opt('n:infNFe/n:emit/n:IE'), uf: opt('n:infNFe/n:emit/n:enderEmit/n:UF') ?? '', cMun: opt('n:infNFe/n:emit/n:enderEmit/n:cMun') ?? '' },
     dest: hasDest ? {

@@ -15,7 +15,8 @@ import { UF_BY_SIGLA } from '../../nfe/access-key.js';
  *
  * The simulator's own short paths stay as aliases: `/ws/<UF|SVRS|SVAN|AN…>/<Service>.asmx` (the
  * authorizer of that UF) and `/ws/<Service>.asmx` spelled exactly like the service (the UF is then
- * taken from the message, nothing is checked against the path).
+ * taken from the message, nothing is checked against the path). SP's NFC-e paths are spelled like
+ * the latter: with an SP host in the Host header they are SP's, otherwise the alias.
  */
 export interface PathTarget {
   service: SefazService;
@@ -62,17 +63,23 @@ const ALIAS = /^\/ws\/(?:([A-Za-z]{2,5})\/)?([A-Za-z0-9]+)\.asmx$/;
 const SIGLAS = new Set([...Object.keys(UF_BY_SIGLA), 'AN', 'SVRS', 'SVAN', 'SVCAN', 'SVCRS']);
 
 export function resolvePath(path: string, host: string | undefined): PathTarget | null {
+  const candidates = load().byPath.get(path.toLowerCase()) ?? [];
+  const hostname = (host ?? '').replace(/:\d+$/, '').toLowerCase();
+  const byHost = candidates.filter((c) => c.host === hostname);
+  // A Host that names an authority of this path decides first: SP's NFC-e paths
+  // (`/ws/NFeStatusServico4.asmx` at homologacao.nfce.fazenda.sp.gov.br) are spelled exactly like
+  // the UF-less alias, and a client pointed at the simulator by host name must get SP's rules.
+  if (byHost.length) return target(byHost);
   const alias = ALIAS.exec(path);
-  // The UF-less alias spelled exactly as the service: the simulator's own dialect, never a real path.
+  // The UF-less alias, reached by the simulator's own address (no authority in the Host).
   if (alias && !alias[1] && isSefazService(alias[2]!)) return { service: alias[2], authorizers: [], model: null };
   if (alias && alias[1] && isSefazService(alias[2]!) && SIGLAS.has(alias[1].toUpperCase())) {
     return { service: alias[2], authorizers: [alias[1].toUpperCase()], model: null };
   }
-  const candidates = load().byPath.get(path.toLowerCase());
-  if (!candidates?.length) return null;
-  const hostname = (host ?? '').replace(/:\d+$/, '').toLowerCase();
-  const byHost = candidates.filter((c) => c.host === hostname);
-  const matched = byHost.length ? byHost : candidates;
+  return candidates.length ? target(candidates) : null;
+}
+
+function target(matched: Candidate[]): PathTarget {
   // SVC-AN and SVC-RS answer at SVAN's and SVRS's own addresses: there the normal authorizer is meant.
   const normal = matched.filter((c) => !SVC.has(c.authority));
   const chosen = normal.length ? normal : matched;

@@ -3,6 +3,7 @@ import type { NfeFacts } from './facts.js';
 import { SIMULATOR_TP_AMB, type SimulatorCStat } from './codes.js';
 import { checkIdentifiers } from './recipient.js';
 import { checkPartilha } from './partilha.js';
+import { contingencyCStat } from './contingency.js';
 
 /**
  * The simulator's per-note rules that need no database, in the order the authority applies them
@@ -25,6 +26,8 @@ export interface NoteCheckInput {
   infRespTecRequired: boolean;
   /** Whether the authorizer addressed by the URL serves the note's cUF (rule 226). */
   authorizerServesUf: boolean;
+  /** The SVC the URL addresses (contingency.ts: null a normal authorizer, undefined the UF-less alias). */
+  svc: 'SVCAN' | 'SVCRS' | null | undefined;
   now: Date;
 }
 
@@ -42,6 +45,8 @@ export function checkNote(i: NoteCheckInput): Broken | null {
   if (!i.thirdPartyTransmitter && !sameBase(i.clientCnpj, f.emitCnpj)) return { cStat: 213 };
   if (f.tpAmb !== SIMULATOR_TP_AMB) return { cStat: 252 };
   if (!i.authorizerServesUf) return { cStat: 226 };
+  const contingency = contingencyCStat(f, i.svc, i.now);
+  if (contingency) return { cStat: contingency };
   if (!keyMatchesFields(f)) return { cStat: 502 };
   const late = emissionDateCStat(f, i.now);
   if (late) return { cStat: late };

@@ -14,7 +14,8 @@ export interface UfRules {
   infRespTecRequired: boolean;
 }
 
-interface UfRulesFile { default: UfRules; ufs: Record<string, Partial<UfRules>> }
+/** `sources` cites, per UF, the rule each entry of `ufs` stands for (documentation only). */
+interface UfRulesFile { default: UfRules; ufs: Record<string, Partial<UfRules>>; sources?: Record<string, string> }
 
 const FILE = resolve(fileURLToPath(new URL('../../../data/sefaz/simulator-uf-rules.json', import.meta.url)));
 let data: UfRulesFile | null = null;

@@ -5,6 +5,8 @@ import { nfeFactsList, type NfeFacts } from '../../../lib/sefaz/simulator/facts.
 import { authorizationCStat, checkNote, duplicateMotivo, withItem } from '../../../lib/sefaz/simulator/rules.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
+import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
+import { svcOf } from '../../../lib/sefaz/simulator/contingency.js';
 import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
@@ -15,8 +17,6 @@ import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type N
  * the rules of lib/sefaz/simulator/rules.ts in the authority's order, then the database (206, 204,
  * 539) under the series lock. Texts verbatim from data/sefaz/cstat.json.
  */
-const PREFIXED = /<[A-Za-z_][\w.-]*:[A-Za-z_]/;
-const SIGNATURE = /<(?:[\w.-]+:)?Signature\b[\s\S]*?<\/(?:[\w.-]+:)?Signature>/g;
 
 export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHandler; NFeRetAutorizacao4: NfeHandler } {
   const { store } = d;
@@ -30,11 +30,12 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     const rules = ufRules(siglaOf(f.cUF));
     const broken = checkNote({
       facts: f, ...sig, clientCnpj: req.clientCnpj, thirdPartyTransmitter: rules.thirdPartyTransmitter,
-      infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), now: req.now,
+      infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), svc: svcOf(req.authorizers), now: req.now,
     });
     if (broken) return reject(broken.cStat, withItem(cstatText(broken.cStat), broken.nItem));
-    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText);
-    if (asked) return reject(asked, tableText(asked)!);
+    const firstItem = [...f.itemsWithoutIcmsUfDest, ...f.itemsWithIcmsUfDest].sort((a, b) => Number(a) - Number(b))[0];
+    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText, { nRec: receipt, chNFe, nItem: firstItem });
+    if (asked) return reject(asked.cStat, asked.xMotivo);
     const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
     const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, await store.nextSequence());
     const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });
@@ -55,25 +56,27 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
   }
 
   const NFeAutorizacao4: NfeHandler = async (payload, req) => {
-    const cUFOf = () => /<cUF>(\d{2})<\/cUF>/.exec(payload)?.[1] ?? '91';
-    const head = { tpAmb: SIMULATOR_TP_AMB, cUF: cUFOf(), dhRecbto: brasiliaDateTime(req.now) };
+    const f = messageFields(payload, ['cUF', 'indSinc']);
+    const head = { tpAmb: SIMULATOR_TP_AMB, cUF: f.cUF && /^\d{2}$/.test(f.cUF) ? f.cUF : '91', dhRecbto: brasiliaDateTime(req.now) };
     // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
-    if (PREFIXED.test(payload.replace(SIGNATURE, ''))) return R.retEnviNFe(head, motivo(404));
+    if (usesNamespacePrefix(payload)) return R.retEnviNFe(head, motivo(404));
     if (!schemaValid(d, NFE_SCHEMAS.enviNFe, payload, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
     const receipt = R.receiptNumber(head.cUF, await store.nextSequence());
     const notes = nfeFactsList(payload);
     const prots: string[] = [];
     for (const f of notes) prots.push(await authorizeOne(payload, f, req, receipt));
-    if (/<indSinc>1<\/indSinc>/.test(payload)) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
+    if (f.indSinc === '1') return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
     await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
     return R.retEnviNFe(head, motivo(103), { receipt });
   };
 
   const NFeRetAutorizacao4: NfeHandler = async (payload, req) => {
-    const nRec = /<nRec>(\d{15})<\/nRec>/.exec(payload)?.[1] ?? '0'.repeat(15);
+    const f = messageFields(payload, ['tpAmb', 'nRec']);
+    const nRec = f.nRec && /^\d{15}$/.test(f.nRec) ? f.nRec : '0'.repeat(15);
     const head = { tpAmb: SIMULATOR_TP_AMB, cUF: nRec.slice(0, 2), dhRecbto: brasiliaDateTime(req.now), nRec };
+    if (usesNamespacePrefix(payload)) return R.retConsReciNFe(head, motivo(404));
     if (!schemaValid(d, NFE_SCHEMAS.consReciNFe, payload, 'NFeRetAutorizacao4', 215, req.now)) return R.retConsReciNFe(head, motivo(215));
-    if (!/<tpAmb>2<\/tpAmb>/.test(payload)) return R.retConsReciNFe(head, motivo(252));
+    if (f.tpAmb !== SIMULATOR_TP_AMB) return R.retConsReciNFe(head, motivo(252));
     const row = await store.receipt(nRec);
     if (!row) return R.retConsReciNFe(head, motivo(106));
     return R.retConsReciNFe({ ...head, cUF: row.c_uf }, motivo(104), row.prot_xml);

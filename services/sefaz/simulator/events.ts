@@ -6,6 +6,7 @@ import { brasiliaDateTime, child, parseXml, text } from '../../../lib/sefaz/xml.
 import { rawElements } from '../../../lib/sefaz/simulator/facts.js';
 import { motivo, SIMULATOR_TP_AMB, type SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
+import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
 import { cancellationCStat, ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
@@ -13,7 +14,7 @@ import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type N
 
 /**
  * NFeRecepcaoEvento4 for cancellation (110111) and correction letter (110110), in the authority's
- * order (MOC 4.00 §5 and Anexo I): generic schema (215), specific schema (493), signature (297/298)
+ * order (MOC 4.00 §5 and Anexo I): prefixes (404), generic schema (215), specific schema (493), signature (297/298)
  * and its certificate (29x, 213), environment (252), authorizer (226), Id (572), key (236),
  * dates (577/578), the note (494, 574), duplicity (573 before 218), then the event's own rules
  * (222 and the UF's deadline for a cancellation: 135/155/220/501; 580 for a CC-e).
@@ -23,9 +24,11 @@ const MINUTE = 60_000;
 export function eventHandler(d: HandlerDeps): NfeHandler {
   const { store } = d;
   return async (payload, req) => {
-    const cOrgao = /<cOrgao>(\d{2})<\/cOrgao>/.exec(payload)?.[1] ?? '91';
-    const batch = { idLote: /<idLote>(\d{1,15})<\/idLote>/.exec(payload)?.[1] ?? '0', tpAmb: SIMULATOR_TP_AMB, cOrgao };
+    const f = messageFields(payload, ['cOrgao', 'idLote']);
+    const cOrgao = f.cOrgao && /^\d{2}$/.test(f.cOrgao) ? f.cOrgao : '91';
+    const batch = { idLote: f.idLote && /^\d{1,15}$/.test(f.idLote) ? f.idLote : '0', tpAmb: SIMULATOR_TP_AMB, cOrgao };
     const dhRegEvento = brasiliaDateTime(req.now);
+    if (usesNamespacePrefix(payload)) return R.retEnvEvento(batch, motivo(404));
     if (!schemaValid(d, NFE_SCHEMAS.envEvento, payload, 'NFeRecepcaoEvento4', 215, req.now)) return R.retEnvEvento(batch, motivo(215));
     const evento = rawElements(payload, 'evento')[0]!;
     const inf = child(parseXml(payload), 'infEvento')!;
@@ -66,12 +69,12 @@ export function eventHandler(d: HandlerDeps): NfeHandler {
       if (note.status === 'canceled') {
         return R.retEnvEvento(batch, motivo(128), retOf(218, cstatText(218).replace(/\[nRec:\d+\]/, `[nRec:${note.receipt}]`)));
       }
-      if (/<nProt>(\d+)<\/nProt>/.exec(evento)?.[1] !== note.protocol) return answer(222);
+      if (get('nProt') !== note.protocol) return answer(222);
     } else if (note.status !== 'authorized') {
       return answer(580);
     }
-    const asked = requestedRejection(get('xJust') || get('xCorrecao'), get('tpAmb'), tableText);
-    if (asked) return R.retEnvEvento(batch, motivo(128), retOf(asked, tableText(asked)!));
+    const asked = requestedRejection(get('xJust') || get('xCorrecao'), get('tpAmb'), tableText, { nRec: note.receipt, chNFe });
+    if (asked) return R.retEnvEvento(batch, motivo(128), retOf(asked.cStat, asked.xMotivo));
     const registered = tpEvento === '110111' ? cancellationCStat(new Date(note.authorized_at), req.now, ufRules(siglaOf(note.c_uf))) : 135;
     if (registered === 220 || registered === 501) return answer(registered);
     const protocol = R.protocolNumber(authorizerOf(req, cOrgao, note.model), cOrgao, req.now, await store.nextSequence());

@@ -3,20 +3,23 @@ import { cstatText } from '../../../lib/sefaz/cstat.js';
 import { brasiliaDateTime, child, parseXml, text } from '../../../lib/sefaz/xml.js';
 import { motivo, SIMULATOR_TP_AMB, type SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
+import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
 import { authorizerOf, schemaValid, tableText, type HandlerDeps, type NfeHandler } from './handler-context.js';
 
 /**
- * NFeInutilizacao4 (MOC 4.00 §4.6): schema (215), signature and certificate (297/298, 29x, 213),
+ * NFeInutilizacao4 (MOC 4.00 §4.6): prefixes (404), schema (215), signature and certificate (297/298, 29x, 213),
  * environment (252), authorizer (226), range (224), then the database under the series lock
  * (241 a number used, 256 already inutilizado).
  */
 export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
   const { store } = d;
   return async (payload, req) => {
-    const cUF = /<cUF>(\d{2})<\/cUF>/.exec(payload)?.[1] ?? '91';
+    const peeked = messageFields(payload, ['cUF']).cUF;
+    const cUF = peeked && /^\d{2}$/.test(peeked) ? peeked : '91';
     const base = { tpAmb: SIMULATOR_TP_AMB, cUF, dhRecbto: brasiliaDateTime(req.now) };
+    if (usesNamespacePrefix(payload)) return R.retInutNFe({ ...base, ...motivo(404) });
     if (!schemaValid(d, NFE_SCHEMAS.inutNFe, payload, 'NFeInutilizacao4', 215, req.now)) return R.retInutNFe({ ...base, ...motivo(215) });
     const inf = child(parseXml(payload), 'infInut')!;
     const get = (n: string) => text(inf, n) ?? '';
@@ -32,7 +35,7 @@ export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
       ?? (Number(fields.nNFIni) > Number(fields.nNFFin) ? 224 : null);
     if (broken) return reject(broken);
     const asked = requestedRejection(get('xJust'), get('tpAmb'), tableText);
-    if (asked) return reject(asked, tableText(asked)!);
+    if (asked) return reject(asked.cStat, asked.xMotivo);
     const range = { cnpj: fields.CNPJ, model: fields.mod, serie: Number(fields.serie), inicio: Number(fields.nNFIni), fim: Number(fields.nNFFin), tp_amb: Number(SIMULATOR_TP_AMB) };
     const protocol = R.protocolNumber(authorizerOf(req, cUF, fields.mod), cUF, req.now, await store.nextSequence());
     // Checks and insert under the series lock: overlapping requests cannot both be homologated.

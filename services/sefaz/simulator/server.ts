@@ -7,8 +7,12 @@ import type { SefazService } from '../../../lib/sefaz/services.js';
 import { clientCnpjOf } from './client-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
-import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, type SoapVersion } from '../../../lib/sefaz/simulator/envelope.js';
+import {
+  declaredVersion, parseSoapRequest, soapActionFault, soapAnswer, soapFault, SoapFaultError, versionMismatchFault, type SoapVersion,
+} from '../../../lib/sefaz/simulator/envelope.js';
+import { soapAction } from '../../../lib/sefaz/soap.js';
 import { resolvePath, soapPathPattern } from '../../../lib/sefaz/simulator/paths.js';
+import { messageFields } from '../../../lib/sefaz/simulator/message.js';
 import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
@@ -162,20 +166,25 @@ export class SefazSimulator {
       return;
     }
     const envelope = await ctx.body();
-    const declared: SoapVersion = /^\s*text\/xml/i.test(req.headers['content-type'] ?? '') ? '1.1' : '1.2';
+    // The binding is the Content-Type's: faults are written in it, and the envelope must agree.
+    const declared = declaredVersion(req.headers['content-type']);
     let payload: string;
     let version: SoapVersion;
     try {
+      if (declared === '1.1') { const wrong = soapActionFault(req.headers.soapaction, soapAction(service)); if (wrong) throw wrong; }
       const msg = parseSoapRequest(envelope);
+      const mismatch = versionMismatchFault(declared, msg.version);
+      if (mismatch) throw mismatch;
       if (msg.service !== service) throw new SoapFaultError(`nfeDadosMsg no namespace de ${msg.service}, endereço de ${service}`, msg.version);
       ({ payload, version } = msg);
     } catch (err) {
       // The authorities' SOAP stacks answer an unreadable envelope with a Fault and HTTP 500.
-      const fault = soapFault(err instanceof SoapFaultError ? err.version : declared, (err as Error).message);
+      const fault = soapFault(declared, (err as Error).message, err instanceof SoapFaultError ? err.code : 'Client');
       res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }
-    const msgCuf = /<(?:cUF|cOrgao)>(\d{2})</.exec(payload)?.[1] ?? /<chNFe>(\d{2})/.exec(payload)?.[1];
+    const peeked = messageFields(payload, ['cUF', 'cOrgao', 'chNFe']);
+    const msgCuf = [peeked.cUF, peeked.cOrgao, peeked.chNFe?.slice(0, 2)].find((v) => v && /^\d{2}$/.test(v)) ?? undefined;
     const faultUf = pathUf ?? (msgCuf ? UF_CODES[msgCuf] ?? null : null);
     const now = this.now();
     const at = { cUF: msgCuf ?? '91', dhRecbto: brasiliaDateTime(now) };

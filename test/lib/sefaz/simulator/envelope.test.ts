@@ -1,5 +1,7 @@
 import test from 'ava';
-import { parseSoapRequest, soapAnswer, soapFault, SoapFaultError, SOAP11_NS, SOAP12_NS } from '../../../../lib/sefaz/simulator/envelope.js';
+import {
+  declaredVersion, parseSoapRequest, soapActionFault, soapAnswer, soapFault, SoapFaultError, versionMismatchFault, SOAP11_NS, SOAP12_NS,
+} from '../../../../lib/sefaz/simulator/envelope.js';
 
 const WSDL = 'http://www.portalfiscal.inf.br/nfe/wsdl/NFeStatusServico4';
 const MSG = '<consStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ></consStatServ>';
@@ -28,4 +30,19 @@ test('soapAnswer and soapFault write the version and content type of the request
   t.regex(soapAnswer('1.2', 'NFeStatusServico4', '<r/>').body, new RegExp(`<soap:Envelope xmlns:soap="${SOAP12_NS}".*<nfeResultMsg xmlns="${WSDL}"><r/></nfeResultMsg>`));
   t.regex(soapFault('1.2', 'a < b').body, /<soap:Text xml:lang="pt">a &lt; b<\/soap:Text>/);
   t.regex(soapFault('1.1', 'x').body, /<faultcode>soap:Client<\/faultcode><faultstring>x<\/faultstring>/);
+});
+
+test('declaredVersion, soapActionFault and versionMismatchFault: the SOAP stack\'s checks before the body', (t) => {
+  t.is(declaredVersion('text/xml; charset=utf-8'), '1.1');
+  t.is(declaredVersion('application/soap+xml'), '1.2');
+  t.is(declaredVersion(undefined), '1.2');
+  const action = `${WSDL}/nfeStatusServicoNF`;
+  t.is(soapActionFault(`"${action}"`, action), null);
+  t.is(soapActionFault(action.toUpperCase(), action), null);
+  t.like(soapActionFault(undefined, action), { message: 'Server did not recognize the value of HTTP Header SOAPAction: .', version: '1.1', code: 'Client' });
+  t.like(soapActionFault('"x"', action), { message: 'Server did not recognize the value of HTTP Header SOAPAction: x.' });
+  t.is(versionMismatchFault('1.2', '1.2'), null);
+  t.like(versionMismatchFault('1.1', '1.2'), { version: '1.1', code: 'VersionMismatch', message: `Possible SOAP version mismatch: Envelope namespace ${SOAP12_NS} was unexpected. Expecting ${SOAP11_NS}.` });
+  t.regex(soapFault('1.1', 'x', 'VersionMismatch').body, /<faultcode>soap:VersionMismatch<\/faultcode>/);
+  t.regex(soapFault('1.2', 'x', 'VersionMismatch').body, /<soap:Value>soap:VersionMismatch<\/soap:Value>/);
 });

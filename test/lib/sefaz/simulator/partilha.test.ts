@@ -8,7 +8,7 @@ const item = (over: Partial<PartilhaItemFacts> = {}): PartilhaItemFacts => ({
   vFCPUFDest: '2.00', vICMSUFDest: '8.00', vICMSUFRemet: '0.00', ...over,
 });
 const facts = (items: PartilhaItemFacts[] = [item()], over: Partial<NfeFacts> = {}): NfeFacts => ({
-  id: '', cUF: '35', cNF: '', mod: '55', serie: '1', nNF: '1', dhEmi: '2026-11-25T10:00:00-03:00', tpEmis: '1', cDV: '', tpAmb: '2',
+  id: '', cUF: '35', cNF: '', mod: '55', serie: '1', nNF: '1', dhEmi: '2026-11-25T10:00:00-03:00', tpEmis: '1', dhCont: null, xJust: null, cDV: '', tpAmb: '2',
   idDest: '2', indFinal: '1', cMunFG: '3550308', emitCnpj: '11222333000181', emit: { ie: '110042490114', uf: 'SP', cMun: '3550308' },
   dest: { cnpj: null, cpf: '52998224725', ie: null, indIEDest: '9', uf: 'RJ', cMun: '3304557' }, indIEDest: '9',
   itemsWithoutIcmsUfDest: [], itemsWithIcmsUfDest: items.map((i) => i.nItem), hasIssqn: false, entregaUf: null, retiradaUf: null,

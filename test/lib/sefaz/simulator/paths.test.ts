@@ -15,6 +15,13 @@ test('resolvePath: the aliases /ws/<UF>/<Service>.asmx and /ws/<Service>.asmx sp
   t.deepEqual(resolvePath('/ws/NFeAutorizacao4.asmx', undefined), { service: 'NFeAutorizacao4', authorizers: [], model: null });
 });
 
+test('resolvePath: SP\'s NFC-e paths, spelled like the UF-less alias, are SP\'s when the Host names SP', (t) => {
+  t.deepEqual(resolvePath('/ws/NFeStatusServico4.asmx', 'homologacao.nfce.fazenda.sp.gov.br'), { service: 'NFeStatusServico4', authorizers: ['SP'], model: '65' });
+  t.deepEqual(resolvePath('/ws/NFeConsultaProtocolo4.asmx', 'nfce.fazenda.sp.gov.br:443'), { service: 'NFeConsultaProtocolo4', authorizers: ['SP'], model: '65' });
+  t.deepEqual(resolvePath('/ws/NFeStatusServico4.asmx', '127.0.0.1:8443'), { service: 'NFeStatusServico4', authorizers: [], model: null }, 'the simulator\'s own address: the alias');
+  t.deepEqual(resolvePath('/ws/NFeStatusServico4.asmx', undefined), { service: 'NFeStatusServico4', authorizers: [], model: null });
+});
+
 test('servesUf: own UF, shared authorizers per model, SVC only for its contingency UFs, AN for 91', (t) => {
   t.true(servesUf(['SP'], '35', '55'));
   t.false(servesUf(['SP'], '31', '55'));

@@ -3,7 +3,7 @@ import { checkIdentifiers } from '../../../../lib/sefaz/simulator/recipient.js';
 import type { NfeFacts } from '../../../../lib/sefaz/simulator/facts.js';
 
 const facts = (over: Partial<NfeFacts> = {}, dest: Partial<NonNullable<NfeFacts['dest']>> = {}): NfeFacts => ({
-  id: '', cUF: '35', cNF: '', mod: '55', serie: '1', nNF: '1', dhEmi: '', tpEmis: '1', cDV: '', tpAmb: '2', idDest: '1', indFinal: '1', cMunFG: '3550308',
+  id: '', cUF: '35', cNF: '', mod: '55', serie: '1', nNF: '1', dhEmi: '', tpEmis: '1', dhCont: null, xJust: null, cDV: '', tpAmb: '2', idDest: '1', indFinal: '1', cMunFG: '3550308',
   emitCnpj: '11222333000181', emit: { ie: '110042490114', uf: 'SP', cMun: '3550308' },
   dest: { cnpj: '56558703000275', cpf: null, ie: '587124379116', indIEDest: '1', uf: 'SP', cMun: '3543907', ...dest },
   indIEDest: dest.indIEDest ?? '1', itemsWithoutIcmsUfDest: ['1'], itemsWithIcmsUfDest: [], hasIssqn: false, entregaUf: null, retiradaUf: null, tpNF: '1', finNFe: '1', refNFe: [],

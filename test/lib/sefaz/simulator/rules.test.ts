@@ -9,7 +9,7 @@ const a1 = createA1(createCa(), { cnpj: '12345678000195' });
 const facts = (o: Record<string, unknown> = {}) => nfeFacts(sampleNfe({ cnpj: a1.cnpj, keyPem: a1.keyPem, certPem: a1.certPem, numero: 5, ...o }).xml);
 const input = (over: Partial<NoteCheckInput> = {}): NoteCheckInput => ({
   facts: facts(), signatureCStat: null, signerCStat: null, signerCnpj: '12345678000195', clientCnpj: '12345678000195',
-  thirdPartyTransmitter: true, infRespTecRequired: true, authorizerServesUf: true, now: new Date(), ...over,
+  thirdPartyTransmitter: true, infRespTecRequired: true, authorizerServesUf: true, svc: null, now: new Date(), ...over,
 });
 
 test('checkNote accepts a consistent signed note from the certificate owner', (t) => {

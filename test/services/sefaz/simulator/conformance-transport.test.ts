@@ -1,8 +1,9 @@
 import test from 'ava';
 import { WSDL_NS_BASE } from '../../../../lib/sefaz/services.js';
 import { cstatText } from '../../../../lib/sefaz/cstat.js';
+import { buildAccessKey } from '../../../../lib/nfe/access-key.js';
 import {
-  aNote, consStat, enviNFe, envelope12, envEvento, lastTag, resultOf, startConformanceSim, tag, SOAP11, SOAP12, type ConformanceSim,
+  aNote, CNPJ, consSit, consStat, enviNFe, envelope12, envEvento, lastTag, resultOf, startConformanceSim, tag, SOAP11, SOAP12, type ConformanceSim,
 } from '../../../support/simulator-conformance.js';
 
 /**
@@ -85,6 +86,24 @@ for (const p of realPaths) {
   });
 }
 
+test('SP\'s NFC-e path (spelled like the UF-less alias) is SP\'s by its Host: 289 on status, 226 on consult for MG', async (t) => {
+  const host = 'homologacao.nfce.fazenda.sp.gov.br';
+  const ok = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('35')), { host }), 'retConsStatServ');
+  t.is(tag(ok.xml, 'cStat'), '107');
+  const status = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('31')), { host }), 'retConsStatServ');
+  t.deepEqual(status.xsd, { valid: true, errors: [] });
+  t.is(tag(status.xml, 'cStat'), '289');
+  t.is(tag(status.xml, 'xMotivo'), 'Rejeição: Código da UF informada diverge da UF solicitada');
+  const mgKey = buildAccessKey({ cUF: '31', aamm: '2611', document: CNPJ, model: '65', serie: 1, numero: 7, tpEmis: 1, cNF: '12345678' });
+  const consult = resultOf(await c.post('/ws/NFeConsultaProtocolo4.asmx', envelope12('NFeConsultaProtocolo4', consSit(mgKey)), { host }), 'retConsSitNFe');
+  t.deepEqual(consult.xsd, { valid: true, errors: [] });
+  t.is(tag(consult.xml, 'cStat'), '226');
+  t.is(tag(consult.xml, 'xMotivo'), cstatText(226));
+  // The same path at the simulator's own address stays the alias: the UF comes from the message.
+  const alias = resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat('31'))), 'retConsStatServ');
+  t.is(tag(alias.xml, 'cStat'), '107');
+});
+
 test('paths match case-insensitively, with the IP as Host', async (t) => {
   const a = await c.post('/WS/NFeStatusServico/NFESTATUSSERVICO4.ASMX', envelope12('NFeStatusServico4', consStat('33')));
   t.is(tag(resultOf(a, 'retConsStatServ').xml, 'cStat'), '107');
@@ -121,7 +140,7 @@ test('a malformed envelope is a SOAP Fault with HTTP 500 in the version of the r
   t.is(broken12.status, 500);
   t.is(broken12.contentType, 'application/soap+xml; charset=utf-8');
   t.regex(broken12.body, /<soap:Fault><soap:Code><soap:Value>soap:Sender<\/soap:Value>/);
-  const wrong11 = await c.post('/ws/SP/NFeStatusServico4.asmx', `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><x/></soap:Body></soap:Envelope>`, { contentType: 'text/xml' });
+  const wrong11 = await c.post('/ws/SP/NFeStatusServico4.asmx', `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><x/></soap:Body></soap:Envelope>`, { contentType: 'text/xml', soapAction: `${STATUS_NS}/nfeStatusServicoNF` });
   t.is(wrong11.status, 500);
   t.is(wrong11.contentType, 'text/xml; charset=utf-8');
   t.regex(wrong11.body, /<soap:Fault><faultcode>soap:Client<\/faultcode><faultstring>Body sem nfeDadosMsg/);
@@ -137,4 +156,39 @@ test('a message over 500 KB answers 214 in the service\'s ret*, never a reset co
   t.deepEqual(r.xsd, { valid: true, errors: [] });
   t.is(tag(r.xml, 'cStat'), '214');
   t.is(tag(r.xml, 'xMotivo'), cstatText(214));
+});
+
+const FAULT11 = (code: string, text: string) => '<?xml version="1.0" encoding="utf-8"?>'
+  + `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${text}</faultstring></soap:Fault></soap:Body></soap:Envelope>`;
+const envelope11 = `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body><nfeDadosMsg xmlns="${STATUS_NS}">${body}</nfeDadosMsg></soap:Body></soap:Envelope>`;
+const SP_HOST = 'homologacao.nfe.fazenda.sp.gov.br';
+
+test('SOAP 1.1 without SOAPAction, or with another operation\'s, is ASP.NET\'s Client fault with HTTP 500', async (t) => {
+  const missing = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml; charset=utf-8', host: SP_HOST });
+  t.deepEqual(missing, { status: 500, contentType: 'text/xml; charset=utf-8', body: FAULT11('Client', 'Server did not recognize the value of HTTP Header SOAPAction: .') });
+  const foreign = `${WSDL_NS_BASE}NFeConsultaProtocolo4/nfeConsultaNF`;
+  const wrong = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml; charset=utf-8', soapAction: `"${foreign}"`, host: SP_HOST });
+  t.deepEqual(wrong, { status: 500, contentType: 'text/xml; charset=utf-8', body: FAULT11('Client', `Server did not recognize the value of HTTP Header SOAPAction: ${foreign}.`) });
+});
+
+test('an envelope of the other SOAP version than the Content-Type is a VersionMismatch fault in the Content-Type\'s version', async (t) => {
+  const as12 = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'application/soap+xml; charset=utf-8', host: SP_HOST });
+  t.deepEqual(as12, {
+    status: 500, contentType: 'application/soap+xml; charset=utf-8',
+    body: '<?xml version="1.0" encoding="utf-8"?>'
+      + `<soap:Envelope xmlns:soap="${SOAP12}"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:VersionMismatch</soap:Value></soap:Code>`
+      + `<soap:Reason><soap:Text xml:lang="pt">Possible SOAP version mismatch: Envelope namespace ${SOAP11} was unexpected. Expecting ${SOAP12}.</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`,
+  });
+  const as11 = await c.post('/ws/nfestatusservico4.asmx', envelope12('NFeStatusServico4', body), { contentType: 'text/xml; charset=utf-8', soapAction: `${STATUS_NS}/nfeStatusServicoNF`, host: SP_HOST });
+  t.deepEqual(as11, {
+    status: 500, contentType: 'text/xml; charset=utf-8',
+    body: FAULT11('VersionMismatch', `Possible SOAP version mismatch: Envelope namespace ${SOAP12} was unexpected. Expecting ${SOAP11}.`),
+  });
+});
+
+test('SOAP 1.2 ignores a SOAPAction header (as some clients send one) and matches the action case-insensitively in 1.1', async (t) => {
+  const with12 = await c.post('/ws/nfestatusservico4.asmx', envelope12('NFeStatusServico4', body), { soapAction: 'anything', host: SP_HOST });
+  t.is(tag(resultOf(with12, 'retConsStatServ').xml, 'cStat'), '107');
+  const lower = await c.post('/ws/nfestatusservico4.asmx', envelope11, { contentType: 'text/xml', soapAction: `${WSDL_NS_BASE}NfeStatusServico4/nfeStatusServicoNF`, host: SP_HOST });
+  t.is(tag(resultOf(lower, 'retConsStatServ').xml, 'cStat'), '107');
 });

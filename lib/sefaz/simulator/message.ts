@@ -1,0 +1,39 @@
+import { XmlDocument } from 'libxml2-wasm';
+import { NFE_NS } from '../services.js';
+
+/**
+ * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
+ * (libxml2), never by regex, so a field is found whatever the prefix, and every service applies the
+ * same prefix rule.
+ */
+const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
+
+/**
+ * 404 (MOC 4.00 §4.2, rule of every web service): the data area must not use namespace prefixes;
+ * only the XML-DSig Signature may carry its own.
+ */
+export function usesNamespacePrefix(xml: string): boolean {
+  const doc = XmlDocument.fromString(xml);
+  try {
+    return doc.find("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]", NS).length > 0;
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** The text of the first element of each name in the NF-e namespace (null when absent or malformed). */
+export function messageFields<K extends string>(xml: string, names: readonly K[]): Record<K, string | null> {
+  const out = Object.fromEntries(names.map((n) => [n, null])) as Record<K, string | null>;
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml);
+  } catch {
+    return out;
+  }
+  try {
+    for (const name of names) out[name] = doc.get(`//n:${name}`, NS)?.content.trim() ?? null;
+    return out;
+  } finally {
+    doc.dispose();
+  }
+}
