@@ -34,11 +34,12 @@ export function compileSchema(path: string): XsdValidator {
   return validator;
 }
 
-export function validateXml(schemaPath: string, xml: string | Uint8Array): XsdResult {
+/** Validates text, bytes or an already parsed document (which stays the caller's to dispose). */
+export function validateXml(schemaPath: string, xml: string | Uint8Array | XmlDocument): XsdResult {
   const validator = compileSchema(schemaPath);
   let doc: XmlDocument;
   try {
-    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : XmlDocument.fromBuffer(xml);
+    doc = xml instanceof XmlDocument ? xml : typeof xml === 'string' ? XmlDocument.fromString(xml) : XmlDocument.fromBuffer(xml);
   } catch (err) {
     return { valid: false, errors: [`XML malformado: ${(err as Error).message.trim()}`] };
   }
@@ -50,6 +51,6 @@ export function validateXml(schemaPath: string, xml: string | Uint8Array): XsdRe
     const errors = details.length ? details.map((d) => d.message.trim()) : [String(err?.message ?? err).trim()];
     return { valid: false, errors };
   } finally {
-    doc.dispose();
+    if (doc !== xml) doc.dispose();
   }
 }

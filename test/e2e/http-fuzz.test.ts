@@ -300,7 +300,7 @@ test.before(async () => {
   await renew('adminJwt');
   await renew('superJwt');
 
-  const company = await stack.request('POST', '/v1/companies', { headers: creds.liveKey, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001', inscricaoMunicipal: '12345678', servicoPadraoLc116: '1.01' }) });
+  const company = await stack.request('POST', '/v1/companies', { headers: creds.liveKey, body: aCompleteIssuer({ crt: 3, csc: 'CSC0TESTE0SANDBOX0001', cscId: '000001', inscricaoMunicipal: '12345678', servicoPadraoLc116: '1.01', fiscalBrainEnabled: true }) });
   if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
   issuerId = company.body.data.issuerId;
   const a1 = issueSandboxA1(stack.config.sefaz.simulatorDir, { cnpj: company.body.data.cnpj, password: 'senha-do-a1' });

@@ -67,8 +67,18 @@ test.serial('Redis restarts empty under a running cluster: every invoice.authori
 
   const runIdBefore = await runId();
   await redis.restartEmpty();
-  // The nodes reconnect by themselves; the gateway answers authenticated requests again.
+  // The nodes reconnect by themselves, each on its own schedule (ioredis's back-off): the gateway
+  // answers authenticated requests again (gateway ↔ core), then lists notes several times in a row
+  // (gateway ↔ either emission node; a node whose subscriber is not back yet would drop the request
+  // and the call would wait for its timeout, so each try is bounded).
   await waitFor(async () => (await cluster.request('GET', '/v1/auth/me', { headers })).status === 200, 'the cluster answering again', 60_000);
+  await waitFor(async () => {
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${cluster.url}/v1/nfe?limit=1`, { headers, signal: AbortSignal.timeout(3_000) }).catch(() => null);
+      if (res?.status !== 200) return false;
+    }
+    return true;
+  }, 'both emission nodes answering again', 90_000);
 
   const after = [await emitOne(), await emitOne(), await emitOne(), ...(await runBatch(3))];
   await waitFor(async () => hooksOf(after).length >= after.length, 'every invoice.authorized after the restart', 60_000);

@@ -64,13 +64,13 @@ export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: s
 const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
 
 /** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath. */
-export function nfeFactsList(xml: string): NfeFacts[] {
-  const doc = XmlDocument.fromString(xml);
+export function nfeFactsList(xml: string | XmlDocument): NfeFacts[] {
+  const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   try {
     const nfes = doc.find('//n:NFe', NS).filter((e): e is XmlElement => e instanceof XmlElement);
     return nfes.map(factsOf);
   } finally {
-    doc.dispose();
+    if (doc !== xml) doc.dispose();
   }
 }
 

@@ -12,21 +12,21 @@ const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
  * 404 (MOC 4.00 §4.2, rule of every web service): the data area must not use namespace prefixes;
  * only the XML-DSig Signature may carry its own.
  */
-export function usesNamespacePrefix(xml: string): boolean {
-  const doc = XmlDocument.fromString(xml);
+export function usesNamespacePrefix(xml: string | XmlDocument): boolean {
+  const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   try {
     return doc.find("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]", NS).length > 0;
   } finally {
-    doc.dispose();
+    if (doc !== xml) doc.dispose();
   }
 }
 
 /** The text of the first element of each name in the NF-e namespace (null when absent or malformed). */
-export function messageFields<K extends string>(xml: string, names: readonly K[]): Record<K, string | null> {
+export function messageFields<K extends string>(xml: string | XmlDocument, names: readonly K[]): Record<K, string | null> {
   const out = Object.fromEntries(names.map((n) => [n, null])) as Record<K, string | null>;
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml);
+    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   } catch {
     return out;
   }
@@ -34,6 +34,19 @@ export function messageFields<K extends string>(xml: string, names: readonly K[]
     for (const name of names) out[name] = doc.get(`//n:${name}`, NS)?.content.trim() ?? null;
     return out;
   } finally {
-    doc.dispose();
+    if (doc !== xml) doc.dispose();
+  }
+}
+
+/**
+ * The message parsed once for every check of a request (prefixes, fields, schema, facts,
+ * signatures), or null when it is not well-formed (the schema check then reports it). The caller
+ * disposes it.
+ */
+export function parseMessage(xml: string): XmlDocument | null {
+  try {
+    return XmlDocument.fromString(xml);
+  } catch {
+    return null;
   }
 }

@@ -43,14 +43,15 @@ export type CertificateReader = (base64: string) => X509Certificate;
 const readCertificate: CertificateReader = (text) => new X509Certificate(Buffer.from(text, 'base64'));
 
 /** Verifies the signature over the element whose Id is `id` (Reference URI `#id`). */
-export function verifyEnvelopedSignature(xml: string, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
+export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return fail(298, `Id "${id}" not referable`);
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml);
+    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   } catch (err) {
     return fail(297, `malformed XML: ${(err as Error).message}`);
   }
+  const owned = doc !== xml;
   try {
     // One element with this Id, or a signature-wrapping attempt.
     const targets = doc.find(`//*[@Id='${id}']`);
@@ -83,7 +84,11 @@ export function verifyEnvelopedSignature(xml: string, id: string, certificateOf:
     const signatureValue = b64(only(signature, 'SignatureValue'));
     // Enveloped transform: the signature is not part of what it signs (NF-e places it beside the
     // signed element, but a signature inside it must be cut out before the digest).
-    for (const inner of target.find(`.//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS })) inner.remove();
+    const inner = target.find(`.//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS });
+    // A document shared with other checks is never changed: a caller that validated it against
+    // the XSD first cannot have a signature inside the signed element anyway.
+    if (inner.length && !owned) return fail(298, 'a signature inside the signed element');
+    for (const el of inner) el.remove();
     const digest = createHash('sha1').update(canonical(doc, target, transforms[1] === C14N_COMMENTS)).digest('base64');
     if (digest !== digestValue) return fail(297, 'digest mismatch');
     let valid = false;
@@ -94,6 +99,6 @@ export function verifyEnvelopedSignature(xml: string, id: string, certificateOf:
     }
     return valid ? { ok: true, certificate, certificateBase64: certText } : fail(297, 'signature value mismatch');
   } finally {
-    doc.dispose();
+    if (owned) doc.dispose();
   }
 }

@@ -31,7 +31,7 @@ export const resolveServicoAction = {
     summary: 'Resolve a classificação do serviço (LC 116 → cTribNac → NBS) e a tributação da NFS-e', tags: ['tributação assistida'],
     description: 'Pelo item LC 116 do corpo (lc116) ou pela atividade fixa do emissor (servicoPadraoLc116). Cada valor traz sua fonte (cadastro, requisicao ou o anexo oficial). '
       + 'Item com vários desdobros/NBS sem escolha no cadastro: codigo null, candidatas[] e camposNaoResolvidos[]. MEI e Simples Nacional: ISS informativo (recolhido no DAS mensal). '
-      + 'Sem item no corpo nem no cadastro, ou item fora da lista nacional: 422 TRIBUTACAO_NAO_RESOLVIDA com camposNaoResolvidos. Exige plano com fiscalBrain (403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL). A emissão com resolverTributacao: true usa o mesmo resolvedor (regra 10).',
+      + 'Sem item no corpo nem no cadastro, ou item fora da lista nacional: 422 TRIBUTACAO_NAO_RESOLVIDA com camposNaoResolvidos. Exige plano com fiscalBrain e o emissor com fiscalBrainEnabled (403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL). A emissão com resolverTributacao: true usa o mesmo resolvedor (regra 10).',
     requestExample: { issuerId: '8cfea046-5d1c-4c1e-9d0c-0b1f2a3c4d5e', lc116: '1.01', municipio: '3550308', valor: 1500, dataEmissao: '2026-11-22' },
     response: {
       type: 'object',
@@ -60,6 +60,8 @@ export const resolveServicoAction = {
     // Part of the assisted-taxation module, like the goods classification routes: the plan decides.
     if (!planIncludesFiscalBrain(caller.plan)) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: false });
     const { issuer } = await ctx.call('v1.issuer.forEmission', { partnerId: caller.partnerId, issuerId: ctx.params.issuerId, model: 'NFSe', keyKind: caller.keyKind, preflight: 'report' }) as { issuer: IssuerSnapshot };
+    // …and the issuer opted in, as for an emission with resolverTributacao (the gate of API.md, "What the service does" 5).
+    if (!issuer.fiscalBrainEnabled) throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: caller.plan, planoIncluiFiscalBrain: true, fiscalBrainEnabled: false });
     const { lc116, municipio, valor, dataEmissao } = ctx.params;
     const resolved = resolveServico({ ...(lc116 !== undefined ? { lc116 } : {}), ...(municipio !== undefined ? { municipio } : {}) }, issuer, serviceItem);
     return { ...resolved, valor: valor !== undefined ? formatCents(toCents(valor)) : null, dataEmissao: dataEmissao ?? null, issuerId: issuer.id };

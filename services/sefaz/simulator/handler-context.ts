@@ -2,6 +2,7 @@ import { authorityFor } from '../../../lib/sefaz/endpoints.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
 import { validateXml } from '../../../lib/xml/xsd.js';
+import type { XmlDocument } from 'libxml2-wasm';
 import type { SefazService } from '../../../lib/sefaz/services.js';
 import type { SimulatorStore } from './store.js';
 import type { SignatureChecker } from './signatures.js';
@@ -50,7 +51,7 @@ export function authorizerOf(req: RequestInfo, cUF: string, model: string): stri
 }
 
 /** Schema check; a failure is recorded with libxml2's messages (never put into xMotivo). */
-export function schemaValid(deps: HandlerDeps, schema: string, payload: string, service: SefazService, cStat: 215 | 225 | 493, now: Date): boolean {
+export function schemaValid(deps: HandlerDeps, schema: string, payload: string | XmlDocument, service: SefazService, cStat: 215 | 225 | 493, now: Date): boolean {
   const xsd = validateXml(schema, payload);
   if (!xsd.valid) deps.rejections.record({ at: now.toISOString(), service, cStat, details: xsd.errors.slice(0, 10) });
   return xsd.valid;

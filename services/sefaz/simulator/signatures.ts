@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import type { XmlDocument } from 'libxml2-wasm';
 import { verifyEnvelopedSignature } from '../../../lib/sefaz/simulator/signature.js';
 import { judgeSigner } from '../../../lib/sefaz/simulator/signer-certificate.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
@@ -30,7 +31,7 @@ export class SignatureChecker {
     this.trusted = trustedCaPems.flatMap(splitPem).map((pem) => new X509Certificate(pem));
   }
 
-  check(xml: string, id: string, now: Date): SignatureVerdict {
+  check(xml: string | XmlDocument, id: string, now: Date): SignatureVerdict {
     const sig = verifyEnvelopedSignature(xml, id, (text) => this.parsed(text).cert);
     if (!sig.ok) return { signatureCStat: sig.cStat, signerCStat: null, signerCnpj: null, reason: sig.reason };
     const { cnpj } = this.parsed(sig.certificateBase64);

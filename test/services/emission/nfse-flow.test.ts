@@ -232,7 +232,7 @@ test.serial('GET /v1/nfse lists newest first with a cursor; status and situacao 
 });
 
 test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity with sources; without an item it is 422 with camposNaoResolvidos', async (t) => {
-  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000', tribIssqnPadrao: 4 });
+  const withActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, servicoPadraoLc116: '1.01', codigoNbsPadrao: '115022000', tribIssqnPadrao: 4, fiscalBrainEnabled: true });
   const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId, valor: 1500.5, dataEmissao: '2026-11-22' } });
   t.is(res.status, 200, res.text);
   t.like(res.body.data, {
@@ -248,11 +248,17 @@ test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity w
   t.is(unset.status, 200, unset.text);
   const byDefault = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withActivity.issuerId } });
   t.like(byDefault.body.data.iss, { tribISSQN: 1, tribISSQNFonte: 'padrao' });
-  const none = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
+  const withoutActivity = await companyWithA1(stack, headers, { ...NFSE_ISSUER, fiscalBrainEnabled: true });
+  const none = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId: withoutActivity.issuerId } });
   t.is(none.status, 422);
   t.deepEqual(none.body, envelope(none, 422, 'TRIBUTACAO_NAO_RESOLVIDA', 'Tributação assistida não resolveu todos os campos.', {
     details: { camposNaoResolvidos: [{ campo: 'lc116', motivo: 'informe lc116 ou cadastre servicoPadraoLc116 no emissor' }] },
   }));
+});
+
+test.serial('POST /v1/fiscal/resolve-servico is assisted taxation: an issuer without fiscalBrainEnabled answers 403, even on a plan with fiscalBrain', async (t) => {
+  const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
+  assertEnvelope(t, res, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', 'Tributação assistida (resolverTributacao) exige plano com fiscalBrain e o emissor com fiscalBrainEnabled.', { plano: 'SCALE', planoIncluiFiscalBrain: true, fiscalBrainEnabled: false }, '/v1/fiscal/resolve-servico');
 });
 
 test.serial('POST /v1/fiscal/resolve-servico is assisted taxation: a plan without fiscalBrain answers 403', async (t) => {
