@@ -10,6 +10,7 @@
  *   BENCH_LAYOUT=split npm run bench:cluster                     # the README's gateway/emission/core roles
  *   BENCH_SCENARIOS=peak-nfe-1,open-nfe-1 BENCH_SECONDS=10 npm run bench:cluster
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
+ *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers; `open-<model>-<items>` sends BENCH_RATE notes per second (default 400)
@@ -128,7 +129,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99,
+    scenario: s.name, layout, logLevel, rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
@@ -138,7 +139,9 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
 
 /** BENCH_CPU_PROF=<dir>: every process of the cluster writes a V8 CPU profile there when it stops. */
 const profDir = process.env.BENCH_CPU_PROF;
-const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+/** BENCH_LOG_LEVEL=warn|error (per-core only): the nodes without their info lines (one access line per request, one per authority answer). */
+const logLevel = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn' | 'error';
+const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
   const headers = { 'x-api-key': apiKey };

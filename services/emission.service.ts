@@ -294,7 +294,7 @@ const EmissionService: ServiceSchema = {
 
   async started(this: any) {
     const { config, clock } = runtimeOf(this.broker);
-    this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev), eventCte: (name, ev) => this.eventCte(name, ev) });
+    this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn) => this.eventCte(name, ev, onlyIfRowsIn) });
     this.contingency = new ContingencyStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
     this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
     const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };

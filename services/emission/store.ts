@@ -24,7 +24,7 @@ export interface StoreDeps {
   now(): Date;
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
   /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
-  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }): OutboxCte;
+  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }, onlyIfRowsIn?: string): OutboxCte;
 }
 
 export interface NumberSpace {
@@ -371,7 +371,11 @@ export class DocumentStore {
    * an attempt that is no longer the latest is only kept in the history (lib/emission/transmission.ts).
    * Any answer of the latest attempt ends its lease: nothing of it is in flight any more.
    */
-  async applyOutcome(id: string, attempt: number, trigger: string, tr: Transition, details: AuthorityDetails = {}): Promise<DocumentRecord> {
+  async applyOutcome(id: string, attempt: number, trigger: string, tr: Transition, details: AuthorityDetails = {}, known?: DocumentRecord): Promise<DocumentRecord> {
+    if (known && known.id === id && known.transmissions === attempt) {
+      const applied = await this.applyOwnTerminalOutcome(known, trigger, tr, details);
+      if (applied) return applied;
+    }
     return this.d.knex.transaction(async (trx) => {
       // The whole record under the lock: every answer below is built from it and what is written.
       const row = await this.select(trx).where({ id }).forUpdate().first();
@@ -412,6 +416,47 @@ export class DocumentStore {
       else if (event) await this.d.enqueueEvent(trx, event);
       return record;
     });
+  }
+
+  /**
+   * The terminal outcome of the attempt this process started itself (`known`, as it wrote it), in
+   * one statement and no transaction (issue 18: BEGIN, the locking read and COMMIT were three of a
+   * note's round trips). The update applies only while the row is still TRANSMITTING under that
+   * attempt with the key and tpEmis it was sent with, so it never overwrites a newer attempt or a
+   * state another node reached; the history row, billing count and outbox event are written only
+   * if it applied. Otherwise (undefined) applyOutcome decides under the row lock as before.
+   */
+  private async applyOwnTerminalOutcome(known: DocumentRecord, trigger: string, tr: Transition, details: AuthorityDetails): Promise<DocumentRecord | undefined> {
+    if (tr.to === null || !isTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.d.eventCte) return undefined;
+    const now = this.d.now();
+    const changes: Record<string, Knex.Value | undefined> = {
+      status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null, next_check_at: null,
+      ...(details.protocol !== undefined ? { protocol: details.protocol } : {}),
+      ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
+      ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
+      ...(details.authorizedXml ? { authorized_xml: details.authorizedXml } : {}),
+    };
+    const record: DocumentRecord = {
+      ...known, status: tr.to, motivo: tr.motivo, updatedAt: now, transmittingUntil: null, nextCheckAt: null,
+      protocol: details.protocol !== undefined ? details.protocol : known.protocol, authorizedAt: details.authorizedAt ?? known.authorizedAt,
+      erros: details.erros ?? known.erros, hasAuthorizedXml: known.hasAuthorizedXml || !!details.authorizedXml,
+    };
+    const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
+    const outbox = event ? this.d.eventCte('event', event, 'changed') : undefined;
+    const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
+    const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
+    const { rows } = await this.d.knex.raw(
+      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')}
+         where id = ? and status = 'TRANSMITTING' and transmissions = ? and access_key is not distinct from ? and tp_emis = ? returning id)${also.map((a) => `, ${a.sql}`).join('')},
+       logged as (insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) select id, ?, ?, ?, ?, ?::jsonb, ?::timestamptz from changed)
+       select id from changed`,
+      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), known.id, known.transmissions, known.accessKey, known.tpEmis,
+        ...also.flatMap((a) => a.bindings),
+        this.t('document_history'), 'TRANSMITTING', tr.to, trigger, tr.motivo ?? null, details.erros ? JSON.stringify({ erros: details.erros }) : null, now],
+    );
+    if (rows.length !== 1) return undefined;
+    outbox?.written();
+    return record;
   }
 
   /**
@@ -458,10 +503,12 @@ export class DocumentStore {
    * API.md: test-key emissions are not billed; they are counted apart. A writable CTE, written in
    * the statement of the authorization itself (issue 18: one round trip less per note).
    */
-  private countEmission(doc: DocumentRecord): { sql: string; bindings: Knex.Value[] } {
+  private countEmission(doc: DocumentRecord, onlyIfRowsIn?: string): { sql: string; bindings: Knex.Value[] } {
     const period = doc.createdAt.toISOString().slice(0, 7);
+    // A select has no target column types to infer its parameters from: they are cast.
+    const values = onlyIfRowsIn ? `select ?, ?, ?, ?::smallint, ?, ?::boolean, 1 where exists (select 1 from ${onlyIfRowsIn})` : 'values (?, ?, ?, ?, ?, ?, 1)';
     return {
-      sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, ?, ?, ?, ?, 1)
+      sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) ${values}
         on conflict (partner_id, period, model, environment, key_kind) do update set count = b.count + 1)`,
       bindings: [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
     };

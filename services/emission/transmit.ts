@@ -61,7 +61,8 @@ export async function transmitAttempt(deps: Deps, doc: DocumentRecord, signedXml
   }
   const t1 = deps.stages ? now() : 0;
   const tr = outcome ? outcome(result) : transition(doc.status, { kind: 'authorization', result });
-  const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, tr, detailsOf(result, sentXml));
+  // `doc` is the row as this attempt wrote it: a terminal answer is stored in one statement (store.ts).
+  const stored = await deps.store.applyOutcome(doc.id, doc.transmissions, `authorization:${result.kind}`, tr, detailsOf(result, sentXml), doc);
   deps.onOutcome?.(stored, 'authorization', result);
   if (deps.stages) {
     deps.stages.record('authority', t1 - t0);

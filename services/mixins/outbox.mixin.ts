@@ -73,9 +73,10 @@ export interface OutboxMethods {
   /**
    * The same row as a writable CTE (`<name> as (insert …)`) for the caller to put in a statement
    * of its transaction (issue 18: a round trip less on a hot path). `written()` nudges the relay,
-   * as enqueueEvent does, once that statement ran.
+   * as enqueueEvent does, once that statement ran. With `onlyIfRowsIn` (the name of an earlier
+   * CTE of the statement) the row is written only if that CTE returned rows.
    */
-  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte;
+  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string): OutboxCte;
   flushOutbox(): Promise<number>;
 }
 
@@ -122,10 +123,12 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         setImmediate(() => this.scheduleOutboxFlush());
         return full;
       },
-      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte {
+      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string): OutboxCte {
         const { row } = outboxRow(runtimeOf(this.broker).clock.now(), event);
+        // A select has no target column types to infer its parameters from: they are cast.
+        const values = onlyIfRowsIn ? `select ?::uuid, ?, ?::jsonb, ?::timestamptz where exists (select 1 from ${onlyIfRowsIn})` : 'values (?, ?, ?, ?)';
         return {
-          sql: `${name} as (insert into ?? (id, channel, payload, created_at) values (?, ?, ?, ?))`,
+          sql: `${name} as (insert into ?? (id, channel, payload, created_at) ${values})`,
           bindings: [table, row.id, row.channel, row.payload, row.created_at],
           written: () => { setImmediate(() => this.scheduleOutboxFlush()); },
         };
