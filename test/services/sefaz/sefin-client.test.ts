@@ -206,6 +206,14 @@ test.serial('fault slow: a delay under the read timeout still ends authorized; a
   t.like(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'failed', reason: 'http-status' });
 });
 
+test.serial('fault slow longer than the connect timeout (1.2 s here): Sefin holds the DPS after receiving it, so it ends authorized, never timeout-before-send', async (t) => {
+  await s.fault({ mode: 'slow', service: 'SefinNfse', delayMs: 2_000, times: 1 });
+  const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
+  const r = await submit(dps);
+  t.like(r, { kind: 'authorized', idDps: dps.id }, JSON.stringify(r));
+  t.like(await s.call('v1.sefaz.nfseConsultDps', { ...target, idDps: dps.id }), { kind: 'authorized', chaveAcesso: r.chaveAcesso });
+});
+
 test.serial('HEAD and GET /dps/{idDps} answer 200 with the chave, or 404, as Sefin’s reconciliation query', async (t) => {
   const dps = signedDps(a1, { nDPS: nDPS++, now: new Date() });
   const nfse = await submit(dps);

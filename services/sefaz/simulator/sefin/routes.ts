@@ -46,7 +46,9 @@ export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): v
         return;
       }
       const slow = take('slow');
-      if (slow) await sleep(slow.delayMs ?? 2_000);
+      // As the SEFAZ routes do: the request is received (100 Continue, body read) and then held,
+      // so a delay is the authority processing, not a client left waiting to send.
+      if (slow) { await ctx.body().catch(() => ''); await sleep(slow.delayMs ?? 2_000); }
       const drop = take('drop-after-processing');
       // Processed and committed, then the connection goes before any byte of the answer.
       if (drop) ctx.res.end = (() => { ctx.req.socket.destroy(); return ctx.res; }) as typeof ctx.res.end;
