@@ -24,6 +24,7 @@ import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } fr
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
+import { processCpuSeconds } from './proc-cpu.js';
 
 const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -47,17 +48,6 @@ function body(s: Scenario, issuerId: string): unknown {
   return s.model === 'nfce' ? aValidNfceBody(base) : aValidNfeBody(base);
 }
 
-/** CPU seconds (user + system) of one process so far, NaN once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Every process whose command name is `comm` (Postgres forks one per connection). */
 function pidsNamed(comm: string): number[] {
   const pids: number[] = [];
@@ -70,8 +60,8 @@ function pidsNamed(comm: string): number[] {
 
 /** CPU seconds per process group: the cluster's roles, Postgres, Redis and this process. */
 function cpuSnapshot(cluster: Cluster): Record<string, number> {
-  const sum = (pids: number[]) => pids.map(cpuSeconds).filter(Number.isFinite).reduce((a, b) => a + b, 0);
-  const roles = Object.fromEntries(cluster.roles.map((r) => [r, cpuSeconds(cluster.pid(r as Role) ?? -1)]));
+  const sum = (pids: number[]) => pids.map(processCpuSeconds).filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  const roles = Object.fromEntries(cluster.roles.map((r) => [r, processCpuSeconds(cluster.pid(r as Role) ?? -1)]));
   const self = process.cpuUsage();
   return { ...roles, postgres: sum(pidsNamed('postgres')), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
 }

@@ -29,10 +29,11 @@ import { createPartnerWithKey } from '../test/support/identity.js';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { closeAllRedis } from '../services/shared/redis.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { companyWithA1 } from '../test/support/e2e.js';
 import { Session } from 'node:inspector/promises';
 import { getKnex } from '../services/shared/database.js';
+import { processCpuSeconds } from './proc-cpu.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -98,17 +99,6 @@ async function waitForEmissionNodes(stack: Stack, n: number, children: ChildProc
   }
 }
 
-/** CPU seconds (user + system) a child process has used so far (Linux /proc; clock ticks of 10 ms). */
-function childCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Requests autocannon gave up on may still be running: wait until no document is left open. */
 async function settle(stack: Stack, issuerId: string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -159,7 +149,7 @@ async function run(emissionNodes: number, items: number) {
     const countSql = (q: { sql: string }) => { const schema = /"(\w+)"\./.exec(q.sql)?.[1] ?? (process.env.BENCH_SQL_OTHER === '1' ? q.sql.slice(0, 70) : 'other'); sqlBySchema[schema] = (sqlBySchema[schema] ?? 0) + 1; };
     const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
     serviceKnex?.on('query', countSql);
-    const cpu0 = { main: process.cpuUsage(), children: children.map((c) => childCpuSeconds(c.pid)) };
+    const cpu0 = { main: process.cpuUsage(), children: children.map((c) => processCpuSeconds(c.pid)) };
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
@@ -175,7 +165,7 @@ async function run(emissionNodes: number, items: number) {
     // webhooks, and autocannon itself) and each emission child.
     const cpu = {
       main: Math.round(((mainCpu.user + mainCpu.system) / 1e6 / result.duration) * 100) + '%',
-      emission: children.map((c, i) => Math.round(((childCpuSeconds(c.pid) - cpu0.children[i]!) / result.duration) * 100) + '%').join(' ') || 'in main',
+      emission: children.map((c, i) => Math.round(((processCpuSeconds(c.pid) - cpu0.children[i]!) / result.duration) * 100) + '%').join(' ') || 'in main',
     };
     await settle(stack, issuerId);
     // CPU per note, per process: the CPU the run used over the notes it created (requests still in
@@ -184,7 +174,7 @@ async function run(emissionNodes: number, items: number) {
     const perNote = (cpuSeconds: number) => Math.round((cpuSeconds * 1000 / Math.max(notes, 1)) * 100) / 100;
     const cpuMsPerNote = {
       bench: perNote((mainCpu.user + mainCpu.system) / 1e6),
-      ...Object.fromEntries(children.map((c, i) => [`emission${i + 1}`, perNote(childCpuSeconds(c.pid) - cpu0.children[i]!)])),
+      ...Object.fromEntries(children.map((c, i) => [`emission${i + 1}`, perNote(processCpuSeconds(c.pid) - cpu0.children[i]!)])),
     };
 
     const rows: { number: string; status: string }[] = nfse
