@@ -22,7 +22,7 @@ import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type N
 export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHandler; NFeRetAutorizacao4: NfeHandler } {
   const { store } = d;
 
-  async function authorizeOne(payload: XmlDocument, f: NfeFacts, req: RequestInfo, receipt: string): Promise<string> {
+  async function authorizeOne(payload: XmlDocument, f: NfeFacts, req: RequestInfo, receipt: string, sequence: bigint): Promise<string> {
     const chNFe = f.id.slice(3);
     const dhRecbto = brasiliaDateTime(req.now);
     const reject = (cStat: number, xMotivo: string) => R.protNFe({ cStat, xMotivo, tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto });
@@ -38,14 +38,12 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText, { nRec: receipt, chNFe, nItem: firstItem });
     if (asked) return reject(asked.cStat, asked.xMotivo);
     const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
-    const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, await store.nextSequence());
+    const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, sequence);
     const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });
     // The inutilização check and the insert under the series lock (see SimulatorStore.serialized).
-    const outcome = await store.serialized(number, async (s) => {
-      if (await s.isInutilizado(number)) return 'inutilizado' as const;
-      const row = { access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized' as const, protocol, receipt, authorized_at: req.now, dh_emi: new Date(f.dhEmi), prot_xml: prot };
-      return (await s.insertNote(row)) ? 'inserted' as const : 'duplicate' as const;
-    });
+    const outcome = await store.serialized(number, (s) => s.insertNoteUnlessInutilizado({
+      access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized', protocol, receipt, authorized_at: req.now, dh_emi: new Date(f.dhEmi), prot_xml: prot,
+    }));
     if (outcome === 'inutilizado') return reject(206, cstatText(206));
     if (outcome === 'inserted') return prot;
     const sameKey = await store.noteByKey(chNFe);
@@ -70,10 +68,12 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
       // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
       if (usesNamespacePrefix(doc)) return R.retEnviNFe(head, motivo(404));
       if (!schemaValid(d, NFE_SCHEMAS.enviNFe, doc, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
-      const receipt = R.receiptNumber(head.cUF, await store.nextSequence());
       const notes = nfeFactsList(doc);
+      // The receipt's number and one protocol number per note, in one round trip.
+      const [receiptSeq, ...protocolSeqs] = await store.nextSequences(notes.length + 1);
+      const receipt = R.receiptNumber(head.cUF, receiptSeq!);
       const prots: string[] = [];
-      for (const n of notes) prots.push(await authorizeOne(doc, n, req, receipt));
+      for (const [i, n] of notes.entries()) prots.push(await authorizeOne(doc, n, req, receipt, protocolSeqs[i]!));
       if (f.indSinc === '1') return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
       await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
       return R.retEnviNFe(head, motivo(103), { receipt });

@@ -47,6 +47,12 @@ export class SimulatorStore {
     return `${this.schema}.${name}`;
   }
 
+  /** `count` numbers of the protocol/receipt sequence in one round trip (a batch's receipt and its notes' protocols). */
+  async nextSequences(count: number): Promise<bigint[]> {
+    const r = await this.knex.raw(`select nextval('${this.schema}.protocol_seq') as n from generate_series(1, ?)`, [count]);
+    return r.rows.map((row: { n: string }) => BigInt(row.n));
+  }
+
   async nextSequence(): Promise<bigint> {
     const r = await this.knex.raw(`select nextval('${this.schema}.protocol_seq') as n`);
     return BigInt(r.rows[0].n);
@@ -60,22 +66,29 @@ export class SimulatorStore {
     return this.knex(this.t('notes')).where(n).first();
   }
 
-  /** Inserts an authorized note; false when the key or the number is already there (unique). */
-  async insertNote(row: NoteRow): Promise<boolean> {
+  /**
+   * Inserts an authorized note unless an inutilização covers its number (checked by the statement
+   * itself: run it under `serialized`, after the series lock, so it sees every inutilização
+   * committed before); 'duplicate' when the key or the number is already there.
+   */
+  async insertNoteUnlessInutilizado(row: NoteRow): Promise<'inserted' | 'inutilizado' | 'duplicate'> {
+    // Parameters of a select have no column to take their type from: each is cast to its column's.
+    const cast: Record<keyof NoteRow, string> = {
+      access_key: 'text', cnpj: 'text', model: 'text', serie: 'integer', numero: 'integer', tp_amb: 'smallint', c_uf: 'text', status: 'text',
+      protocol: 'text', receipt: 'text', authorized_at: 'timestamptz', dh_emi: 'timestamptz', prot_xml: 'text',
+    };
+    const cols = Object.keys(row) as (keyof NoteRow)[];
     try {
-      await this.knex(this.t('notes')).insert(row);
-      return true;
+      const r = await this.knex.raw(
+        `insert into ?? (${cols.map(() => '??').join(', ')}) select ${cols.map((c) => `?::${cast[c]}`).join(', ')}
+         where not exists (select 1 from ?? where cnpj = ? and model = ? and serie = ? and tp_amb = ? and inicio <= ? and fim >= ?) returning access_key`,
+        [this.t('notes'), ...cols, ...cols.map((c) => row[c] as Knex.Value), this.t('inutilizacoes'), row.cnpj, row.model, row.serie, row.tp_amb, row.numero, row.numero],
+      );
+      return r.rows.length ? 'inserted' : 'inutilizado';
     } catch (err: any) {
-      if (err?.code === UNIQUE_VIOLATION) return false;
+      if (err?.code === UNIQUE_VIOLATION) return 'duplicate';
       throw err;
     }
-  }
-
-  async isInutilizado(n: { cnpj: string; model: string; serie: number; numero: number; tp_amb: number }): Promise<boolean> {
-    const row = await this.knex(this.t('inutilizacoes'))
-      .where({ cnpj: n.cnpj, model: n.model, serie: n.serie, tp_amb: n.tp_amb })
-      .andWhere('inicio', '<=', n.numero).andWhere('fim', '>=', n.numero).first();
-    return !!row;
   }
 
   async saveReceipt(r: { receipt: string; c_uf: string; tp_amb: number; prot_xml: string; created_at: Date }): Promise<void> {
