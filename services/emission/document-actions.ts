@@ -1,3 +1,4 @@
+import type { ActionSchema } from 'moleculer';
 import { resolvedItemsJson } from '../../lib/classification/schemas.js';
 import type { Ctx, EmissionSelf } from './service-this.js';
 import { DomainError } from '../../lib/errors/index.js';
@@ -59,7 +60,7 @@ function emitDescriptionOf(model: Model): string {
   return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;
 }
 
-export function emitAction(model: Model, path: string): any {
+export function emitAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}`,
     httpStatus: 201,
@@ -82,7 +83,7 @@ export function emitAction(model: Model, path: string): any {
   };
 }
 
-export function listAction(model: Model, path: string): any {
+export function listAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}`,
     params: listParams,
@@ -93,7 +94,7 @@ export function listAction(model: Model, path: string): any {
   };
 }
 
-export function getAction(model: Model, path: string): any {
+export function getAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id`,
     params: { id: 'string' },
@@ -104,7 +105,7 @@ export function getAction(model: Model, path: string): any {
   };
 }
 
-export function xmlAction(model: Model, path: string): any {
+export function xmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/xml`,
     params: { id: 'string' },
@@ -125,7 +126,7 @@ const printableDescription = 'Documento auxiliar para impressão, gerado do XML 
   + 'Disponível para AUTHORIZED, CANCELADA (com a marca CANCELADA) e NFC-e em CONTINGENCIA_PENDENTE (EMITIDA EM CONTINGÊNCIA, pendente de autorização); '
   + 'homologação traz SEM VALOR FISCAL. Outros status: 409 DOCUMENTO_SEM_DANFE (details.status). PDF como anexo (<chave>-danfe.pdf / -danfce.pdf); HTML inline.';
 
-export function printableAction(model: Model, path: string, format: PrintFormat): any {
+export function printableAction(model: Model, path: string, format: PrintFormat): ActionSchema {
   const name = model === '55' ? 'danfe' : 'danfce';
   return {
     rest: `GET /${path}/:id/${name}.${format}`,

@@ -1,4 +1,4 @@
-import type { Context } from 'moleculer';
+import type { ActionSchema, Context } from 'moleculer';
 import type { CallerMeta } from '../shared/caller.js';
 import type { EmissionSelf } from './service-this.js';
 import { DomainError } from '../../lib/errors/index.js';
@@ -50,7 +50,7 @@ const cancelDescription = 'Cancela um documento AUTHORIZED (evento 110111 assina
   + 'Sem resposta: 503 AUTORIDADE_INDISPONIVEL (details.situacao nao_enviado | indeterminada); repetir a mesma requisição conclui o mesmo evento (consulta a chave antes de reenviar). '
   + 'Repetir o cancelamento de um documento CANCELADA devolve 200 com o cancelamento registrado, sem novo evento.';
 
-export function cancelAction(model: Model, path: string): any {
+export function cancelAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}/:id/cancelamento`,
     params: { $$strict: true, id: 'string', justificativa: fiscalTextRule(JUSTIFICATIVA_MIN, JUSTIFICATIVA_MAX, 'xJust: 15 a 255 caracteres imprimíveis.') },
@@ -82,7 +82,7 @@ export const correctionAction = {
   },
 };
 
-export function eventsAction(model: Model, path: string): any {
+export function eventsAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/eventos`,
     params: { id: 'string' },
@@ -93,7 +93,7 @@ export function eventsAction(model: Model, path: string): any {
   };
 }
 
-export function eventXmlAction(model: Model, path: string): any {
+export function eventXmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/eventos/:eventId/xml`,
     params: { id: 'string', eventId: 'string' },
@@ -109,7 +109,7 @@ export function eventXmlAction(model: Model, path: string): any {
 }
 
 /** GET /nfe/:id/eventos/:eventId/dacce.pdf|html (issue 22 item 5). The CC-e exists for the NF-e only. */
-export function dacceAction(format: 'pdf' | 'html'): any {
+export function dacceAction(format: 'pdf' | 'html'): ActionSchema {
   return {
     rest: `GET /nfe/:id/eventos/:eventId/dacce.${format}`,
     params: { id: 'string', eventId: 'string' },
@@ -145,7 +145,7 @@ const inutilizacaoDescription = `Inutiliza a faixa [numeroInicial, numeroFinal] 
   + 'A reserva da faixa é atômica com a numeração (mesmo bloqueio de linha). Rejeição da autoridade: 422 INUTILIZACAO_REJEITADA (details.cStat, details.xMotivo; a faixa volta a ficar livre). '
   + 'Sem resposta: 503 AUTORIDADE_INDISPONIVEL, faixa reservada (PENDING); repetir a mesma requisição conclui. Repetir uma faixa já homologada devolve 200 com o resultado existente.';
 
-export function inutilizacaoAction(model: Model, path: string): any {
+export function inutilizacaoAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}/inutilizacao`,
     httpStatus: 201,
@@ -160,7 +160,7 @@ export function inutilizacaoAction(model: Model, path: string): any {
   };
 }
 
-export function listInutilizacaoAction(model: Model, path: string): any {
+export function listInutilizacaoAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/inutilizacao`,
     params: listInutilizacaoParams,
@@ -171,7 +171,7 @@ export function listInutilizacaoAction(model: Model, path: string): any {
   };
 }
 
-export function inutilizacaoXmlAction(model: Model, path: string): any {
+export function inutilizacaoXmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/inutilizacao/:id/xml`,
     params: { id: 'string' },
