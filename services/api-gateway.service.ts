@@ -198,8 +198,8 @@ const ApiGateway: ServiceSchema = {
         throw err;
       };
       if (!authorization && !apiKey) return refuseAnonymous(new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.'));
-      const caller: Caller = await ctx.call<Caller, any>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
-        .catch((err: any) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
+      const caller: Caller = await ctx.call<Caller, { authorization?: string; apiKey?: string; purpose: 'mfa' | 'api' }>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
+        .catch((err: { code?: unknown } | undefined) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
       await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
       if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
       if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');
@@ -234,9 +234,7 @@ const ApiGateway: ServiceSchema = {
       const outcome = await store.begin(caller.partnerId ?? `u:${caller.userId}`, routeKey, key, fingerprint(req.method, routeKey, req.body ?? {}), () => runtimeOf(this.broker).clock.now(), whenBusy);
       if (outcome.kind === 'replay') {
         res.setHeader('Idempotent-Replayed', 'true');
-        const err: any = new Error('replay');
-        err.$replay = outcome;
-        throw err;
+        throw Object.assign(new Error('replay'), { $replay: outcome });
       }
       req.$idempotencyId = outcome.id;
       ctx.meta.idempotencyKey = key;
