@@ -1,4 +1,4 @@
-import type { ServiceSchema, Context } from 'moleculer';
+import type { Service, ServiceSchema } from 'moleculer';
 import ApiService from 'moleculer-web';
 import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
@@ -24,6 +24,7 @@ import { attachAccessLog, logUnparsedRequest, noteAnsweredIssuer, type LoggedRes
 import { monitoringActions } from './gateway/monitoring-actions.js';
 import { checkMetricsToken } from './gateway/metrics-scrape.js';
 import { metricsOf } from './shared/metrics.js';
+import { gatewayService, type GatewayCtx, type GatewaySelf } from './gateway/service-this.js';
 
 export { API_VERSION } from '../lib/version.js';
 import { API_VERSION } from '../lib/version.js';
@@ -77,7 +78,7 @@ const ApiGateway: ServiceSchema = {
         callOptions: { timeout: 90_000 },
         bodyParsers: false,
         use: [jsonBodyParser({ limit: '5mb', strict: false })],
-        onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
+        onAfterCall(this: GatewaySelf, ctx: GatewayCtx, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
           return this.wrapSuccess(ctx, req, res, data);
         },
       },
@@ -99,12 +100,12 @@ const ApiGateway: ServiceSchema = {
           'GET errors': 'api.errorIndex',
           'GET errors/:code': 'api.errorPage',
         },
-        onAfterCall(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse, data: unknown) {
+        onAfterCall(this: GatewaySelf, ctx: GatewayCtx, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
           return this.wrapSuccess(ctx, req, res, data);
         },
       },
     ],
-    onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+    onError(this: GatewaySelf, req: Req, res: ServerResponse, err: unknown) {
       // Error handling runs after the action's async scope ended: restore it for the log lines.
       requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
     },
@@ -116,7 +117,7 @@ const ApiGateway: ServiceSchema = {
     ...monitoringActions,
     version: {
       auth: 'none',
-      handler(this: any) {
+      handler(this: Service) {
         return { version: API_VERSION, apiVersion: 'v1', build: runtimeOf(this.broker).config.build, node: this.broker.nodeID };
       },
     },
@@ -124,7 +125,7 @@ const ApiGateway: ServiceSchema = {
       auth: 'none',
       // The document itself, not wrapped in { data, meta }: generators and Swagger UI read it as is.
       raw: true,
-      handler(this: any) {
+      handler(this: GatewaySelf) {
         return this.openApiDocument();
       },
     },
@@ -132,13 +133,13 @@ const ApiGateway: ServiceSchema = {
 
   methods: {
     /** Every published /v1 route with its action definition, from the live route table. */
-    publishedRoutes(this: any): RouteDoc[] {
+    publishedRoutes(this: GatewaySelf): RouteDoc[] {
       const defs = new Map<string, any>();
       for (const svc of this.broker.registry.getServiceList({ onlyAvailable: true, withActions: true })) {
         for (const a of Object.values<any>(svc.actions ?? {})) defs.set(a.name, a);
       }
       const out: RouteDoc[] = [];
-      for (const alias of this.aliases as any[]) {
+      for (const alias of this.aliases) {
         if (!alias.route || alias.route.path !== '/v1' || !alias.action) continue;
         const def = defs.get(alias.action) ?? {};
         out.push({
@@ -155,14 +156,14 @@ const ApiGateway: ServiceSchema = {
       return out;
     },
 
-    openApiDocument(this: any) {
+    openApiDocument(this: GatewaySelf) {
       const { config } = runtimeOf(this.broker);
       return buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes(), {
         requestExamples: REQUEST_EXAMPLES, responses: RESPONSE_SCHEMAS, components: SUPPLEMENT_COMPONENTS, paths: monitoringPaths(),
       });
     },
 
-    async limit(this: any, res: ServerResponse, key: string, perSecond: number) {
+    async limit(this: GatewaySelf, res: ServerResponse, key: string, perSecond: number) {
       const { config, clock } = runtimeOf(this.broker);
       await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime());
     },
@@ -176,7 +177,7 @@ const ApiGateway: ServiceSchema = {
      * needs a JWT or an API key, resolved by v1.auth (sessions are checked on each call, behind a
      * cache of at most two seconds, so a logout holds on every node), then limited per partner.
      */
-    async authenticate(this: any, ctx: Context<any, any>, _route: any, req: Req, res: ServerResponse) {
+    async authenticate(this: GatewaySelf, ctx: GatewayCtx, _route: unknown, req: Req, res: ServerResponse) {
       const action = req.$action ?? {};
       const auth: string = action.auth ?? 'any';
       ctx.meta.ip = this.clientIp(req);
@@ -197,8 +198,8 @@ const ApiGateway: ServiceSchema = {
         throw err;
       };
       if (!authorization && !apiKey) return refuseAnonymous(new DomainError('UNAUTHORIZED', undefined, 'Autenticação necessária: envie x-api-key ou Authorization: Bearer.'));
-      const caller: Caller = await ctx.call<Caller, any>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
-        .catch((err: any) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
+      const caller: Caller = await ctx.call<Caller, { authorization?: string; apiKey?: string; purpose: 'mfa' | 'api' }>('v1.auth.authenticate', { authorization, apiKey, purpose: auth === 'mfa' ? 'mfa' : 'api' })
+        .catch((err: { code?: unknown } | undefined) => (Number(err?.code) === 401 ? refuseAnonymous(err) : Promise.reject(err)));
       await this.limit(res, `p:${caller.partnerId ?? `u:${caller.userId}`}`, caller.rateLimit);
       if (auth === 'jwt' && caller.scheme !== 'jwt') throw new DomainError('FORBIDDEN', undefined, 'Esta rota exige login (Authorization: Bearer).');
       if (Array.isArray(action.roles) && action.roles.length && !action.roles.includes(caller.role)) throw new DomainError('PERMISSAO_INSUFICIENTE');
@@ -215,7 +216,7 @@ const ApiGateway: ServiceSchema = {
      * store can keep (lib/http/unstorable-text.ts), then claims
      * the Idempotency-Key of a POST, or replays its outcome.
      */
-    async authorize(this: any, ctx: Context<any, any>, route: any, req: Req, res: ServerResponse) {
+    async authorize(this: GatewaySelf, ctx: GatewayCtx, route: { path: string }, req: Req, res: ServerResponse) {
       if (req.$bodyError) throw req.$bodyError;
       // Body, query and path parameters, merged by moleculer-web.
       const unstorable = unstorableTextRefusal(req.$params);
@@ -233,15 +234,13 @@ const ApiGateway: ServiceSchema = {
       const outcome = await store.begin(caller.partnerId ?? `u:${caller.userId}`, routeKey, key, fingerprint(req.method, routeKey, req.body ?? {}), () => runtimeOf(this.broker).clock.now(), whenBusy);
       if (outcome.kind === 'replay') {
         res.setHeader('Idempotent-Replayed', 'true');
-        const err: any = new Error('replay');
-        err.$replay = outcome;
-        throw err;
+        throw Object.assign(new Error('replay'), { $replay: outcome });
       }
       req.$idempotencyId = outcome.id;
       ctx.meta.idempotencyKey = key;
     },
 
-    async wrapSuccess(this: any, ctx: Context<any, any>, req: Req, res: ServerResponse, data: unknown) {
+    async wrapSuccess(this: GatewaySelf, ctx: GatewayCtx, req: Req, res: ServerResponse, data: unknown) {
       const action = req.$action ?? {};
       if (action.raw || ctx.meta.$rawResponse) return data;
       const status = Number(ctx.meta.$statusCode ?? action.httpStatus ?? 200);
@@ -261,19 +260,19 @@ const ApiGateway: ServiceSchema = {
     },
 
     /** Replaces moleculer-web's handler, which logs client errors; 5xx are logged by sendErrorEnvelope. */
-    errorHandler(this: any, req: Req, res: ServerResponse, err: unknown) {
+    errorHandler(this: GatewaySelf, req: Req, res: ServerResponse, err: unknown) {
       requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
     },
 
     /** A 404 whose path exists under another method is a 405 with Allow. */
-    allowedMethods(this: any, req: Req): string[] {
+    allowedMethods(this: GatewaySelf, req: Req): string[] {
       const path = (req.originalUrl ?? req.url ?? '').split('?')[0]!.replace(/\/+$/, '') || '/';
       const methods = new Set<string>();
-      for (const alias of this.aliases as any[]) if (alias.re?.exec(path)) methods.add(alias.method === '*' ? 'POST' : alias.method);
+      for (const alias of this.aliases) if (alias.re?.exec(path)) methods.add(alias.method === '*' ? 'POST' : alias.method);
       return [...methods];
     },
 
-    async sendErrorEnvelope(this: any, req: Req, res: ServerResponse, raw: any) {
+    async sendErrorEnvelope(this: GatewaySelf, req: Req, res: ServerResponse, raw: any) {
       try {
         if (raw?.$replay) {
           // The stored body is returned identically; its requestId must still equal X-Request-Id
@@ -335,42 +334,44 @@ const ApiGateway: ServiceSchema = {
   },
 
   /** Runs before moleculer-web builds its server and routes, so configuration reaches them. */
-  merged(this: any, schema: any) {
+  merged(this: Service, schema: any) {
     const { config } = runtimeOf(this.broker);
     schema.settings.port = config.http.port;
     schema.settings.ip = config.http.host;
     schema.settings.routes[0].use = [jsonBodyParser({ limit: config.http.bodyLimit, strict: false })];
   },
 
-  created(this: any) {
-    if (this.server) {
-      failStartOnListenError(this.server);
-      dropMissingLocationWarning(this.logger);
-      attachAccessLog(this.server, this.logger, metricsOf(this.broker));
+  created(this: Service) {
+    const self = gatewayService(this);
+    if (self.server) {
+      failStartOnListenError(self.server);
+      dropMissingLocationWarning(self.logger);
+      attachAccessLog(self.server, self.logger, metricsOf(self.broker));
     }
-    // Runs after moleculer-web's created(), which made this.server. With a listener attached, Node
+    // Runs after moleculer-web's created(), which made self.server. With a listener attached, Node
     // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
-    this.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    self.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
       const refusal = clientErrorRefusal(err.code);
       if (!refusal || !socket.writable) { socket.destroy(); return; }
-      const { config, clock } = runtimeOf(this.broker);
+      const { config, clock } = runtimeOf(self.broker);
       const requestId = resolveRequestId(undefined);
       socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId, timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
-      logUnparsedRequest(this.logger, metricsOf(this.broker), { status: refusal.code, code: refusal.type, requestId, rawPacket: err.rawPacket });
+      logUnparsedRequest(self.logger, metricsOf(self.broker), { status: refusal.code, code: refusal.type, requestId, rawPacket: err.rawPacket });
     });
   },
 
-  async started(this: any) {
+  async started(this: Service) {
+    const self = gatewayService(this);
     // Purge expired idempotency records; on several nodes the DELETE is simply shared.
-    this.purgeTimer = setInterval(() => {
-      new IdempotencyStore(this.knex, this.t('idempotency_keys')).purgeExpired(runtimeOf(this.broker).clock.now())
-        .catch((e: Error) => this.logger.warn({ err: e.message }, 'idempotency purge failed'));
+    self.purgeTimer = setInterval(() => {
+      new IdempotencyStore(self.knex, self.t('idempotency_keys')).purgeExpired(runtimeOf(self.broker).clock.now())
+        .catch((e: Error) => self.logger.warn({ err: e.message }, 'idempotency purge failed'));
     }, 10 * 60 * 1000);
-    this.purgeTimer.unref?.();
+    self.purgeTimer.unref?.();
   },
 
-  stopped(this: any) {
-    clearInterval(this.purgeTimer);
+  stopped(this: Service) {
+    clearInterval(gatewayService(this).purgeTimer);
   },
 };
 

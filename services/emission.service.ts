@@ -1,11 +1,11 @@
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, Service, ServiceSchema } from 'moleculer';
 import { DbMixin } from './mixins/db.mixin.js';
 import { OutboxMixin } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/emission/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { DomainError } from '../lib/errors/index.js';
 import type { Model } from '../lib/nfe/types.js';
-import { DocumentStore, KeyAlreadyBound } from './emission/store.js';
+import { DocumentStore, KeyAlreadyBound, type StoreDeps } from './emission/store.js';
 import { documentPipeline } from './emission/pipeline-binding.js';
 import type { EmissionDeps } from './emission/deps.js';
 import { checkSameRequest } from '../lib/emission/idempotent-retry.js';
@@ -34,6 +34,7 @@ import { NfseEventStore } from './emission/nfse/event-store.js';
 import { nfeBodyProps } from '../lib/nfe/schema.js';
 import { NFE_BATCH_REQUEST_EXAMPLE } from './emission/openapi-examples.js';
 import { emitAction, getAction, listAction, partnerOf, printableAction, xmlAction, type Ctx } from './emission/document-actions.js';
+import { emissionService, type EmissionSelf } from './emission/service-this.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -95,7 +96,7 @@ const EmissionService: ServiceSchema = {
         body: { $$strict: true, notas: { type: 'array', min: 1, max: 500, items: { type: 'object', strict: true, props: nfeBodyProps } } },
         requestExample: NFE_BATCH_REQUEST_EXAMPLE,
       },
-      async handler(this: any, ctx: Ctx<{ notas: unknown[] }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ notas: unknown[] }>) {
         const { partnerId, keyKind } = partnerOf(ctx);
         // The key is bound to the batch as to a document: a retry answers the batch it queued.
         const key = ctx.meta.idempotencyKey ?? null;
@@ -108,7 +109,7 @@ const EmissionService: ServiceSchema = {
         try {
           created = await this.batches.create({ partnerId, keyKind, model: '55', requestId: ctx.requestID ?? batchRequestId(), notas: ctx.params.notas, idempotencyKey: key, fingerprint });
         } catch (err) {
-          if (err instanceof KeyAlreadyBound) return this.boundBatch(partnerId, key, fingerprint);
+          if (err instanceof KeyAlreadyBound && key) return this.boundBatch(partnerId, key, fingerprint);
           throw err;
         }
         for (const item of created.items) await this.enqueueItem(item.id);
@@ -119,7 +120,7 @@ const EmissionService: ServiceSchema = {
       rest: 'GET /nfe/batch/:id',
       params: { id: 'string' },
       openapi: { summary: 'Situação do lote e de cada item', tags: ['documentos'] },
-      async handler(this: any, ctx: Ctx<{ id: string }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
         const batch = await this.ownBatch(ctx, ctx.params.id);
         return batchView(batch, await this.batches.items(batch.id));
       },
@@ -128,7 +129,7 @@ const EmissionService: ServiceSchema = {
       rest: 'GET /nfe/batch/:id/items/:itemId',
       params: { id: 'string', itemId: 'string' },
       openapi: { summary: 'Situação de um item do lote', tags: ['documentos'] },
-      async handler(this: any, ctx: Ctx<{ id: string; itemId: string }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ id: string; itemId: string }>) {
         const batch = await this.ownBatch(ctx, ctx.params.id);
         const item = UUID.test(ctx.params.itemId) ? await this.batches.item(ctx.params.itemId) : undefined;
         if (!item || item.batchId !== batch.id) throw new DomainError('NOT_FOUND', undefined, 'Item não encontrado.');
@@ -140,7 +141,7 @@ const EmissionService: ServiceSchema = {
     boundDocument: {
       visibility: 'public',
       params: { partnerId: 'string', model: { type: 'enum', values: ['55', '65'] }, key: 'string' },
-      async handler(this: any, ctx: Ctx<{ partnerId: string; model: Model; key: string }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ partnerId: string; model: Model; key: string }>) {
         const found = await this.store.findByIdempotencyKey(ctx.params.partnerId, ctx.params.model, ctx.params.key);
         return found ? { invoiceId: found.doc.id, status: found.doc.status } : null;
       },
@@ -149,7 +150,7 @@ const EmissionService: ServiceSchema = {
     reconcileDue: {
       visibility: 'public',
       params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
-      async handler(this: any, ctx: Ctx<{ limit?: number }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ limit?: number }>) {
         return this.reconcileRound(ctx.params.limit ?? 50);
       },
     },
@@ -157,14 +158,14 @@ const EmissionService: ServiceSchema = {
     contingencyDue: {
       visibility: 'public',
       params: { limit: { type: 'number', integer: true, min: 1, max: 500, optional: true } },
-      async handler(this: any, ctx: Ctx<{ limit?: number }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ limit?: number }>) {
         return this.contingencyRound(ctx.params.limit ?? 50);
       },
     },
     /** Re-sends stale queued batch items to the channel (also run on a timer). */
     sweepBatches: {
       visibility: 'public',
-      async handler(this: any) {
+      async handler(this: EmissionSelf) {
         return this.sweepRound();
       },
     },
@@ -175,7 +176,7 @@ const EmissionService: ServiceSchema = {
     stageStats: {
       visibility: 'public',
       params: { reset: { type: 'boolean', optional: true } },
-      handler(this: any, ctx: Ctx<{ reset?: boolean }>) {
+      handler(this: EmissionSelf, ctx: Ctx<{ reset?: boolean }>) {
         const stats = { nodeID: this.broker.nodeID, stages: this.stages.stats() };
         if (ctx.params.reset) this.stages.reset();
         return stats;
@@ -185,7 +186,7 @@ const EmissionService: ServiceSchema = {
     partnerActivity: {
       visibility: 'public',
       params: { partnerId: 'string' },
-      handler(this: any, ctx: Ctx<{ partnerId: string }>) {
+      handler(this: EmissionSelf, ctx: Ctx<{ partnerId: string }>) {
         return partnerActivity(this.knex, SCHEMA, ctx.params.partnerId);
       },
     },
@@ -193,7 +194,7 @@ const EmissionService: ServiceSchema = {
     usage: {
       visibility: 'public',
       params: { partnerId: 'string', period: { type: 'string', pattern: /^\d{4}-\d{2}$/ } },
-      async handler(this: any, ctx: Ctx<{ partnerId: string; period: string }>) {
+      async handler(this: EmissionSelf, ctx: Ctx<{ partnerId: string; period: string }>) {
         return this.store.usage(ctx.params.partnerId, ctx.params.period);
       },
     },
@@ -202,9 +203,10 @@ const EmissionService: ServiceSchema = {
   events: {
     // The authority answers again: its notes that failed before sending go now (services/emission/recovery.ts).
     [AUTHORITY_EVENTS.recovered]: {
-      handler(this: any, ctx: Context<AuthorityRef>) {
-        return this.recoverFailed(ctx.params)
-          .catch((err: Error) => this.logger.warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
+      async handler(this: Service, ctx: Context<AuthorityRef>): Promise<void> {
+        const self = emissionService(this);
+        await self.recoverFailed(ctx.params)
+          .catch((err: Error) => self.logger.warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
       },
     },
   },
@@ -212,48 +214,50 @@ const EmissionService: ServiceSchema = {
   channels: {
     [BATCH_CHANNEL]: {
       group: 'emission',
-      async handler(this: any, payload: { itemId: string }) {
-        await this.runItem(payload.itemId);
+      async handler(this: Service, payload: { itemId: string }) {
+        await emissionService(this).runItem(payload.itemId);
       },
     },
   },
 
   methods: {
-    deps(this: any, ctx?: Ctx<any>): EmissionDeps {
+    deps(this: EmissionSelf, ctx?: Ctx<any>): EmissionDeps {
       return {
         store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, onOutcome: this.onOutcome,
         reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
-    eventDeps(this: any, ctx: Ctx<any>) {
+    eventDeps(this: EmissionSelf, ctx: Ctx<any>) {
       return { store: this.store, calls: ctx, events: this.fiscalEvents };
     },
-    inutilizacaoDeps(this: any, ctx: Ctx<any>) {
+    inutilizacaoDeps(this: EmissionSelf, ctx: Ctx<any>) {
       return { calls: ctx, inutilizacoes: this.inutilizacoes };
     },
-    async ownBatch(this: any, ctx: Ctx<any>, id: string) {
+    async ownBatch(this: EmissionSelf, ctx: Ctx<any>, id: string) {
       const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
       if (!batch || batch.partnerId !== partnerOf(ctx).partnerId) throw new DomainError('NOT_FOUND', undefined, 'Lote não encontrado.');
       return batch;
     },
     /** The view of the batch a key is bound to (422 for another body under it), or undefined. */
-    async boundBatch(this: any, partnerId: string, key: string, fingerprint: string) {
+    async boundBatch(this: EmissionSelf, partnerId: string, key: string, fingerprint: string) {
       const bound = await this.batches.findByIdempotencyKey(partnerId, key);
       if (!bound) return undefined;
       checkSameRequest(bound, fingerprint, key);
       return batchView(bound.batch, await this.batches.items(bound.batch.id));
     },
-    async enqueueItem(this: any, itemId: string) {
+    async enqueueItem(this: EmissionSelf, itemId: string) {
       // The queue state is committed already; a lost message is re-sent by the sweeper.
       await this.broker.sendToChannel(BATCH_CHANNEL, { itemId }, { xaddMaxLen: BATCH_STREAM_MAX_LEN }).catch((err: Error) => this.logger.warn({ err: err.message, itemId }, 'batch enqueue failed; sweeper will retry'));
     },
-    async runItem(this: any, itemId: string) {
+    async runItem(this: EmissionSelf, itemId: string) {
       const item = await this.batches.claim(itemId);
       if (!item) return;
       const batch = await this.batches.batch(item.batchId);
+      // batch_id references batches: a claimed item always has its batch.
+      if (!batch) throw new Error(`batch ${item.batchId} of item ${itemId} not found`);
       await processItem(this.deps(), this.batches, batch, item, { errorsBase: runtimeOf(this.broker).config.errorsBase });
     },
-    async reconcileRound(this: any, limit: number) {
+    async reconcileRound(this: EmissionSelf, limit: number) {
       const claimed = await this.store.claimDue(limit);
       const outcomes = [];
       for (const doc of claimed) {
@@ -267,66 +271,67 @@ const EmissionService: ServiceSchema = {
       }
       return { claimed: claimed.length, outcomes };
     },
-    async contingencyRound(this: any, limit: number) {
+    async contingencyRound(this: EmissionSelf, limit: number) {
       return contingencyRound({ ...this.deps(), contingency: this.contingency }, limit, (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'contingency transmission failed; next try is scheduled'));
     },
     /**
      * One recovery at a time on this node: the sefaz node and the monitor may both announce the same
      * authority, and a second pass over notes the first is still sending would only consult them twice.
      */
-    recoverFailed(this: any, authority: AuthorityRef) {
+    recoverFailed(this: EmissionSelf, authority: AuthorityRef) {
       const run = (this.recovering ?? Promise.resolve()).catch(() => undefined).then(() => this.recoverFailedNow(authority));
       this.recovering = run;
       return run;
     },
-    async recoverFailedNow(this: any, authority: AuthorityRef) {
+    async recoverFailedNow(this: EmissionSelf, authority: AuthorityRef) {
       const outcomes = await retransmitFailed(this.deps(), this.storeDeps, { uf: authority.uf, ambiente: authority.ambiente, ...(authority.model ? { model: authority.model } : {}) },
         (err: Error, id: string) => this.logger.warn({ err: err.message, id }, 'retransmission after recovery failed; next slot is scheduled'));
       if (outcomes.length) this.logger.info({ ...authority, notes: outcomes.length }, 'notes that failed before sending retransmitted after recovery');
       return outcomes;
     },
-    async sweepRound(this: any) {
+    async sweepRound(this: EmissionSelf) {
       const ids: string[] = await this.batches.stale(200);
       for (const id of ids) await this.enqueueItem(id);
       return { requeued: ids.length };
     },
   },
 
-  async started(this: any) {
-    const { config, clock } = runtimeOf(this.broker);
-    this.store = new DocumentStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn) => this.eventCte(name, ev, onlyIfRowsIn) });
-    this.contingency = new ContingencyStore({ knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => this.enqueueEvent(trx, ev) });
-    this.batches = new BatchStore(this.knex, SCHEMA, () => clock.now());
-    const storeDeps = { knex: this.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx: any, ev: any) => this.enqueueEvent(trx, ev) };
-    this.storeDeps = storeDeps;
-    this.fiscalEvents = new FiscalEventStore(storeDeps);
-    this.inutilizacoes = new InutilizacaoStore(storeDeps);
-    this.nfse = new NfseStore(storeDeps);
-    this.nfseEvents = new NfseEventStore(storeDeps, this.nfse);
-    const metrics = metricsOf(this.broker);
-    this.stages = new StageTimer(undefined, stageObserver(metrics));
-    this.onOutcome = outcomeReporter(this.logger, metrics);
-    this.onNfseOutcome = nfseOutcomeReporter(this.logger, metrics);
+  async started(this: Service) {
+    const self = emissionService(this);
+    const { config, clock } = runtimeOf(self.broker);
+    self.store = new DocumentStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn) => self.eventCte(name, ev, onlyIfRowsIn) });
+    self.contingency = new ContingencyStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) });
+    self.batches = new BatchStore(self.knex, SCHEMA, () => clock.now());
+    const storeDeps: StoreDeps = { knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) };
+    self.storeDeps = storeDeps;
+    self.fiscalEvents = new FiscalEventStore(storeDeps);
+    self.inutilizacoes = new InutilizacaoStore(storeDeps);
+    self.nfse = new NfseStore(storeDeps);
+    self.nfseEvents = new NfseEventStore(storeDeps, self.nfse);
+    const metrics = metricsOf(self.broker);
+    self.stages = new StageTimer(undefined, stageObserver(metrics));
+    self.onOutcome = outcomeReporter(self.logger, metrics);
+    self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
     // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
-    this.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
+    self.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
-        const timer = setInterval(() => fn().catch((err: Error) => this.logger.warn({ err: err.message }, `${what} failed`)), ms);
+        const timer = setInterval(() => fn().catch((err: Error) => self.logger.warn({ err: err.message }, `${what} failed`)), ms);
         timer.unref?.();
         return timer;
       };
       // Startup recovery: documents a killed process left CREATED/TRANSMITTING are due already.
-      const reconcileNfse = () => this.broker.call('v1.emission.reconcileNfseDue', { limit: 50 }, { nodeID: this.broker.nodeID });
-      setImmediate(() => this.reconcileRound(50).catch((err: Error) => this.logger.warn({ err: err.message }, 'startup reconciliation failed')));
-      setImmediate(() => reconcileNfse().catch((err: Error) => this.logger.warn({ err: err.message }, 'startup NFS-e reconciliation failed')));
-      this.timers = [every(RECONCILE_EVERY_MS, () => this.reconcileRound(50), 'reconciliation'), every(RECONCILE_EVERY_MS, reconcileNfse, 'NFS-e reconciliation'), every(SWEEP_EVERY_MS, () => this.sweepRound(), 'batch sweep'),
-        every(CONTINGENCY_EVERY_MS, () => this.contingencyRound(50), 'contingency round')];
+      const reconcileNfse = () => self.broker.call('v1.emission.reconcileNfseDue', { limit: 50 }, { nodeID: self.broker.nodeID });
+      setImmediate(() => self.reconcileRound(50).catch((err: Error) => self.logger.warn({ err: err.message }, 'startup reconciliation failed')));
+      setImmediate(() => reconcileNfse().catch((err: Error) => self.logger.warn({ err: err.message }, 'startup NFS-e reconciliation failed')));
+      self.timers = [every(RECONCILE_EVERY_MS, () => self.reconcileRound(50), 'reconciliation'), every(RECONCILE_EVERY_MS, reconcileNfse, 'NFS-e reconciliation'), every(SWEEP_EVERY_MS, () => self.sweepRound(), 'batch sweep'),
+        every(CONTINGENCY_EVERY_MS, () => self.contingencyRound(50), 'contingency round')];
     }
   },
 
-  stopped(this: any) {
-    for (const t of this.timers ?? []) clearInterval(t);
+  stopped(this: Service) {
+    for (const t of emissionService(this).timers ?? []) clearInterval(t);
   },
 };
 

@@ -1,4 +1,4 @@
-import type { ServiceSchema } from 'moleculer';
+import type { Service, ServiceSchema } from 'moleculer';
 import { metricsOf } from './shared/metrics.js';
 
 /**
@@ -14,7 +14,7 @@ const MetricsService: ServiceSchema = {
   actions: {
     scrape: {
       visibility: 'public',
-      handler(this: any) {
+      handler(this: Service) {
         return metricsOf(this.broker).registry.getMetricsAsJSON();
       },
     },

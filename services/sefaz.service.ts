@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, Service, ServiceSchema } from 'moleculer';
 import type { SigningMaterial } from '../lib/issuer/types.js';
 import { getKnex } from './shared/database.js';
 import { runtimeOf } from './shared/runtime.js';
@@ -50,11 +50,22 @@ const sefinTarget = {
 const idDps = { type: 'string', pattern: /^DPS\d{42}$/ } as const;
 const chaveAcesso = { type: 'string', pattern: /^\d{50}$/ } as const;
 
-interface Local {
+/** What the handlers below see as `this`: the service, the clients `started` builds and its methods. */
+type Local = Service & {
   client: SefazClient;
   sefin: SefinClient;
   simulator: SefazSimulator | null;
-}
+  transport?: AuthorityTransport;
+  stopMetrics?: () => void;
+  /** Issuer A1s fetched for mutual TLS, each kept for a minute (materialFor). */
+  materials?: Map<string, { at: number; material: SigningMaterial }>;
+  /** undefined: not loaded yet; null: none in production without MONITOR_CERT_*. */
+  monitorCert?: SigningMaterial | null;
+  materialFor(issuerId: string): Promise<SigningMaterial>;
+  monitorMaterial(): Promise<SigningMaterial | null>;
+};
+/** Moleculer types `this` of lifecycle hooks as the bare Service: this is ours. */
+const local = (service: Service) => service as Local;
 
 const SefazService: ServiceSchema = {
   name: 'sefaz',
@@ -172,7 +183,7 @@ const SefazService: ServiceSchema = {
      * the key over the transporter) per minute instead of per call. A replaced certificate is
      * picked up within that minute; the old one stays valid for TLS meanwhile.
      */
-    async materialFor(this: any, issuerId: string): Promise<SigningMaterial> {
+    async materialFor(this: Local, issuerId: string): Promise<SigningMaterial> {
       this.materials ??= new Map<string, { at: number; material: SigningMaterial }>();
       const hit = this.materials.get(issuerId);
       if (hit && Date.now() - hit.at < 60_000) return hit.material;
@@ -187,7 +198,7 @@ const SefazService: ServiceSchema = {
      * or outside production one issued by the sandbox CA (trusted by the embedded simulator only),
      * so `npm start` monitors the simulator with no configuration. Kept in this process only.
      */
-    async monitorMaterial(this: any): Promise<SigningMaterial | null> {
+    async monitorMaterial(this: Local): Promise<SigningMaterial | null> {
       if (this.monitorCert !== undefined) return this.monitorCert;
       const { config } = runtimeOf(this.broker);
       const cert = config.monitor.certificate;
@@ -208,12 +219,13 @@ const SefazService: ServiceSchema = {
     },
   },
 
-  async started(this: any) {
-    const { config, clock } = runtimeOf(this.broker);
-    this.simulator = null;
+  async started(this: Service) {
+    const self = local(this);
+    const { config, clock } = runtimeOf(self.broker);
+    self.simulator = null;
     if (config.sefaz.embeddedSimulator) {
       const s = config.sefaz;
-      this.simulator = new SefazSimulator({
+      self.simulator = new SefazSimulator({
         knex: await getKnex(config),
         pki: loadOrCreateSimulatorPki(s.simulatorDir),
         clientCaPems: [
@@ -226,44 +238,45 @@ const SefazService: ServiceSchema = {
         now: () => clock.now(),
         faults: s.simulatorFaults.map(parseFaultSpec),
         sefinNonAdherent: s.simulatorSefinNonAdherent,
-        log: (msg: string, extra?: Record<string, unknown>) => this.logger.warn(extra ?? {}, msg),
+        log: (msg: string, extra?: Record<string, unknown>) => self.logger.warn(extra ?? {}, msg),
       });
-      await this.simulator.start();
-      this.logger.info({ url: this.simulator.url, admin: this.simulator.adminUrl }, 'authority simulator started');
+      await self.simulator.start();
+      self.logger.info({ url: self.simulator.url, admin: self.simulator.adminUrl }, 'authority simulator started');
     }
     // One way to the authorities per node (agents, per-certificate bulkhead, breaker per UF),
     // shared by every authority client this node runs (services/sefaz/transport.ts).
-    this.transport = new AuthorityTransport(transportOptions(config, () => clock.now().getTime()));
-    this.stopMetrics = instrumentTransport(this.transport, metricsOf(this.broker), () => clock.now().getTime());
-    this.client = new SefazClient({
+    self.transport = new AuthorityTransport(transportOptions(config, () => clock.now().getTime()));
+    self.stopMetrics = instrumentTransport(self.transport, metricsOf(self.broker), () => clock.now().getTime());
+    self.client = new SefazClient({
       config,
-      transport: this.transport,
+      transport: self.transport,
       now: () => clock.now(),
-      material: (id: string) => this.materialFor(id),
-      monitorMaterial: () => this.monitorMaterial(),
-      simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+      material: (id: string) => self.materialFor(id),
+      monitorMaterial: () => self.monitorMaterial(),
+      simulator: () => (self.simulator ? { url: self.simulator.url, caPem: self.simulator.caPem } : null),
       // Broadcast, so every monitor and emission node hears it; each reaction is idempotent and its
       // state is in Postgres (a lost event only leaves the regular schedules to do the work).
       events: {
-        circuitOpened: (ref) => { this.logger.warn(ref, 'authority circuit opened'); void this.broker.broadcast(AUTHORITY_EVENTS.circuitOpened, ref); },
-        recovered: (ref) => { this.logger.info(ref, 'authority answering again'); void this.broker.broadcast(AUTHORITY_EVENTS.recovered, ref); },
-        observed: (o) => { void this.broker.broadcast(AUTHORITY_EVENTS.observed, o); },
+        circuitOpened: (ref) => { self.logger.warn(ref, 'authority circuit opened'); void self.broker.broadcast(AUTHORITY_EVENTS.circuitOpened, ref); },
+        recovered: (ref) => { self.logger.info(ref, 'authority answering again'); void self.broker.broadcast(AUTHORITY_EVENTS.recovered, ref); },
+        observed: (o) => { void self.broker.broadcast(AUTHORITY_EVENTS.observed, o); },
       },
     });
-    this.sefin = new SefinClient({
+    self.sefin = new SefinClient({
       config,
-      transport: this.transport,
+      transport: self.transport,
       now: () => clock.now(),
-      material: (id: string) => this.materialFor(id),
-      simulator: () => (this.simulator ? { url: this.simulator.url, caPem: this.simulator.caPem } : null),
+      material: (id: string) => self.materialFor(id),
+      simulator: () => (self.simulator ? { url: self.simulator.url, caPem: self.simulator.caPem } : null),
     });
   },
 
-  async stopped(this: any) {
-    this.stopMetrics?.();
-    this.client?.close();
-    this.transport?.close();
-    await this.simulator?.stop();
+  async stopped(this: Service) {
+    const self = local(this);
+    self.stopMetrics?.();
+    self.client?.close();
+    self.transport?.close();
+    await self.simulator?.stop();
   },
 };
 

@@ -1,5 +1,5 @@
-import type { Context, ServiceSchema } from 'moleculer';
-import { DbMixin } from '../mixins/db.mixin.js';
+import type { Context, Service, ServiceSchema } from 'moleculer';
+import { DbMixin, type DbMethods } from '../mixins/db.mixin.js';
 import { migrations } from '../../migrations/emission/index.js';
 import { partnerActivity } from './partner-activity.js';
 
@@ -17,7 +17,7 @@ export const EmissionActivityService: ServiceSchema = {
     partnerActivity: {
       visibility: 'public',
       params: { partnerId: 'string' },
-      handler(this: any, ctx: Context<{ partnerId: string }>) {
+      handler(this: Service & DbMethods, ctx: Context<{ partnerId: string }>) {
         return partnerActivity(this.knex, 'emission', ctx.params.partnerId);
       },
     },

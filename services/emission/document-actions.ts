@@ -1,6 +1,6 @@
-import type { Context } from 'moleculer';
+import type { ActionSchema } from 'moleculer';
 import { resolvedItemsJson } from '../../lib/classification/schemas.js';
-import type { CallerMeta } from '../shared/caller.js';
+import type { Ctx, EmissionSelf } from './service-this.js';
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { detailView } from '../../lib/emission/document.js';
@@ -17,7 +17,7 @@ import { NFCE_REQUEST_EXAMPLE, NFE_REQUEST_EXAMPLE } from './openapi-examples.js
  * The per-model document actions of the emission service (emit, list, get, XML, DANFE), one
  * factory each for NF-e and NFC-e; the service (services/emission.service.ts) mounts them.
  */
-export type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>;
+export type { Ctx };
 
 export function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test' | null } {
   const caller = ctx.meta.caller;
@@ -60,7 +60,7 @@ function emitDescriptionOf(model: Model): string {
   return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;
 }
 
-export function emitAction(model: Model, path: string): any {
+export function emitAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}`,
     httpStatus: 201,
@@ -73,7 +73,7 @@ export function emitAction(model: Model, path: string): any {
       // Validated by the handler after the issuer is resolved (lib/emission/pipeline.ts), documented from the same schema.
       body: model === '55' ? nfeBodySchema : nfceBodySchema, requestExample: model === '55' ? NFE_REQUEST_EXAMPLE : NFCE_REQUEST_EXAMPLE,
     },
-    async handler(this: any, ctx: Ctx) {
+    async handler(this: EmissionSelf, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
       const view = await emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
       // A note still open changes: a retry must see it then, not this answer replayed.
@@ -83,35 +83,35 @@ export function emitAction(model: Model, path: string): any {
   };
 }
 
-export function listAction(model: Model, path: string): any {
+export function listAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}`,
     params: listParams,
     openapi: { summary: `Lista ${model === '55' ? 'NF-e' : 'NFC-e'}`, description: listDescription, tags: ['documentos'] },
-    async handler(this: any, ctx: Ctx<ListQuery>) {
+    async handler(this: EmissionSelf, ctx: Ctx<ListQuery>) {
       return listDocuments(this.store, partnerOf(ctx).partnerId, model, ctx.params);
     },
   };
 }
 
-export function getAction(model: Model, path: string): any {
+export function getAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id`,
     params: { id: 'string' },
     openapi: { summary: `Consulta ${model === '55' ? 'NF-e' : 'NFC-e'} (use após timeout, em vez de reemitir)`, tags: ['documentos'] },
-    async handler(this: any, ctx: Ctx<{ id: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       return detailView(await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id));
     },
   };
 }
 
-export function xmlAction(model: Model, path: string): any {
+export function xmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/xml`,
     params: { id: 'string' },
     raw: true,
     openapi: { summary: 'XML do documento: nfeProc de nota autorizada ou cancelada, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
-    async handler(this: any, ctx: Ctx<{ id: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
       const { xml, filename } = await downloadXml(this.store, doc);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
@@ -126,7 +126,7 @@ const printableDescription = 'Documento auxiliar para impressão, gerado do XML 
   + 'Disponível para AUTHORIZED, CANCELADA (com a marca CANCELADA) e NFC-e em CONTINGENCIA_PENDENTE (EMITIDA EM CONTINGÊNCIA, pendente de autorização); '
   + 'homologação traz SEM VALOR FISCAL. Outros status: 409 DOCUMENTO_SEM_DANFE (details.status). PDF como anexo (<chave>-danfe.pdf / -danfce.pdf); HTML inline.';
 
-export function printableAction(model: Model, path: string, format: PrintFormat): any {
+export function printableAction(model: Model, path: string, format: PrintFormat): ActionSchema {
   const name = model === '55' ? 'danfe' : 'danfce';
   return {
     rest: `GET /${path}/:id/${name}.${format}`,
@@ -137,7 +137,7 @@ export function printableAction(model: Model, path: string, format: PrintFormat)
       summary: `${model === '55' ? 'DANFE da NF-e' : 'DANFE NFC-e (DANFCE)'} em ${format === 'pdf' ? 'PDF' : 'HTML'}`,
       description: printableDescription, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
     },
-    async handler(this: any, ctx: Ctx<{ id: string; cartaCorrecao?: boolean }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string; cartaCorrecao?: boolean }>) {
       const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
       const cartaCorrecao = model === '55' && ctx.params.cartaCorrecao ? await lastCartaCorrecao(this.eventDeps(ctx), doc.id) : undefined;
       // Only the NF-e DANFE has the emitter block that carries the issuer's logo.

@@ -1,5 +1,6 @@
-import type { Context } from 'moleculer';
+import type { ActionSchema, Context } from 'moleculer';
 import type { CallerMeta } from '../shared/caller.js';
+import type { EmissionSelf } from './service-this.js';
 import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { FISCAL_EVENT_STATUSES, FISCAL_EVENT_TYPES, MAX_CCE_SEQUENCE } from '../../lib/emission/fiscal-events.js';
@@ -49,7 +50,7 @@ const cancelDescription = 'Cancela um documento AUTHORIZED (evento 110111 assina
   + 'Sem resposta: 503 AUTORIDADE_INDISPONIVEL (details.situacao nao_enviado | indeterminada); repetir a mesma requisição conclui o mesmo evento (consulta a chave antes de reenviar). '
   + 'Repetir o cancelamento de um documento CANCELADA devolve 200 com o cancelamento registrado, sem novo evento.';
 
-export function cancelAction(model: Model, path: string): any {
+export function cancelAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}/:id/cancelamento`,
     params: { $$strict: true, id: 'string', justificativa: fiscalTextRule(JUSTIFICATIVA_MIN, JUSTIFICATIVA_MAX, 'xJust: 15 a 255 caracteres imprimíveis.') },
@@ -57,7 +58,7 @@ export function cancelAction(model: Model, path: string): any {
       summary: `Cancela ${label(model)} autorizada`, description: cancelDescription, tags: ['eventos'],
       response: { type: 'object', properties: { ...eventProperties, documento: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: [...DOCUMENT_STATUSES] }, accessKey: { type: ['string', 'null'] }, model: { type: 'string' }, number: { type: 'integer' }, series: { type: 'integer' } } } } },
     },
-    async handler(this: any, ctx: Ctx<{ id: string; justificativa: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string; justificativa: string }>) {
       const { partnerId, keyKind } = partnerOf(ctx);
       return cancelDocument(this.eventDeps(ctx), { partnerId, keyKind, model, id: ctx.params.id, justificativa: ctx.params.justificativa });
     },
@@ -75,30 +76,30 @@ export const correctionAction = {
       + 'Rejeição: 422 EVENTO_REJEITADO; sem resposta: 503 AUTORIDADE_INDISPONIVEL e a mesma requisição conclui a mesma carta; outra carta antes disso: 409 EVENTO_PENDENTE.',
     tags: ['eventos'], response: eventResponse,
   },
-  async handler(this: any, ctx: Ctx<{ id: string; correcao: string }>) {
+  async handler(this: EmissionSelf, ctx: Ctx<{ id: string; correcao: string }>) {
     const { partnerId, keyKind } = partnerOf(ctx);
     return correctDocument(this.eventDeps(ctx), { partnerId, keyKind, id: ctx.params.id, correcao: ctx.params.correcao });
   },
 };
 
-export function eventsAction(model: Model, path: string): any {
+export function eventsAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/eventos`,
     params: { id: 'string' },
     openapi: { summary: `Eventos da ${label(model)} (cancelamento, carta-correcao), mais antigos primeiro`, tags: ['eventos'], response: { type: 'object', properties: { items: { type: 'array', items: eventResponse } } } },
-    async handler(this: any, ctx: Ctx<{ id: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       return listEvents(this.eventDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id);
     },
   };
 }
 
-export function eventXmlAction(model: Model, path: string): any {
+export function eventXmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/:id/eventos/:eventId/xml`,
     params: { id: 'string', eventId: 'string' },
     raw: true,
     openapi: { summary: 'procEventoNFe de um evento registrado (409 antes do registro)', tags: ['eventos'], responseContentType: 'application/xml' },
-    async handler(this: any, ctx: Ctx<{ id: string; eventId: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
       const { xml, filename } = await eventXml(this.eventDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id, ctx.params.eventId);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
@@ -108,7 +109,7 @@ export function eventXmlAction(model: Model, path: string): any {
 }
 
 /** GET /nfe/:id/eventos/:eventId/dacce.pdf|html (issue 22 item 5). The CC-e exists for the NF-e only. */
-export function dacceAction(format: 'pdf' | 'html'): any {
+export function dacceAction(format: 'pdf' | 'html'): ActionSchema {
   return {
     rest: `GET /nfe/:id/eventos/:eventId/dacce.${format}`,
     params: { id: 'string', eventId: 'string' },
@@ -118,7 +119,7 @@ export function dacceAction(format: 'pdf' | 'html'): any {
       description: 'Gerado do procEventoNFe registrado e da nfeProc da nota: chave com código de barras, sequência, protocolo de registro, texto da correção e condições de uso. '
         + 'Evento que não é carta de correção: 409 EVENTO_SEM_DACCE (details.tipo). Carta ainda não registrada: 409 CONFLICT (details.status). PDF como anexo (<chave>-110110-<seq>-dacce.pdf); HTML inline.',
     },
-    async handler(this: any, ctx: Ctx<{ id: string; eventId: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
       const out = await eventDacce(this.eventDeps(ctx), partnerOf(ctx).partnerId, ctx.params.id, ctx.params.eventId, format);
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
@@ -144,13 +145,13 @@ const inutilizacaoDescription = `Inutiliza a faixa [numeroInicial, numeroFinal] 
   + 'A reserva da faixa é atômica com a numeração (mesmo bloqueio de linha). Rejeição da autoridade: 422 INUTILIZACAO_REJEITADA (details.cStat, details.xMotivo; a faixa volta a ficar livre). '
   + 'Sem resposta: 503 AUTORIDADE_INDISPONIVEL, faixa reservada (PENDING); repetir a mesma requisição conclui. Repetir uma faixa já homologada devolve 200 com o resultado existente.';
 
-export function inutilizacaoAction(model: Model, path: string): any {
+export function inutilizacaoAction(model: Model, path: string): ActionSchema {
   return {
     rest: `POST /${path}/inutilizacao`,
     httpStatus: 201,
     params: inutilizacaoParams,
     openapi: { summary: `Inutiliza faixa de numeração de ${label(model)}`, description: inutilizacaoDescription, tags: ['inutilizacao'], response: inutilizacaoResponse },
-    async handler(this: any, ctx: Ctx<InutilizacaoBody>) {
+    async handler(this: EmissionSelf, ctx: Ctx<InutilizacaoBody>) {
       const { partnerId, keyKind } = partnerOf(ctx);
       const { created, view } = await inutilize(this.inutilizacaoDeps(ctx), { partnerId, keyKind, model, body: ctx.params });
       if (!created) ctx.meta.$statusCode = 200;
@@ -159,24 +160,24 @@ export function inutilizacaoAction(model: Model, path: string): any {
   };
 }
 
-export function listInutilizacaoAction(model: Model, path: string): any {
+export function listInutilizacaoAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/inutilizacao`,
     params: listInutilizacaoParams,
     openapi: { summary: `Inutilizações de ${label(model)}, mais recentes primeiro`, tags: ['inutilizacao'], response: { type: 'object', properties: { items: { type: 'array', items: inutilizacaoResponse } } } },
-    async handler(this: any, ctx: Ctx<{ issuerId?: string; serie?: number; limit?: number }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ issuerId?: string; serie?: number; limit?: number }>) {
       return listInutilizacoes(this.inutilizacaoDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params);
     },
   };
 }
 
-export function inutilizacaoXmlAction(model: Model, path: string): any {
+export function inutilizacaoXmlAction(model: Model, path: string): ActionSchema {
   return {
     rest: `GET /${path}/inutilizacao/:id/xml`,
     params: { id: 'string' },
     raw: true,
     openapi: { summary: 'ProcInutNFe de uma inutilização homologada (409 antes)', tags: ['inutilizacao'], responseContentType: 'application/xml' },
-    async handler(this: any, ctx: Ctx<{ id: string }>) {
+    async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       const { xml, filename } = await inutilizacaoXml(this.inutilizacaoDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };

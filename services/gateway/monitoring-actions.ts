@@ -1,4 +1,4 @@
-import type { Context } from 'moleculer';
+import type { GatewayCtx, GatewaySelf } from './service-this.js';
 import { API_VERSION } from '../../lib/version.js';
 import { dependencyChecks, readiness } from './health.js';
 import { scrapeCluster } from './metrics-scrape.js';
@@ -19,7 +19,7 @@ export const monitoringActions = {
   health: {
     auth: 'none',
     rateLimit: false,
-    async handler(this: any, ctx: Context<any, any>) {
+    async handler(this: GatewaySelf, ctx: GatewayCtx) {
       const checks = await dependencyChecks(this.broker, this.knex);
       ctx.meta.$statusCode = 200;
       return { status: 'ok', version: API_VERSION, checks };
@@ -28,7 +28,7 @@ export const monitoringActions = {
   ready: {
     auth: 'none',
     rateLimit: false,
-    handler(this: any) {
+    handler(this: GatewaySelf) {
       return readiness(this.broker, this.knex);
     },
   },
@@ -38,7 +38,7 @@ export const monitoringActions = {
     metricsToken: true,
     // The Prometheus text exposition, not an envelope.
     raw: true,
-    async handler(this: any, ctx: Context<any, any>) {
+    async handler(this: GatewaySelf, ctx: GatewayCtx) {
       const { text, contentType } = await scrapeCluster(ctx);
       ctx.meta.$responseType = contentType;
       return text;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ServiceSchema } from 'moleculer';
+import type { Service, ServiceSchema } from 'moleculer';
 import { useDatabaseLogger } from '../shared/database-log.js';
 import { getKnex } from '../shared/database.js';
 import { migrateSchema, type Migration } from '../shared/migrations.js';
@@ -29,11 +29,13 @@ export function DbMixin(opts: DbMixinOptions): Partial<ServiceSchema> {
         return `${opts.schema}.${table}`;
       },
     },
-    async started(this: any) {
-      const { config } = runtimeOf(this.broker);
-      useDatabaseLogger(this.broker.getLogger('database'));
-      this.knex = await getKnex(config);
-      await migrateSchema(this.knex, opts.schema, opts.migrations);
+    async started(this: Service) {
+      // Moleculer types a hook's `this` as the bare Service; this mixin is what gives it knex.
+      const self = this as Service & DbMethods;
+      const { config } = runtimeOf(self.broker);
+      useDatabaseLogger(self.broker.getLogger('database'));
+      self.knex = await getKnex(config);
+      await migrateSchema(self.knex, opts.schema, opts.migrations);
     },
   };
 }

@@ -1,0 +1,44 @@
+import type { Server, ServerResponse } from 'node:http';
+import type { Context, Service } from 'moleculer';
+import type { DbMethods } from '../mixins/db.mixin.js';
+import type { Caller, CallerMeta } from '../shared/caller.js';
+import type { JsonSchema, RouteDoc } from '../../lib/http/openapi.js';
+import type { GatewayRequest } from './body.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/** What the gateway's hooks put in and read from `ctx.meta`, besides the caller (moleculer-web's own fields). */
+export type GatewayMeta = CallerMeta & { $rawResponse?: boolean; $location?: string; $responseType?: string };
+export type GatewayCtx = Context<unknown, GatewayMeta>;
+
+/** One entry of moleculer-web's route table (`this.aliases`), as far as the gateway reads it. */
+export interface GatewayAlias {
+  route?: { path: string };
+  method: string;
+  fullPath: string;
+  action?: string;
+  re?: RegExp;
+}
+
+/**
+ * The api gateway as its hooks, actions and methods see it: moleculer-web's server and route
+ * table, DbMixin's knex and t(), its rate limiter and purge timer, and its methods.
+ */
+export type GatewaySelf = Service & DbMethods & {
+  server?: Server;
+  aliases: GatewayAlias[];
+  _rateLimiter?: RateLimiter;
+  purgeTimer?: NodeJS.Timeout;
+  publishedRoutes(): RouteDoc[];
+  openApiDocument(): JsonSchema;
+  limit(res: ServerResponse, key: string, perSecond: number): Promise<void>;
+  clientIp(req: GatewayRequest): string;
+  authenticate(ctx: GatewayCtx, route: unknown, req: GatewayRequest, res: ServerResponse): Promise<Caller | null>;
+  authorize(ctx: GatewayCtx, route: { path: string }, req: GatewayRequest, res: ServerResponse): Promise<void>;
+  wrapSuccess(ctx: GatewayCtx, req: GatewayRequest, res: ServerResponse, data: unknown): Promise<unknown>;
+  errorHandler(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+  allowedMethods(req: GatewayRequest): string[];
+  sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, raw: any): Promise<void>;
+};
+
+/** Moleculer types `this` of lifecycle hooks as the bare Service: this is ours. */
+export const gatewayService = (service: Service) => service as GatewaySelf;
