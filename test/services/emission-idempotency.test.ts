@@ -6,6 +6,7 @@ import { EmissionWorld, aFakePartner as partner, aSmallNote as nota, startEmissi
 import { fakePipeline } from '../support/fake-pipeline.js';
 import { bindPipeline } from '../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../services/shared/clock.js';
+import { assertUnavailable as unavailable } from '../support/unavailable.js';
 
 /**
  * Issue 20, defect 1: the Idempotency-Key is bound to the document in the emission's numbering
@@ -26,17 +27,7 @@ const keyed = (headers: Record<string, string>, key = `pedido-${randomUUID()}`) 
 const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').del();
 const documentsOf = (partnerId: string) => stack.knex('emission.documents').where({ partner_id: partnerId }).select('id', 'number', 'status', 'idempotency_key');
 
-/** The whole 503 of a lost or failed emission: Retry-After 5 and the envelope naming the note. */
-function assertUnavailable(t: ExecutionContext, res: HttpResult, details: Record<string, unknown>): void {
-  t.is(res.status, 503, res.text);
-  t.is(res.headers.get('retry-after'), '5');
-  t.deepEqual(res.body, {
-    error: {
-      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
-      details, instance: '/v1/nfe', requestId: res.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
-    },
-  });
-}
+const assertUnavailable = (t: ExecutionContext, res: HttpResult, details: Record<string, unknown>) => unavailable(t, res, '/v1/nfe', clock.now(), details);
 const authorizedEvents = async (id: string) => (await stack.knex('emission.outbox')).filter((r: any) => r.payload.type === 'invoice.authorized' && r.payload.data.invoiceId === id);
 
 test.serial('requests racing past the gateway with one key number one document; every one answers it', async (t) => {

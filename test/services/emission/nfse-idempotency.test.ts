@@ -5,6 +5,7 @@ import { aValidNfseBody } from '../../support/nfse-factories.js';
 import { integratorWithA1 } from '../../support/e2e.js';
 import { SefinStandIn } from '../../support/sefin-stand-in.js';
 import { ManualClock } from '../../../services/shared/clock.js';
+import { assertUnavailable as unavailable } from '../../support/unavailable.js';
 
 /**
  * Issue 16 audit, gap 1: an NFS-e's Idempotency-Key is bound to its DPS in the numbering
@@ -40,17 +41,7 @@ const authorizedEvents = async (nfseId: string) => (await stack.knex('emission.o
   .map((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload))
   .filter((p: any) => p.type === 'invoice.authorized' && p.data?.nfseId === nfseId);
 
-/** The whole 503 of a lost or failed emission: Retry-After 5 and the envelope naming the DPS. */
-function assertUnavailable(t: ExecutionContext, res: HttpResult, details: Record<string, unknown>): void {
-  t.is(res.status, 503, res.text);
-  t.is(res.headers.get('retry-after'), '5');
-  t.deepEqual(res.body, {
-    error: {
-      type: 'https://errors.test/SERVICE_UNAVAILABLE', title: 'Service Unavailable', status: 503, detail: 'Serviço temporariamente indisponível.',
-      details, instance: '/v1/nfse', requestId: res.headers.get('x-request-id'), timestamp: clock.now().toISOString(),
-    },
-  });
-}
+const assertUnavailable = (t: ExecutionContext, res: HttpResult, details: Record<string, unknown>) => unavailable(t, res, '/v1/nfse', clock.now(), details);
 
 test.serial('requests racing past the gateway with one key number one DPS; every one answers it', async (t) => {
   const key = `dps-${randomUUID()}`;
