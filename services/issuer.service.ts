@@ -25,6 +25,7 @@ import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 import { LogoMixin } from './issuer/logo.mixin.js';
 import { issuerService, type IssuerSelf } from './issuer/service-this.js';
+import { prepared } from './shared/prepared.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
@@ -321,7 +322,7 @@ const IssuerService: ServiceSchema = {
       let total: number | undefined;
       if (issuerId) {
         // Not a UUID: no issuer has it (and Postgres would refuse it in a uuid comparison).
-        rows = UUID_RE.test(issuerId) ? await issuers().where({ id: issuerId }) : [];
+        rows = UUID_RE.test(issuerId) ? await prepared(issuers().where({ id: issuerId })) : [];
       } else {
         rows = requireId ? [] : await issuers().whereNull('deleted_at').orderBy('created_at').orderBy('id').limit(2);
         if (rows.length > 1) {

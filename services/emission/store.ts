@@ -13,6 +13,7 @@ import type { Model } from '../../lib/nfe/types.js';
 import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import type { OutboxCte } from '../mixins/outbox.mixin.js';
+import { prepared } from '../shared/prepared.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -209,10 +210,10 @@ export class DocumentStore {
    * the row's exclusive lock), held to the commit.
    */
   private async claimNext(trx: Knex.Transaction, key: SequenceKey): Promise<number | undefined> {
-    const { rows } = await trx.raw(
+    const { rows } = await prepared(trx.raw(
       'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number',
       [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment],
-    );
+    ));
     return rows[0] ? Number(rows[0].number) : undefined;
   }
 
@@ -308,18 +309,18 @@ export class DocumentStore {
     const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
     if (!ifFree) {
       const flag = firstDocumentCte('first_document', this.d.schema, row);
-      await trx.raw(
+      await prepared(trx.raw(
         `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
          insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
-      );
+      ));
     } else {
       const k = [ifFree.issuer_id, ifFree.model, ifFree.series, ifFree.environment];
       const space = 'issuer_id = ? and model = ? and series = ? and environment = ?';
       const flag = firstDocumentCte('first_document', this.d.schema, row, 'created');
       // Typed: values in a FROM list get no type from the target columns.
       const typed = '(?::uuid, ?::varchar, ?::varchar, ?::varchar, ?::text, ?::jsonb, ?::timestamptz)';
-      const { rows } = await trx.raw(
+      const { rows } = await prepared(trx.raw(
         `with created as (insert into ?? (${names}) select ${values}
            where not exists (select 1 from ?? where ${space} and number = ?)
              and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
@@ -329,7 +330,7 @@ export class DocumentStore {
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
           this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
           ...flag.bindings, this.t('document_history'), ...history.flat()],
-      );
+      ));
       if (!rows.length) return undefined;
     }
     // Built from what was written: no re-read while the sequence row is locked.
@@ -445,7 +446,7 @@ export class DocumentStore {
     const outbox = event ? this.d.eventCte('event', event, 'changed') : undefined;
     const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-    const { rows } = await this.d.knex.raw(
+    const { rows } = await prepared(this.d.knex.raw(
       `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')}
          where id = ? and status = 'TRANSMITTING' and transmissions = ? and access_key is not distinct from ? and tp_emis = ? returning id)${also.map((a) => `, ${a.sql}`).join('')},
        logged as (insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) select id, ?, ?, ?, ?, ?::jsonb, ?::timestamptz from changed)
@@ -453,7 +454,7 @@ export class DocumentStore {
       [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), known.id, known.transmissions, known.accessKey, known.tpEmis,
         ...also.flatMap((a) => a.bindings),
         this.t('document_history'), 'TRANSMITTING', tr.to, trigger, tr.motivo ?? null, details.erros ? JSON.stringify({ erros: details.erros }) : null, now],
-    );
+    ));
     if (rows.length !== 1) return undefined;
     outbox?.written();
     return record;
@@ -521,12 +522,12 @@ export class DocumentStore {
   private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown,
     also: { sql: string; bindings: Knex.Value[] }[] = []): Promise<void> {
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-    await trx.raw(
+    await prepared(trx.raw(
       `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also.map((a) => `, ${a.sql}`).join('')}
        insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
       [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...also.flatMap((a) => a.bindings),
         this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
-    );
+    ));
   }
 
   private async history(trx: Knex.Transaction, documentId: string, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {
