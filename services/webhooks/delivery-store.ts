@@ -42,6 +42,22 @@ export interface DeliveryView {
   attempts: AttemptView[];
 }
 
+/** A delivery to record: one event for one partner. */
+export interface NewDelivery {
+  partnerId: string;
+  eventId: string;
+  type: string;
+  body: string;
+  maxAttempts: number;
+  now: Date;
+  id?: string;
+}
+
+const deliveryRow = (row: NewDelivery) => ({
+  id: row.id ?? randomUUID(), partner_id: row.partnerId, event_id: row.eventId, event_type: row.type, body: row.body, status: 'pending',
+  max_attempts: row.maxAttempts, attempts: 0, next_attempt_at: row.now, created_at: row.now, updated_at: row.now,
+});
+
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
 /**
@@ -56,16 +72,21 @@ export class DeliveryStore {
   }
 
   /** Records an event for a partner; the unique (partner, event id) makes redelivery a no-op. */
-  async enqueue(row: { partnerId: string; eventId: string; type: string; body: string; maxAttempts: number; now: Date; id?: string }): Promise<string | null> {
-    const id = row.id ?? randomUUID();
-    const inserted = await this.knex(this.t('deliveries'))
-      .insert({
-        id, partner_id: row.partnerId, event_id: row.eventId, event_type: row.type, body: row.body, status: 'pending',
-        max_attempts: row.maxAttempts, attempts: 0, next_attempt_at: row.now, created_at: row.now, updated_at: row.now,
-      })
-      .onConflict(['partner_id', 'event_id']).ignore()
-      .returning('id');
-    return inserted.length ? id : null;
+  async enqueue(row: NewDelivery): Promise<string | null> {
+    const values = deliveryRow(row);
+    const inserted = await this.knex(this.t('deliveries')).insert(values).onConflict(['partner_id', 'event_id']).ignore().returning('id');
+    return inserted.length ? values.id : null;
+  }
+
+  /**
+   * Records deliveries of several events in one statement (a batch from a relay); those already
+   * recorded are kept as they are. All or none: a row that cannot be stored fails the statement.
+   * Returns how many were new.
+   */
+  async enqueueMany(rows: readonly NewDelivery[]): Promise<number> {
+    if (!rows.length) return 0;
+    const inserted = await this.knex(this.t('deliveries')).insert(rows.map(deliveryRow)).onConflict(['partner_id', 'event_id']).ignore().returning('id');
+    return inserted.length;
   }
 
   /**
