@@ -64,18 +64,20 @@ test('relaying one event of a partner without a webhook costs at most its budget
   t.deepEqual(await stack.knex('webhooks.deliveries').pluck('event_id'), []);
 });
 
-test('relaying and delivering one event of a partner with a webhook costs at most its budget of statements', async (t) => {
-  const stack = await startStack({ nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Producer] }], env: { WEBHOOK_POLL_MS: '3600000' } });
-  t.teardown(() => stack.stop());
-  const receiver = await startReceiver();
-  t.teardown(() => receiver.close());
-  await subscribe(stack, receiver, 'p-hooked', ['invoice.authorized']);
-  const { statements, eventId } = await relayOneEvent(stack, 'p-hooked');
-  t.log(listed(statements));
-  t.true(statements.length <= WITH_WEBHOOK_STATEMENTS, listed(statements));
-  t.true(statements.length >= 5, 'the listener sees the relay and the dispatcher');
-  await waitFor(async () => receiver.hits.length > 0, 'the webhook POST');
-  t.deepEqual(receiver.hits.map((h) => [h.body.id, h.verified]), [[eventId, true]]);
-  t.like(await stack.knex('webhooks.deliveries').where({ event_id: eventId }).first(), { status: 'delivered', attempts: 1 });
-  t.truthy((await stack.knex('budget_test.outbox').where({ id: eventId }).first()).published_at);
-});
+for (const pglite of [false, true]) {
+  test(`relaying and delivering one event of a partner with a webhook costs at most its budget of statements${pglite ? ' (embedded PGlite, one connection)' : ''}`, async (t) => {
+    const stack = await startStack({ pglite, nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, Producer] }], env: { WEBHOOK_POLL_MS: '3600000' } });
+    t.teardown(() => stack.stop());
+    const receiver = await startReceiver();
+    t.teardown(() => receiver.close());
+    await subscribe(stack, receiver, 'p-hooked', ['invoice.authorized']);
+    const { statements, eventId } = await relayOneEvent(stack, 'p-hooked');
+    t.log(listed(statements));
+    t.true(statements.length <= WITH_WEBHOOK_STATEMENTS, listed(statements));
+    t.true(statements.length >= 5, 'the listener sees the relay and the dispatcher');
+    await waitFor(async () => receiver.hits.length > 0, 'the webhook POST');
+    t.deepEqual(receiver.hits.map((h) => [h.body.id, h.verified]), [[eventId, true]]);
+    t.like(await stack.knex('webhooks.deliveries').where({ event_id: eventId }).first(), { status: 'delivered', attempts: 1 });
+    t.truthy((await stack.knex('budget_test.outbox').where({ id: eventId }).first()).published_at);
+  });
+}
