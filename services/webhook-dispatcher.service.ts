@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Service, ServiceSchema } from 'moleculer';
 import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
-import { ALL_SUBSCRIBERS, EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
+import { EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/webhooks/index.js';
 import { metricsOf } from './shared/metrics.js';
 import { runtimeOf } from './shared/runtime.js';
 import type { CallerMeta } from './shared/caller.js';
 import { DomainError, validationError } from '../lib/errors/index.js';
-import { isSubscribed, isWebhookEventType, TEST_EVENT_TYPE } from '../lib/webhooks/events.js';
-import { isSuccessStatus, MAX_ATTEMPTS } from '../lib/webhooks/backoff.js';
+import { TEST_EVENT_TYPE } from '../lib/webhooks/events.js';
+import { isSuccessStatus } from '../lib/webhooks/backoff.js';
 import { signWebhookBody } from '../lib/webhooks/signature.js';
 import { openSecret } from '../lib/webhooks/secret-box.js';
 import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks/url-policy.js';
 import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
+import { acceptAll, acceptOne, type AcceptDeps } from './webhooks/accept.js';
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
 import { purgeFinished } from './webhooks/purge.js';
 import { purgeRules } from '../lib/webhooks/retention.js';
@@ -22,11 +23,9 @@ import { LogThrottle } from './shared/log-throttle.js';
 
 const SCHEMA = 'webhooks';
 const CLAIM_BATCH = 20;
-const FAN_OUT_PAGE = 500;
 const PURGE = { batchSize: 500, maxBatches: 200 };
 /** acceptEvents gives up after this many events in a row could not be stored (the database is down). */
 const ACCEPT_FAILURES_IN_A_ROW = 3;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['webhooks'];
 
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
@@ -50,8 +49,9 @@ type Dispatcher = Service & DbMethods & {
   deliveries(): DeliveryStore;
   agents(): WebhookAgents;
   checkTarget(raw: string): Promise<void>;
-  acceptEvent(event: OutboxEvent, nudge?: boolean): Promise<void>;
-  fanOut(event: OutboxEvent, body: string): Promise<void>;
+  acceptDeps(): AcceptDeps;
+  acceptEvent(event: OutboxEvent): Promise<number>;
+  acceptBatch(events: OutboxEvent[]): Promise<number>;
   processDue(onlyId?: string): Promise<number>;
   sendAttempt(c: ClaimedAttempt): Promise<void>;
   awaitSettled(partnerId: string, id: string): ReturnType<DeliveryStore['get']>;
@@ -101,7 +101,7 @@ const WebhookDispatcher: ServiceSchema = {
       maxRetries: 1_440,
       deadLettering: { enabled: true, queueName: 'fiscal.events.webhook-dispatcher.dead' },
       async handler(this: Dispatcher, event: OutboxEvent) {
-        await this.acceptEvent(event);
+        if (await this.acceptEvent(event)) this.nudge();
       },
     },
   } as any,
@@ -223,28 +223,38 @@ const WebhookDispatcher: ServiceSchema = {
     /**
      * The outbox relays' entry (services/mixins/outbox.mixin.ts): stores the deliveries of these
      * events and answers with the ids now committed (a malformed event counts: it is dropped), so a
-     * relay marks only those rows published. Idempotent per (partner, event id). One event that
-     * cannot be stored does not hold the others back; a few failures in a row (the database down)
-     * end the call, and the rest are offered again by the relay's next poll.
+     * relay marks only those rows published. Idempotent per (partner, event id). The batch is
+     * stored in one go (a configs query and an insert); if that fails, event by event, so one
+     * event that cannot be stored does not hold the others back; a few failures in a row (the
+     * database down) end the call, and the rest are offered again by the relay's next poll.
+     * The scheduler is nudged only when a delivery was recorded (most partners have no webhook).
      */
     acceptEvents: {
       visibility: 'public',
       params: { events: { type: 'array', max: 500, items: 'any' } },
       async handler(this: Dispatcher, ctx: Context<{ events: OutboxEvent[] }>) {
-        const accepted: string[] = [];
-        let failedInARow = 0;
-        for (const event of ctx.params.events) {
-          try {
-            await this.acceptEvent(event, false);
-            accepted.push(String(event?.id));
-            failedInARow = 0;
-          } catch (err) {
-            const log = (this._acceptLog ??= new LogThrottle(60_000)).take('accept');
-            if (log) this.logger.warn({ err: (err as Error).message, eventId: event?.id, failuresSinceLastWarning: log.suppressed }, 'event not stored; the producer offers it again');
-            if (++failedInARow >= ACCEPT_FAILURES_IN_A_ROW) break;
+        const { events } = ctx.params;
+        let enqueued = 0;
+        let accepted: string[] = [];
+        try {
+          enqueued = await this.acceptBatch(events);
+          accepted = events.map((event) => String(event?.id));
+        } catch {
+          // Which event failed, or whether the database is down, is told apart (and logged) below.
+          let failedInARow = 0;
+          for (const event of events) {
+            try {
+              enqueued += await this.acceptEvent(event);
+              accepted.push(String(event?.id));
+              failedInARow = 0;
+            } catch (err) {
+              const log = (this._acceptLog ??= new LogThrottle(60_000)).take('accept');
+              if (log) this.logger.warn({ err: (err as Error).message, eventId: event?.id, failuresSinceLastWarning: log.suppressed }, 'event not stored; the producer offers it again');
+              if (++failedInARow >= ACCEPT_FAILURES_IN_A_ROW) break;
+            }
           }
         }
-        if (accepted.length) this.nudge();
+        if (enqueued) this.nudge();
         return { accepted };
       },
     },
@@ -297,40 +307,20 @@ const WebhookDispatcher: ServiceSchema = {
       if (!check.ok) throw new DomainError('WEBHOOK_URL_NAO_PERMITIDA', undefined, check.message);
     },
 
-    /** One delivery per (partner, event id) if subscribed; redelivery is a no-op. `nudge: false` leaves the scheduler to the caller. */
-    async acceptEvent(this: Dispatcher, event: OutboxEvent, nudge = true): Promise<void> {
-      if (!event || typeof event.id !== 'string' || !UUID.test(event.id) || typeof event.partnerId !== 'string' || !isWebhookEventType(event.type)) {
-        this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped');
-        return;
-      }
-      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data });
-      if (event.partnerId === ALL_SUBSCRIBERS) {
-        await this.fanOut(event, body);
-        if (nudge) this.nudge();
-        return;
-      }
-      const config = await this.configs().get(event.partnerId);
-      if (!config?.webhookUrl || !isSubscribed(config.events, event.type)) return;
-      await this.deliveries().enqueue({ partnerId: event.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
-      if (nudge) this.nudge();
+    /** The dispatcher's side of services/webhooks/accept.ts. */
+    acceptDeps(this: Dispatcher): AcceptDeps {
+      return {
+        configs: this.configs(), deliveries: this.deliveries(), now: () => this.now(),
+        dropped: (event: any) => this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped'),
+      };
     },
-
-    /**
-     * A platform-wide event becomes one delivery per subscribed partner, under the event's own id.
-     * A redelivered event (or a retry after a failure half-way) re-walks the list: deliveries
-     * already recorded are kept by the unique (partner, event id), so each partner gets it once.
-     */
-    async fanOut(this: Dispatcher, event: OutboxEvent, body: string): Promise<void> {
-      let after: string | null = null;
-      for (;;) {
-        const page: { partnerId: string; events: string[] }[] = await this.configs().withWebhook(after, FAN_OUT_PAGE);
-        for (const c of page) {
-          if (!isSubscribed(c.events, event.type)) continue;
-          await this.deliveries().enqueue({ partnerId: c.partnerId, eventId: event.id, type: event.type, body, maxAttempts: MAX_ATTEMPTS, now: this.now() });
-        }
-        if (page.length < FAN_OUT_PAGE) return;
-        after = page[page.length - 1]!.partnerId;
-      }
+    /** One event's deliveries (how many are new); the caller nudges the scheduler. */
+    acceptEvent(this: Dispatcher, event: OutboxEvent): Promise<number> {
+      return acceptOne(this.acceptDeps(), event);
+    },
+    /** A relay's batch of events' deliveries, all or none (how many are new). */
+    acceptBatch(this: Dispatcher, events: OutboxEvent[]): Promise<number> {
+      return acceptAll(this.acceptDeps(), events);
     },
 
     /** Claims and sends due attempts in batches until none is due. Returns how many were sent. */

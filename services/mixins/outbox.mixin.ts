@@ -106,6 +106,14 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   scheduleOutboxFlush(): void;
 };
 
+/** An outbox row as the relay reads it back (`payload` is parsed by pg, a string under some drivers). */
+interface OutboxRow {
+  id: string;
+  channel: string;
+  payload: OutboxEvent | string;
+  created_at: Date | string;
+}
+
 /** The one shape of an outbox row, whichever way it is written (an insert, or a writable CTE). */
 function outboxRow(now: Date, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }) {
   const full: OutboxEvent = { id: event.id ?? randomUUID(), timestamp: event.timestamp ?? now.toISOString(), type: event.type, partnerId: event.partnerId, data: event.data };
@@ -143,22 +151,26 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           const channels = Object.keys(CHANNEL_CONSUMERS).filter((c) => !stalled.has(c));
           if (!channels.length) return total;
           const now = runtimeOf(this.broker).clock.now();
-          // Claim in a short transaction, publish outside it: a handler in this same process may
-          // need the database (PGlite has one connection), and no lock is held across I/O.
-          const rows: any[] = await this.knex.transaction(async (trx: Knex.Transaction) => {
-            const due = await trx(table).whereIn('channel', channels).whereNull('published_at')
-              .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
-              .orderBy('created_at').limit(CLAIM_BATCH).forUpdate().skipLocked();
-            if (due.length) await trx(table).whereIn('id', due.map((r: any) => r.id)).update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: trx.raw('attempts + 1') });
-            return due;
-          });
+          // Claim in one statement of its own (its own implicit transaction), publish after it: a
+          // handler in this same process may need the database (PGlite has one connection), and no
+          // lock is held across I/O. SKIP LOCKED lets replicas claim disjoint rows; the lease
+          // (claimed_until) keeps them off other relays' claims until it lapses (issue 18: one round
+          // trip instead of BEGIN, select, update, COMMIT).
+          const due = this.knex(table).select('id').whereIn('channel', channels).whereNull('published_at')
+            .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+            .orderBy('created_at').limit(CLAIM_BATCH).forUpdate().skipLocked();
+          const claimed: OutboxRow[] = await this.knex(table).whereIn('id', due)
+            .update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: this.knex.raw('attempts + 1') })
+            .returning('*');
+          // RETURNING follows no order: events are handed over oldest first, as they were written.
+          const rows = claimed.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
           if (!rows.length) return total;
-          const byChannel = new Map<string, any[]>();
+          const byChannel = new Map<string, OutboxRow[]>();
           for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
           const accepted = new Set<string>();
           for (const [channel, group] of byChannel) {
             try {
-              const took = new Set<string>(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload))));
+              const took = new Set<string>(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) as OutboxEvent : row.payload))));
               for (const id of took) accepted.add(id);
               // Rows the consumer left out (it could not store them) wait for the next poll.
               if (group.some((row) => !took.has(row.id))) stalled.add(channel);

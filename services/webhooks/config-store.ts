@@ -41,6 +41,13 @@ export class ConfigStore {
     return row ? fromRow(row) : null;
   }
 
+  /** The configurations of these partners, by partner id, in one query (a batch of events). */
+  async getMany(partnerIds: readonly string[]): Promise<Map<string, WebhookConfigRow>> {
+    if (!partnerIds.length) return new Map();
+    const rows = await this.knex(this.table).whereIn('partner_id', [...partnerIds]);
+    return new Map(rows.map((r: any) => [r.partner_id, fromRow(r)]));
+  }
+
   /** A page of configurations with a webhook URL, by partner id (fan-out of platform-wide events). */
   async withWebhook(afterPartnerId: string | null, limit: number): Promise<WebhookConfigRow[]> {
     const q = this.knex(this.table).whereNotNull('webhook_url').orderBy('partner_id').limit(limit);

@@ -42,6 +42,22 @@ export interface DeliveryView {
   attempts: AttemptView[];
 }
 
+/** A delivery to record: one event for one partner. */
+export interface NewDelivery {
+  partnerId: string;
+  eventId: string;
+  type: string;
+  body: string;
+  maxAttempts: number;
+  now: Date;
+  id?: string;
+}
+
+const deliveryRow = (row: NewDelivery) => ({
+  id: row.id ?? randomUUID(), partner_id: row.partnerId, event_id: row.eventId, event_type: row.type, body: row.body, status: 'pending',
+  max_attempts: row.maxAttempts, attempts: 0, next_attempt_at: row.now, created_at: row.now, updated_at: row.now,
+});
+
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
 /**
@@ -56,65 +72,81 @@ export class DeliveryStore {
   }
 
   /** Records an event for a partner; the unique (partner, event id) makes redelivery a no-op. */
-  async enqueue(row: { partnerId: string; eventId: string; type: string; body: string; maxAttempts: number; now: Date; id?: string }): Promise<string | null> {
-    const id = row.id ?? randomUUID();
-    const inserted = await this.knex(this.t('deliveries'))
-      .insert({
-        id, partner_id: row.partnerId, event_id: row.eventId, event_type: row.type, body: row.body, status: 'pending',
-        max_attempts: row.maxAttempts, attempts: 0, next_attempt_at: row.now, created_at: row.now, updated_at: row.now,
-      })
-      .onConflict(['partner_id', 'event_id']).ignore()
-      .returning('id');
-    return inserted.length ? id : null;
+  async enqueue(row: NewDelivery): Promise<string | null> {
+    const values = deliveryRow(row);
+    const inserted = await this.knex(this.t('deliveries')).insert(values).onConflict(['partner_id', 'event_id']).ignore().returning('id');
+    return inserted.length ? values.id : null;
   }
 
   /**
-   * Claims due attempts with FOR UPDATE SKIP LOCKED: each claimed row is marked in flight with a
-   * lease and gets its attempt row, in one short transaction; the POST happens after commit. A
-   * row whose lease expired (its node died mid-POST) is claimed again: the interrupted attempt is
-   * closed as failed and counts, so a crash never grants extra attempts.
+   * Records deliveries of several events in one statement (a batch from a relay); those already
+   * recorded are kept as they are. All or none: a row that cannot be stored fails the statement.
+   * Returns how many were new.
+   */
+  async enqueueMany(rows: readonly NewDelivery[]): Promise<number> {
+    if (!rows.length) return 0;
+    const inserted = await this.knex(this.t('deliveries')).insert(rows.map(deliveryRow)).onConflict(['partner_id', 'event_id']).ignore().returning('id');
+    return inserted.length;
+  }
+
+  /**
+   * Claims due attempts with FOR UPDATE SKIP LOCKED, in one statement (issue 18: one round trip
+   * instead of a transaction of five): each claimed row is marked in flight with a lease and gets
+   * its attempt row, with the partner's current URL and secret read alongside; the POST happens
+   * after commit. A row whose lease expired (its node died mid-POST) is claimed again: the
+   * interrupted attempt is closed as failed and counts, so a crash never grants extra attempts.
+   * One that had used its last attempt is not sent again but finished as the schedule says,
+   * by a second statement on that rare path only.
    */
   async claimDue(opts: { now: Date; leaseMs: number; nodeId: string; limit: number; onlyId?: string }): Promise<ClaimedAttempt[]> {
     const { now } = opts;
-    return this.knex.transaction(async (trx) => {
-      const q = trx(this.t('deliveries'))
-        .where((w) => w.where((a) => a.where('status', 'pending').andWhere('next_attempt_at', '<=', now))
-          .orWhere((b) => b.where('status', 'in_flight').andWhere('locked_until', '<=', now)))
-        .orderBy('next_attempt_at').limit(opts.limit).forUpdate().skipLocked();
-      if (opts.onlyId) q.andWhere('id', opts.onlyId);
-      const rows: any[] = await q;
-      const live: any[] = [];
-      for (const row of rows) {
-        if (row.status === 'in_flight') {
-          await trx(this.t('attempts')).where({ delivery_id: row.id }).whereNull('finished_at')
-            .update({ finished_at: now, error: 'interrompida: o nó parou durante o envio' });
-          if (row.attempts >= row.max_attempts) {
-            await this.applyOutcome(trx, row.id, afterAttempt(row.attempts, false, now, row.max_attempts), null, 'interrompida', now);
-            continue;
-          }
-        }
-        live.push(row);
+    const deliveries = this.t('deliveries');
+    const due = this.knex(deliveries).select('id', 'status', 'attempts', 'max_attempts')
+      .where((w) => w.where((a) => a.where('status', 'pending').andWhere('next_attempt_at', '<=', now))
+        .orWhere((b) => b.where('status', 'in_flight').andWhere('locked_until', '<=', now)))
+      .orderBy('next_attempt_at').limit(opts.limit).forUpdate().skipLocked();
+    if (opts.onlyId) due.andWhere('id', opts.onlyId);
+    const dueSql = due.toSQL();
+    // Writable CTEs all see the rows as `due` found them, and each row is written by one of them only.
+    const { rows } = await this.knex.raw(`
+      with due as (${dueSql.sql}),
+      interrupted as (
+        update ?? a set finished_at = ?, error = 'interrompida: o nó parou durante o envio'
+        from due where a.delivery_id = due.id and due.status = 'in_flight' and a.finished_at is null
+      ),
+      claimed as (
+        update ?? d set status = 'in_flight', attempts = d.attempts + 1, total_attempts = d.total_attempts + 1,
+          locked_until = ?, locked_by = ?, updated_at = ?
+        from due where d.id = due.id and (due.status = 'pending' or due.attempts < due.max_attempts)
+        returning d.id, d.partner_id, d.event_type, d.body, d.attempts, d.max_attempts, d.total_attempts
+      ),
+      started as (
+        insert into ?? (id, delivery_id, number, url, started_at)
+        select gen_random_uuid(), claimed.id, claimed.total_attempts, c.webhook_url, ?
+        from claimed left join ?? c on c.partner_id = claimed.partner_id
+        returning id, delivery_id, url
+      )
+      select claimed.*, started.id as attempt_id, started.url, c.secret_sealed, c.secret_key_id, null as exhausted
+      from claimed join started on started.delivery_id = claimed.id left join ?? c on c.partner_id = claimed.partner_id
+      union all
+      select due.id, null, null, null, due.attempts, due.max_attempts, null, null, null, null, null, true
+      from due where due.status = 'in_flight' and due.attempts >= due.max_attempts`,
+    [...dueSql.bindings, this.t('attempts'), now, deliveries, new Date(now.getTime() + opts.leaseMs), opts.nodeId, now, this.t('attempts'), now, this.t('configs'), this.t('configs')]);
+    const claimed: ClaimedAttempt[] = [];
+    for (const row of rows as any[]) {
+      if (row.exhausted) {
+        // Not locked any more: another node may finish it at the same time, with the same outcome.
+        // A crash before this leaves it in flight with its lease lapsed, found again by the next claim.
+        await this.applyOutcome(this.knex, row.id, afterAttempt(row.attempts, false, now, row.max_attempts), null, 'interrompida', now, { status: 'in_flight', attempts: row.attempts });
+        continue;
       }
-      if (!live.length) return [];
-      const configs = new Map<string, any>();
-      for (const c of await trx(this.t('configs')).whereIn('partner_id', [...new Set(live.map((r) => r.partner_id))])) configs.set(c.partner_id, c);
-      await trx(this.t('deliveries')).whereIn('id', live.map((r) => r.id)).update({
-        status: 'in_flight', attempts: trx.raw('attempts + 1'), total_attempts: trx.raw('total_attempts + 1'),
-        locked_until: new Date(now.getTime() + opts.leaseMs), locked_by: opts.nodeId, updated_at: now,
+      claimed.push({
+        deliveryId: row.id, attemptId: row.attempt_id, attemptInSchedule: row.attempts, maxAttempts: row.max_attempts, partnerId: row.partner_id,
+        eventType: row.event_type, body: row.body, url: row.url ?? null,
+        secretSealed: row.secret_sealed ? { keyId: row.secret_key_id, sealed: row.secret_sealed } : null,
       });
-      const claimed: ClaimedAttempt[] = live.map((row) => {
-        const config = configs.get(row.partner_id);
-        return {
-          deliveryId: row.id, attemptId: randomUUID(), attemptInSchedule: row.attempts + 1, maxAttempts: row.max_attempts, partnerId: row.partner_id,
-          eventType: row.event_type, body: row.body, url: config?.webhook_url ?? null,
-          secretSealed: config?.secret_sealed ? { keyId: config.secret_key_id, sealed: config.secret_sealed } : null,
-        };
-      });
-      await trx(this.t('attempts')).insert(live.map((row, i) => ({
-        id: claimed[i]!.attemptId, delivery_id: row.id, number: row.total_attempts + 1, url: claimed[i]!.url, started_at: now,
-      })));
-      return claimed;
-    });
+    }
+    return claimed;
   }
 
   /**
@@ -130,7 +162,7 @@ export class DeliveryStore {
     return outcome;
   }
 
-  private async applyOutcome(trx: Knex.Transaction, id: string, outcome: AttemptOutcome, statusCode: number | null, error: string | null, now: Date, guard: Record<string, unknown> = {}): Promise<void> {
+  private async applyOutcome(trx: Knex | Knex.Transaction, id: string, outcome: AttemptOutcome, statusCode: number | null, error: string | null, now: Date, guard: Record<string, unknown> = {}): Promise<void> {
     await trx(this.t('deliveries')).where({ id, ...guard }).update({
       status: outcome.status,
       next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,

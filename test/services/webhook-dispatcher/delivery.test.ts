@@ -226,3 +226,30 @@ test.serial('an unreachable receiver counts as a failed attempt with the connect
   t.like(res.body.data, { status: 'failed', lastStatusCode: null });
   t.regex(res.body.data.attempts[0].error, /ECONNREFUSED/);
 });
+
+test.serial('acceptEvents stores a mixed batch in one configs read and one insert: each partner gets only what it subscribed to', async (t) => {
+  const receiver = await withReceiver(t);
+  await subscribe(stack, receiver, 'p-batch-a');
+  await subscribe(stack, receiver, 'p-batch-b', ['invoice.canceled']);
+  const a1 = anEvent('p-batch-a', 'invoice.authorized', clock.now());
+  const a2 = anEvent('p-batch-a', 'invoice.canceled', clock.now());
+  const bSkipped = anEvent('p-batch-b', 'invoice.authorized', clock.now());
+  const b1 = anEvent('p-batch-b', 'invoice.canceled', clock.now());
+  const none = anEvent('p-batch-none', 'invoice.authorized', clock.now());
+  const malformed = { ...anEvent('p-batch-a'), type: 'invoice.unknown' };
+  const events = [a1, bSkipped, none, malformed, b1, a2, a1];
+  const statements: string[] = [];
+  // Verb and table of each statement on the dispatcher's tables.
+  const listener = (q: { sql: string }) => { const m = /^(\w+).*?"webhooks"\."(\w+)"/.exec(q.sql); if (m) statements.push(`${m[1]} ${m[2]}`); };
+  stack.knex.on('query', listener);
+  const res: { accepted: string[] } = await stack.nodes[0]!.call('v1.webhook-dispatcher.acceptEvents', { events });
+  stack.knex.off('query', listener);
+  t.deepEqual(res, { accepted: events.map((e) => e.id) });
+  t.deepEqual(statements, ['select configs', 'insert deliveries']);
+  const stored = await stack.knex('webhooks.deliveries').whereIn('event_id', events.map((e) => e.id)).orderBy(['partner_id', 'event_type']).select('partner_id', 'event_id', 'status');
+  t.deepEqual(stored, [
+    { partner_id: 'p-batch-a', event_id: a1.id, status: 'pending' },
+    { partner_id: 'p-batch-a', event_id: a2.id, status: 'pending' },
+    { partner_id: 'p-batch-b', event_id: b1.id, status: 'pending' },
+  ]);
+});

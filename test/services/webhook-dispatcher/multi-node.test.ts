@@ -71,6 +71,43 @@ test('an attempt claimed by a node that died mid-POST is taken over when its lea
   t.like(await stack.knex('webhooks.deliveries').where({ event_id: event.id }).first(), { status: 'delivered', attempts: 2 });
 });
 
+test('a node that died mid-POST on the last attempt leaves the delivery dead once its lease expires, never sent again', async (t) => {
+  const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+  const stack = await startStack({ redis: true, clock, env: { WEBHOOK_POLL_MS: '0', WEBHOOK_TIMEOUT_MS: '1000' }, nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService] }] });
+  t.teardown(() => stack.stop());
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  receiver.status = 500;
+  await subscribe(stack, receiver, 'p-last');
+  const event = anEvent('p-last', 'invoice.authorized', clock.now());
+  await publishAndWait(stack, event);
+  for (const wait of [5, 30, 120, 24 * 60]) { // attempts 1 to 4 fail
+    await runDue(stack);
+    clock.advance(wait * MIN);
+  }
+  t.is(receiver.hits.length, 4);
+  // The fifth attempt is claimed by a node that dies before recording anything.
+  const ghost = new DeliveryStore(stack.knex, 'webhooks');
+  const claimed = await ghost.claimDue({ now: clock.now(), leaseMs: 61_000, nodeId: 'ghost-node', limit: 10 });
+  const row = await stack.knex('webhooks.deliveries').where({ event_id: event.id }).first();
+  const config = await stack.knex('webhooks.configs').where({ partner_id: 'p-last' }).first();
+  const fifth = await stack.knex('webhooks.attempts').where({ delivery_id: row.id, number: 5 }).first();
+  t.deepEqual(claimed, [{
+    deliveryId: row.id, attemptId: fifth.id, attemptInSchedule: 5, maxAttempts: 5, partnerId: 'p-last', eventType: 'invoice.authorized',
+    body: JSON.stringify({ id: event.id, type: event.type, timestamp: event.timestamp, data: event.data }),
+    url: receiver.url, secretSealed: { keyId: config.secret_key_id, sealed: config.secret_sealed },
+  }]);
+  t.like(row, { status: 'in_flight', attempts: 5, total_attempts: 5, locked_by: 'ghost-node' });
+  clock.advance(61_000);
+  t.is(await runDue(stack), 0, 'no attempt left to send');
+  t.is(receiver.hits.length, 4);
+  const attempts = await stack.knex('webhooks.attempts').where({ delivery_id: row.id }).orderBy('number');
+  t.deepEqual(attempts.map((a: any) => [a.number, a.status_code, a.error]), [[1, 500, null], [2, 500, null], [3, 500, null], [4, 500, null], [5, null, 'interrompida: o nó parou durante o envio']]);
+  t.like(await stack.knex('webhooks.deliveries').where({ event_id: event.id }).first(), {
+    status: 'dead', attempts: 5, locked_until: null, locked_by: null, next_attempt_at: null, last_error: 'interrompida', dead_at: clock.now(),
+  });
+});
+
 test('two dispatcher nodes over Redis Streams never deliver the same attempt twice', async (t) => {
   const clock = new ManualClock('2026-11-22T12:00:00.000Z');
   const stack = await startStack({

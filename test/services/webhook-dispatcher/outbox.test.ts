@@ -12,6 +12,13 @@ import { subscribe, waitFor } from '../../support/webhooks.js';
 
 test.after.always(() => closeAllRedis());
 
+/** The dispatcher's database "down" for acceptEvents: the batch and the event-by-event path both throw; returns the undo. */
+function storingFails(dispatcher: any): () => void {
+  const { acceptBatch, acceptEvent } = dispatcher;
+  dispatcher.acceptBatch = dispatcher.acceptEvent = async () => { throw new Error('database unavailable'); };
+  return () => Object.assign(dispatcher, { acceptBatch, acceptEvent });
+}
+
 /** A producer as emission will be: the event is committed with its state change, then relayed. */
 const Producer: ServiceSchema = {
   name: 'webhook-test-producer',
@@ -60,14 +67,13 @@ test('without Redis a burst of outbox events all reach the dispatcher, and a fai
 
   // The dispatcher's database is "down": storing the delivery throws, so nothing may be marked published.
   const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
-  const original = dispatcher.acceptEvent;
-  dispatcher.acceptEvent = async () => { throw new Error('database unavailable'); };
+  const restore = storingFails(dispatcher);
   await broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data });
   const producer: any = broker.getLocalService('webhook-test-producer');
   await producer.flushOutbox();
   t.is(Number((await stack.knex('producer_test.outbox').whereNull('published_at').count('* as n'))[0]!.n), 1);
 
-  dispatcher.acceptEvent = original;
+  restore();
   await Promise.all(Array.from({ length: 300 }, () => broker.call('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-burst', data })));
   await waitFor(async () => {
     await producer.flushOutbox();
@@ -90,12 +96,13 @@ test('an event the dispatcher cannot store stays pending and does not hold back 
   const data = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 1, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
   const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
   const producer: any = broker.getLocalService('webhook-test-producer');
-  const original = dispatcher.acceptEvent;
+  // The insert of the batch fails as a whole, then that of the one event: the others still go in.
+  const store = dispatcher.deliveries();
+  const { enqueue, enqueueMany } = store;
   let poison = '';
-  dispatcher.acceptEvent = async (event: any, nudge: boolean) => {
-    if (event.id === poison) throw new Error('value too long for type character varying(64)');
-    return original.call(dispatcher, event, nudge);
-  };
+  const tooLong = () => new Error('value too long for type character varying(64)');
+  store.enqueueMany = async (rows: any[]) => { if (rows.some((r) => r.eventId === poison)) throw tooLong(); return enqueueMany.call(store, rows); };
+  store.enqueue = async (row: any) => { if (row.eventId === poison) throw tooLong(); return enqueue.call(store, row); };
   // Written one by one so they are claimed in this order: the unstorable one first.
   poison = (await broker.call<any, any>('webhook-test-producer.emit', { type: 'invoice.authorized', partnerId: 'p-poison', data })).id;
   const others = [];
@@ -126,7 +133,7 @@ test('a channel whose consumer is down, with more pending rows than one claim, d
   const broker = stack.nodes[0]!;
   const dispatcher: any = broker.getLocalService('v1.webhook-dispatcher');
   const relay: any = broker.getLocalService('outbox-test-quiet');
-  dispatcher.acceptEvent = async () => { throw new Error('database unavailable'); };
+  storingFails(dispatcher);
   const row = (id: string, channel: string, at: number) => ({ id, channel, created_at: new Date(at), payload: JSON.stringify({ id, type: 'invoice.authorized', timestamp: new Date(at).toISOString(), partnerId: 'p-stall', data: {} }) });
   const start = Date.now();
   // 150 public events older than the product-class row: more than one claim of the stalled channel.
