@@ -7,6 +7,7 @@ import { runtimeOf } from '../shared/runtime.js';
 import { LogThrottle } from '../shared/log-throttle.js';
 import { metricsOf } from '../shared/metrics.js';
 import { PRODUCT_CLASS_CHANNEL } from '../shared/product-class-event.js';
+import { prepared } from '../shared/prepared.js';
 
 /**
  * The Streams channel public events travelled on before the relay called the dispatcher directly;
@@ -159,9 +160,10 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           const due = this.knex(table).select('id').whereIn('channel', channels).whereNull('published_at')
             .andWhere((q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
             .orderBy('created_at').limit(CLAIM_BATCH).forUpdate().skipLocked();
-          const claimed: OutboxRow[] = await this.knex(table).whereIn('id', due)
+          // Prepared (services/shared/prepared.ts): the text has one shape per set of channels.
+          const claimed: OutboxRow[] = await prepared(this.knex(table).whereIn('id', due)
             .update({ claimed_until: new Date(now.getTime() + CLAIM_MS), attempts: this.knex.raw('attempts + 1') })
-            .returning('*');
+            .returning('*'));
           // RETURNING follows no order: events are handed over oldest first, as they were written.
           const rows = claimed.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
           if (!rows.length) return total;
