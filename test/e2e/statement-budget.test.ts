@@ -8,10 +8,11 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
  * Issue 18 counts SQL statements per note: each costs ~0.2-0.3 ms of CPU. This guards the count
  * of the emission service's own statements for one authorized 1-item NF-e (the outbox relay's
  * polling excluded: it runs on its own timer). Lower is welcome; higher fails with the list.
- * 3 statements, one transaction: claim (lock + advance) and the insert (only if the number is free)
- * TRANSMITTING with history and first-document flag, committed together; then the outcome as one
- * statement of its own (the update guarded by the attempt, with history, billing counter and outbox
- * row).
+ * 3 statements, one transaction: claim (lock + advance, sent with its BEGIN in one message:
+ * services/shared/direct-transaction.ts) and the insert (only if the number is free) TRANSMITTING
+ * with history and first-document flag, committed together; then the outcome as one statement of
+ * its own (the update guarded by the attempt, with history, billing counter and outbox row). Four
+ * round trips with the COMMIT.
  */
 const EMISSION_STATEMENTS_PER_NOTE = 3;
 
@@ -34,4 +35,5 @@ test('an authorized NF-e costs the emission service at most its budget of SQL st
   t.is(res.body.data.status, 'AUTHORIZED');
   t.true(seen.length <= EMISSION_STATEMENTS_PER_NOTE, `${seen.length} statements:\n${seen.map((s) => s.slice(0, 120)).join('\n')}`);
   t.true(seen.length >= 3, 'the listener sees the emission statements'); // claim, insert, outcome
+  t.regex(seen[0]!, /^begin; update "emission"\."number_sequences"/, 'BEGIN travels with the claim');
 });
