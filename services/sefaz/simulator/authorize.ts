@@ -60,7 +60,7 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
   }
 
   /** Any batch: its numbers drawn first (one round trip), then each note; a rejection on demand may name the receipt. */
-  async function authorizeBatch(doc: XmlDocument, notes: NfeFacts[], refusals: (string | null)[], req: RequestInfo, cUF: string): Promise<{ prots: string[]; receipt: string }> {
+  async function authorizeBatch(notes: NfeFacts[], refusals: (string | null)[], req: RequestInfo, cUF: string): Promise<{ prots: string[]; receipt: string }> {
     const [receiptSeq, ...protocolSeqs] = await store.nextSequences(notes.length + 1);
     const receipt = R.receiptNumber(cUF, receiptSeq!);
     const prots: string[] = [];
@@ -107,7 +107,7 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
         ({ receipt, receiptSaved } = r);
         prots = [r.prot];
       } else {
-        ({ prots, receipt } = await authorizeBatch(doc, notes, refusals, req, head.cUF));
+        ({ prots, receipt } = await authorizeBatch(notes, refusals, req, head.cUF));
       }
       if (sync) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
       if (!receiptSaved) await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
