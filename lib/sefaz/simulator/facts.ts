@@ -1,5 +1,5 @@
 import { XmlDocument, XmlElement } from 'libxml2-wasm';
-import { NFE_NS } from '../services.js';
+import { xpath } from './xpath.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
 export interface NfeFacts {
@@ -61,13 +61,11 @@ export interface PartilhaItemFacts {
 /** ICMSTot/vFCPUFDest, vICMSUFDest, vICMSUFRemet (null when absent: the layout makes them optional). */
 export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: string | null; vICMSUFRemet: string | null }
 
-const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
-
-/** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath. */
+/** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath (compiled once: xpath.ts). */
 export function nfeFactsList(xml: string | XmlDocument): NfeFacts[] {
   const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   try {
-    const nfes = doc.find('//n:NFe', NS).filter((e): e is XmlElement => e instanceof XmlElement);
+    const nfes = doc.find(xpath('//n:NFe')).filter((e): e is XmlElement => e instanceof XmlElement);
     return nfes.map(factsOf);
   } finally {
     if (doc !== xml) doc.dispose();
@@ -83,12 +81,12 @@ export function nfeFacts(xml: string): NfeFacts {
 
 function factsOf(nfe: XmlElement): NfeFacts {
   const opt = (path: string): string | null => {
-    const node = nfe.get(path, NS);
+    const node = nfe.get(xpath(path));
     return node ? node.content.trim() : null;
   };
   const get = (name: string) => opt(`n:infNFe/n:ide/n:${name}`) ?? '';
-  const inf = nfe.get('n:infNFe', NS) as XmlElement | null;
-  const hasDest = !!nfe.get('n:infNFe/n:dest', NS);
+  const inf = nfe.get(xpath('n:infNFe')) as XmlElement | null;
+  const hasDest = !!nfe.get(xpath('n:infNFe/n:dest'));
   const dest = (name: string) => opt(`n:infNFe/n:dest/${name}`);
   return {
     id: inf?.attr('Id')?.value ?? '',
@@ -101,24 +99,24 @@ function factsOf(nfe: XmlElement): NfeFacts {
       uf: dest('n:enderDest/n:UF'), cMun: dest('n:enderDest/n:cMun'),
     } : null,
     indIEDest: dest('n:indIEDest'),
-    itemsWithoutIcmsUfDest: nfe.find('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
-    itemsWithIcmsUfDest: nfe.find('n:infNFe/n:det[n:imposto/n:ICMSUFDest]', NS).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
-    hasIssqn: !!nfe.get('n:infNFe/n:det/n:imposto/n:ISSQN', NS),
+    itemsWithoutIcmsUfDest: nfe.find(xpath('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]')).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    itemsWithIcmsUfDest: nfe.find(xpath('n:infNFe/n:det[n:imposto/n:ICMSUFDest]')).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
+    hasIssqn: !!nfe.get(xpath('n:infNFe/n:det/n:imposto/n:ISSQN')),
     entregaUf: opt('n:infNFe/n:entrega/n:UF'),
     retiradaUf: opt('n:infNFe/n:retirada/n:UF'),
     tpNF: get('tpNF'), finNFe: get('finNFe'),
-    refNFe: nfe.find('n:infNFe/n:ide/n:NFref/n:refNFe', NS).map((e) => e.content.trim()),
+    refNFe: nfe.find(xpath('n:infNFe/n:ide/n:NFref/n:refNFe')).map((e) => e.content.trim()),
     partilha: partilhaOf(nfe, opt),
     additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
-    hasInfRespTec: !!nfe.get('n:infNFe/n:infRespTec', NS),
+    hasInfRespTec: !!nfe.get(xpath('n:infNFe/n:infRespTec')),
     digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),
   };
 }
 
 function partilhaOf(nfe: XmlElement, opt: (path: string) => string | null): NfeFacts['partilha'] {
-  const items = nfe.find('n:infNFe/n:det[n:imposto/n:ICMSUFDest]', NS).map((node) => {
+  const items = nfe.find(xpath('n:infNFe/n:det[n:imposto/n:ICMSUFDest]')).map((node) => {
     const det = node as XmlElement;
-    const text = (path: string) => det.get(path, NS)?.content.trim() ?? null;
+    const text = (path: string) => det.get(xpath(path))?.content.trim() ?? null;
     const g = (name: string) => text(`n:imposto/n:ICMSUFDest/n:${name}`);
     return {
       nItem: det.attr('nItem')?.value ?? '?', cfop: text('n:prod/n:CFOP') ?? '', orig: text('n:imposto/n:ICMS/*/n:orig') ?? '',

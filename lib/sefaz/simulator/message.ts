@@ -1,12 +1,11 @@
 import { XmlDocument } from 'libxml2-wasm';
-import { NFE_NS } from '../services.js';
+import { xpath } from './xpath.js';
 
 /**
  * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
  * (libxml2), never by regex, so a field is found whatever the prefix, and every service applies the
  * same prefix rule.
  */
-const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
 
 /**
  * 404 (MOC 4.00 §4.2, rule of every web service): the data area must not use namespace prefixes;
@@ -15,7 +14,7 @@ const NS = { n: NFE_NS, ds: 'http://www.w3.org/2000/09/xmldsig#' };
 export function usesNamespacePrefix(xml: string | XmlDocument): boolean {
   const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
   try {
-    return doc.find("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]", NS).length > 0;
+    return doc.find(xpath("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]")).length > 0;
   } finally {
     if (doc !== xml) doc.dispose();
   }
@@ -31,7 +30,8 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
     return out;
   }
   try {
-    for (const name of names) out[name] = doc.get(`//n:${name}`, NS)?.content.trim() ?? null;
+    // Names are the handlers' own (a bounded set), so each expression is compiled once.
+    for (const name of names) out[name] = doc.get(xpath(`//n:${name}`))?.content.trim() ?? null;
     return out;
   } finally {
     if (doc !== xml) doc.dispose();

@@ -117,11 +117,25 @@ export function authorizerDigit(authorizer: string | null): '1' | '2' | '3' | '8
   return '1';
 }
 
-export function protocolNumber(authorizer: string | null, cUF: string, at: Date, seq: number | bigint): string {
-  return `${authorizerDigit(authorizer)}${cUF.padStart(2, '0')}${String(at.getUTCFullYear()).slice(2)}${String(seq).padStart(10, '0')}`;
+/**
+ * A number made of a fixed prefix and a value of the protocol sequence, zero-padded to `digits` (never
+ * cut). The database formats it the same way when it draws the value itself (SimulatorStore.authorizeNote).
+ */
+export interface SequenceFormat { prefix: string; digits: number }
+
+export const formatSequence = (f: SequenceFormat, seq: number | bigint): string => `${f.prefix}${String(seq).padStart(f.digits, '0')}`;
+
+export function protocolFormat(authorizer: string | null, cUF: string, at: Date): SequenceFormat {
+  return { prefix: `${authorizerDigit(authorizer)}${cUF.padStart(2, '0')}${String(at.getUTCFullYear()).slice(2)}`, digits: 10 };
 }
 
 /** nRec: cUF + 1 + 12-digit sequence (15 digits). */
+export const receiptFormat = (cUF: string): SequenceFormat => ({ prefix: `${cUF.padStart(2, '0')}1`, digits: 12 });
+
+export function protocolNumber(authorizer: string | null, cUF: string, at: Date, seq: number | bigint): string {
+  return formatSequence(protocolFormat(authorizer, cUF, at), seq);
+}
+
 export function receiptNumber(cUF: string, seq: number | bigint): string {
-  return `${cUF.padStart(2, '0')}1${String(seq).padStart(12, '0')}`;
+  return formatSequence(receiptFormat(cUF), seq);
 }

@@ -1,5 +1,6 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
-import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlC14NMode, XmlDocument, XmlElement, type XmlNode } from 'libxml2-wasm';
+import { xpath } from './xpath.js';
 
 /**
  * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
@@ -26,9 +27,11 @@ export type SignatureOutcome =
 const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
 
 function only(parent: XmlElement, name: string): XmlElement | null {
-  const found = parent.find(`ds:${name}`, { ds: DS });
+  const found = parent.find(xpath(`ds:${name}`));
   return found.length === 1 && found[0] instanceof XmlElement ? found[0] : null;
 }
+/** `ds:SignedInfo/ds:Reference/@URI='#id'`, the predicate of a signature over `id`. */
+const references = (signature: XmlNode, id: string) => signature.find(xpath('ds:SignedInfo/ds:Reference/@URI')).some((uri) => uri.content === `#${id}`);
 const algorithm = (el: XmlElement | null) => el?.attr('Algorithm')?.value ?? null;
 /**
  * Inclusive C14N 1.0 of one element's subtree. The document-level call with a node set costs a third
@@ -53,11 +56,12 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
   }
   const owned = doc !== xml;
   try {
-    // One element with this Id, or a signature-wrapping attempt.
-    const targets = doc.find(`//*[@Id='${id}']`);
+    // One element with this Id, or a signature-wrapping attempt. (The Id is the request's: the
+    // compiled XPaths select broadly and the value is compared here.)
+    const targets = doc.find(xpath('//@Id')).filter((a) => a.content === id).map((a) => a.parent);
     if (targets.length !== 1 || !(targets[0] instanceof XmlElement)) return fail(298, `${targets.length} elements with Id ${id}`);
     const target = targets[0];
-    const signatures = doc.find(`//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS });
+    const signatures = doc.find(xpath('//ds:Signature')).filter((sig) => references(sig, id));
     if (signatures.length !== 1 || !(signatures[0] instanceof XmlElement)) return fail(298, `${signatures.length} signatures reference #${id}`);
     const signature = signatures[0];
     const signedInfo = only(signature, 'SignedInfo');
@@ -67,11 +71,11 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     if (c14n !== C14N && c14n !== C14N_COMMENTS) return fail(298, `CanonicalizationMethod ${c14n}`);
     if (algorithm(only(signedInfo, 'SignatureMethod')) !== RSA_SHA1) return fail(298, 'SignatureMethod must be rsa-sha1');
     if (algorithm(only(reference, 'DigestMethod')) !== SHA1) return fail(298, 'DigestMethod must be sha1');
-    const transforms = reference.find('ds:Transforms/ds:Transform', { ds: DS }).map((t) => algorithm(t as XmlElement));
+    const transforms = reference.find(xpath('ds:Transforms/ds:Transform')).map((t) => algorithm(t as XmlElement));
     if (transforms.length !== 2 || transforms[0] !== ENVELOPED || (transforms[1] !== C14N && transforms[1] !== C14N_COMMENTS)) {
       return fail(298, `Transforms ${transforms.join(', ')}`);
     }
-    const certText = b64(signature.find('ds:KeyInfo/ds:X509Data/ds:X509Certificate', { ds: DS })[0] as XmlElement | undefined ?? null);
+    const certText = b64(signature.find(xpath('ds:KeyInfo/ds:X509Data/ds:X509Certificate'))[0] as XmlElement | undefined ?? null);
     if (!certText) return fail(298, 'no X509Certificate in KeyInfo');
     let certificate: X509Certificate;
     try {
@@ -84,7 +88,7 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     const signatureValue = b64(only(signature, 'SignatureValue'));
     // Enveloped transform: the signature is not part of what it signs (NF-e places it beside the
     // signed element, but a signature inside it must be cut out before the digest).
-    const inner = target.find(`.//ds:Signature[ds:SignedInfo/ds:Reference/@URI='#${id}']`, { ds: DS });
+    const inner = target.find(xpath('.//ds:Signature')).filter((sig) => references(sig, id));
     // A document shared with other checks is never changed: a caller that validated it against
     // the XSD first cannot have a signature inside the signed element anyway.
     if (inner.length && !owned) return fail(298, 'a signature inside the signed element');

@@ -16,6 +16,9 @@ const TRIGGER = /SIMULAR_REJEICAO:(\d{3})\b/;
 /** A placeholder still holding the table's dummy value (9…, nnn, xxx) or one never filled. */
 const PLACEHOLDER = /\[(?:nRec:9+|chNFe: ?9+|nItem:(?:9+|n+)|nRef|Limite|prazo vigente|Chave EPEC)\b[^\]]*\]/;
 
+/** Whether a text may ask for a rejection (so the caller has the fill values ready before asking). */
+export const mayRequestRejection = (text: string | null | undefined, tpAmb: string): boolean => tpAmb === '2' && !!text && TRIGGER.test(text);
+
 export interface TriggerFill { nRec?: string; chNFe?: string; nItem?: string }
 
 export function requestedRejection(

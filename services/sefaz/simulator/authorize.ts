@@ -9,8 +9,9 @@ import { messageFields, parseMessage, usesNamespacePrefix } from '../../../lib/s
 import type { XmlDocument } from 'libxml2-wasm';
 import { svcOf } from '../../../lib/sefaz/simulator/contingency.js';
 import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
-import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
+import { mayRequestRejection, requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
+import { N_PROT, type NoteAuthorization } from './store.js';
 import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type NfeHandler, type RequestInfo } from './handler-context.js';
 
 /**
@@ -22,36 +23,57 @@ import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type N
 export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHandler; NFeRetAutorizacao4: NfeHandler } {
   const { store } = d;
 
-  async function authorizeOne(payload: XmlDocument, f: NfeFacts, req: RequestInfo, receipt: string, sequence: bigint): Promise<string> {
-    const chNFe = f.id.slice(3);
-    const dhRecbto = brasiliaDateTime(req.now);
-    const reject = (cStat: number, xMotivo: string) => R.protNFe({ cStat, xMotivo, tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto });
+  /** A protNFe refusing the note (no nProt, no digVal). */
+  const refusal = (f: NfeFacts, req: RequestInfo, m: { cStat: number; xMotivo: string }) =>
+    R.protNFe({ ...m, tpAmb: SIMULATOR_TP_AMB, chNFe: f.id.slice(3), dhRecbto: brasiliaDateTime(req.now) });
+
+  /** Signature, certificate and every rule of the note, in the authority's order: its refusal, or null. */
+  function refusalByRules(payload: XmlDocument, f: NfeFacts, req: RequestInfo): string | null {
     const sig = d.signatures.check(payload, f.id, req.now);
-    if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeAutorizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id: chNFe, details: [sig.reason] });
+    if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeAutorizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id: f.id.slice(3), details: [sig.reason] });
     const rules = ufRules(siglaOf(f.cUF));
     const broken = checkNote({
       facts: f, ...sig, clientCnpj: req.clientCnpj, thirdPartyTransmitter: rules.thirdPartyTransmitter,
       infRespTecRequired: rules.infRespTecRequired, authorizerServesUf: servesUf(req.authorizers, f.cUF, req.model ?? (f.mod === '65' ? '65' : '55')), svc: svcOf(req.authorizers), now: req.now,
     });
-    if (broken) return reject(broken.cStat, withItem(cstatText(broken.cStat), broken.nItem));
-    const firstItem = [...f.itemsWithoutIcmsUfDest, ...f.itemsWithIcmsUfDest].sort((a, b) => Number(a) - Number(b))[0];
-    const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText, { nRec: receipt, chNFe, nItem: firstItem });
-    if (asked) return reject(asked.cStat, asked.xMotivo);
-    const number = { cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb) };
-    const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, sequence);
-    const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto, nProt: protocol, digVal: f.digestValue });
-    // The inutilização check and the insert under the series lock (see SimulatorStore.serialized).
-    const outcome = await store.serialized(number, (s) => s.insertNoteUnlessInutilizado({
-      access_key: chNFe, ...number, c_uf: f.cUF, status: 'authorized', protocol, receipt, authorized_at: req.now, dh_emi: new Date(f.dhEmi), prot_xml: prot,
-    }));
-    if (outcome === 'inutilizado') return reject(206, cstatText(206));
-    if (outcome === 'inserted') return prot;
-    const sameKey = await store.noteByKey(chNFe);
-    if (sameKey) { const m = duplicateMotivo({ kind: 'same-key', receipt: sameKey.receipt }, cstatText(204)); return reject(m.cStat, m.xMotivo); }
-    const sameNumber = await store.noteByNumber(number);
-    if (!sameNumber) throw new Error('unique violation without a matching note');
-    const m = duplicateMotivo({ kind: 'same-number', accessKey: sameNumber.access_key, receipt: sameNumber.receipt }, cstatText(539));
-    return reject(m.cStat, m.xMotivo);
+    return broken ? refusal(f, req, { cStat: broken.cStat, xMotivo: withItem(cstatText(broken.cStat), broken.nItem) }) : null;
+  }
+
+  /**
+   * The database step of a note that passed every rule (206, 204, 539, else authorized), in one
+   * statement: SimulatorStore.authorizeNote, under the series lock.
+   */
+  async function recordNote(f: NfeFacts, req: RequestInfo, numbers: Pick<NoteAuthorization, 'receipt' | 'protocol' | 'saveReceipt'>): Promise<{ prot: string; receipt: string; receiptSaved: boolean }> {
+    const chNFe = f.id.slice(3);
+    const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto: brasiliaDateTime(req.now), nProt: N_PROT, digVal: f.digestValue });
+    const o = await store.authorizeNote({
+      ...numbers, prot,
+      note: { access_key: chNFe, cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb), c_uf: f.cUF, authorized_at: req.now, dh_emi: new Date(f.dhEmi) },
+    });
+    if (o.outcome === 'inserted') return { prot: o.prot, receipt: o.receipt, receiptSaved: !!numbers.saveReceipt };
+    const refused = (m: { cStat: number; xMotivo: string }) => ({ prot: refusal(f, req, m), receipt: o.receipt, receiptSaved: false });
+    if (o.outcome === 'inutilizado') return refused(motivo(206));
+    const { accessKey, receipt } = o.existing!;
+    return refused(o.outcome === 'same-key'
+      ? duplicateMotivo({ kind: 'same-key', receipt }, cstatText(204))
+      : duplicateMotivo({ kind: 'same-number', accessKey, receipt }, cstatText(539)));
+  }
+
+  /** Any batch: its numbers drawn first (one round trip), then each note; a rejection on demand may name the receipt. */
+  async function authorizeBatch(notes: NfeFacts[], refusals: (string | null)[], req: RequestInfo, cUF: string): Promise<{ prots: string[]; receipt: string }> {
+    const [receiptSeq, ...protocolSeqs] = await store.nextSequences(notes.length + 1);
+    const receipt = R.receiptNumber(cUF, receiptSeq!);
+    const prots: string[] = [];
+    for (const [i, f] of notes.entries()) {
+      const refused = refusals[i];
+      if (refused) { prots.push(refused); continue; }
+      const firstItem = [...f.itemsWithoutIcmsUfDest, ...f.itemsWithIcmsUfDest].sort((a, b) => Number(a) - Number(b))[0];
+      const asked = requestedRejection(f.additionalInfo, f.tpAmb, tableText, { nRec: receipt, chNFe: f.id.slice(3), nItem: firstItem });
+      if (asked) { prots.push(refusal(f, req, asked)); continue; }
+      const protocol = R.protocolNumber(authorizerOf(req, f.cUF, f.mod), f.cUF, req.now, protocolSeqs[i]!);
+      prots.push((await recordNote(f, req, { receipt, protocol })).prot);
+    }
+    return { prots, receipt };
   }
 
   const NFeAutorizacao4: NfeHandler = async (payload, req) => {
@@ -68,14 +90,27 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
       // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
       if (usesNamespacePrefix(doc)) return R.retEnviNFe(head, motivo(404));
       if (!schemaValid(d, NFE_SCHEMAS.enviNFe, doc, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
+      const sync = f.indSinc === '1';
       const notes = nfeFactsList(doc);
-      // The receipt's number and one protocol number per note, in one round trip.
-      const [receiptSeq, ...protocolSeqs] = await store.nextSequences(notes.length + 1);
-      const receipt = R.receiptNumber(head.cUF, receiptSeq!);
-      const prots: string[] = [];
-      for (const [i, n] of notes.entries()) prots.push(await authorizeOne(doc, n, req, receipt, protocolSeqs[i]!));
-      if (f.indSinc === '1') return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
-      await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
+      const refusals = notes.map((n) => refusalByRules(doc, n, req));
+      const only = notes.length === 1 && !refusals[0] ? notes[0]! : null;
+      let prots: string[];
+      let receipt: string;
+      let receiptSaved = false;
+      if (only && !mayRequestRejection(only.additionalInfo, only.tpAmb)) {
+        // The common case, one note that passed every rule: its receipt and protocol are drawn, and an
+        // asynchronous batch's receipt written, by the same single statement as the note.
+        const r = await recordNote(only, req, {
+          receipt: R.receiptFormat(head.cUF), protocol: R.protocolFormat(authorizerOf(req, only.cUF, only.mod), only.cUF, req.now),
+          saveReceipt: sync ? undefined : { c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB) },
+        });
+        ({ receipt, receiptSaved } = r);
+        prots = [r.prot];
+      } else {
+        ({ prots, receipt } = await authorizeBatch(notes, refusals, req, head.cUF));
+      }
+      if (sync) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
+      if (!receiptSaved) await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
       return R.retEnviNFe(head, motivo(103), { receipt });
     } finally {
       doc.dispose();

@@ -61,6 +61,11 @@ export class FaultBoard {
     return before - this.faults.length;
   }
 
+  /** Whether any fault is set (else no request needs to know its UF for them). */
+  any(): boolean {
+    return this.faults.length > 0;
+  }
+
   /** The active fault of `mode` for this request, consuming one use. */
   take(mode: FaultMode, uf: string | null, service: string | null): Fault | null {
     const f = this.faults.find((x) => x.mode === mode && (!x.uf || x.uf === uf) && (!x.service || x.service === service));

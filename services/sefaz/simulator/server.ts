@@ -183,27 +183,39 @@ export class SefazSimulator {
       res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }
-    const peeked = messageFields(payload, ['cUF', 'cOrgao', 'chNFe']);
-    const msgCuf = [peeked.cUF, peeked.cOrgao, peeked.chNFe?.slice(0, 2)].find((v) => v && /^\d{2}$/.test(v)) ?? undefined;
-    const faultUf = pathUf ?? (msgCuf ? UF_CODES[msgCuf] ?? null : null);
+    // The message's UF costs a parse of its own: read only for a fault or a refusal before the
+    // handler, which parses the message itself (issue 18).
+    let peeked: string | null | undefined;
+    const msgCuf = (): string | null => {
+      if (peeked === undefined) {
+        const f = messageFields(payload, ['cUF', 'cOrgao', 'chNFe']);
+        peeked = [f.cUF, f.cOrgao, f.chNFe?.slice(0, 2)].find((v): v is string => !!v && /^\d{2}$/.test(v)) ?? null;
+      }
+      return peeked;
+    };
+    const faultUf = () => {
+      if (pathUf || !this.faults.any()) return pathUf;
+      const cUF = msgCuf();
+      return cUF ? UF_CODES[cUF] ?? null : null;
+    };
     const now = this.now();
-    const at = { cUF: msgCuf ?? '91', dhRecbto: brasiliaDateTime(now) };
-    const down = this.faults.take('down', faultUf, service);
+    const at = () => ({ cUF: msgCuf() ?? '91', dhRecbto: brasiliaDateTime(now) });
+    const down = this.faults.take('down', faultUf(), service);
     if (down) {
       if (service === 'NFeStatusServico4') {
         const cStat = down.cStat ?? 108;
-        this.reply(res, version, service, retConsStatServ({ tpAmb: SIMULATOR_TP_AMB, ...at }, { cStat, xMotivo: cstatText(cStat) }));
+        this.reply(res, version, service, retConsStatServ({ tpAmb: SIMULATOR_TP_AMB, ...at() }, { cStat, xMotivo: cstatText(cStat) }));
       } else {
         res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
       }
       return;
     }
-    const slow = this.faults.take('slow', faultUf, service);
+    const slow = this.faults.take('slow', faultUf(), service);
     if (slow) await sleep(slow.delayMs ?? 2_000);
     const result = Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES
-      ? refuseMessage(service, payload, motivo(214), at)
+      ? refuseMessage(service, payload, motivo(214), at())
       : await handlers[service](payload, { clientCnpj, authorizers: target.authorizers, model: target.model, now });
-    if (this.faults.take('drop-after-processing', faultUf, service)) { req.socket.destroy(); return; }
+    if (this.faults.take('drop-after-processing', faultUf(), service)) { req.socket.destroy(); return; }
     this.reply(res, version, service, result);
   }
 

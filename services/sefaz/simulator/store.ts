@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { SequenceFormat } from '../../../lib/sefaz/simulator/responses.js';
 
 /** The simulator's memory of what it received (schema `simulator`, migrations/simulator). */
 export interface NoteRow {
@@ -20,12 +21,43 @@ export interface NoteRow {
 
 const UNIQUE_VIOLATION = '23505';
 
+/** Where authorizeNote's caller puts the protocol number in the protNFe it passes. */
+export const N_PROT = '{nProt}';
+
+/** The note of an authorization; receipt, protocol, status and prot_xml come from the call. */
+export type NoteFields = Omit<NoteRow, 'status' | 'protocol' | 'receipt' | 'prot_xml'>;
+
+export interface NoteAuthorization {
+  note: NoteFields;
+  /** The batch's receipt, or how to format the one the statement draws. */
+  receipt: string | SequenceFormat;
+  /** The note's protocol, or how to format the one the statement draws (after the receipt). */
+  protocol: string | SequenceFormat;
+  /** The protNFe to store and answer, with N_PROT where its nProt goes. */
+  prot: string;
+  /** An asynchronous batch of this one note: the receipts row, written with the note. */
+  saveReceipt?: { c_uf: string; tp_amb: number };
+}
+
+/** The note's fate, with the numbers drawn for it and its protNFe as stored when inserted. */
+export interface AuthorizationOutcome {
+  outcome: 'inserted' | 'inutilizado' | 'same-key' | 'same-number';
+  receipt: string;
+  protocol: string;
+  prot: string;
+  /** The note holding the key or the number (same-key, same-number). */
+  existing: { accessKey: string; receipt: string } | null;
+}
+
 export interface SeriesKey {
   cnpj: string;
   model: string;
   serie: number;
   tp_amb: number;
 }
+
+/** The advisory lock's key of a series (SimulatorStore.serialized and the authorize_note function). */
+const seriesLockKey = (s: SeriesKey) => `simulator-series:${s.cnpj}:${s.model}:${s.serie}:${s.tp_amb}`;
 
 export class SimulatorStore {
   constructor(private readonly knex: Knex, private readonly schema = 'simulator') {}
@@ -38,7 +70,7 @@ export class SimulatorStore {
    */
   serialized<T>(series: SeriesKey, fn: (store: SimulatorStore) => Promise<T>): Promise<T> {
     return this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`simulator-series:${series.cnpj}:${series.model}:${series.serie}:${series.tp_amb}`]);
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [seriesLockKey(series)]);
       return fn(new SimulatorStore(trx, this.schema));
     });
   }
@@ -62,33 +94,29 @@ export class SimulatorStore {
     return this.knex(this.t('notes')).where({ access_key: key }).first();
   }
 
-  noteByNumber(n: { cnpj: string; model: string; serie: number; numero: number; tp_amb: number }): Promise<NoteRow | undefined> {
-    return this.knex(this.t('notes')).where(n).first();
-  }
-
   /**
-   * Inserts an authorized note unless an inutilização covers its number (checked by the statement
-   * itself: run it under `serialized`, after the series lock, so it sees every inutilização
-   * committed before); 'duplicate' when the key or the number is already there.
+   * An authorized note, in ONE statement (issue 18): under the series lock of `serialized`, draws the
+   * receipt and the protocol when they are not given (formatted as `R.formatSequence` does), refuses
+   * a number an inutilização covers, and inserts the note (and, for an asynchronous batch, its
+   * receipt) unless its key or number is already there, then names the note that holds it.
+   * Implemented by the function of migration 071: its queries run after the lock with fresh
+   * snapshots, which a single plain statement could not do.
    */
-  async insertNoteUnlessInutilizado(row: NoteRow): Promise<'inserted' | 'inutilizado' | 'duplicate'> {
-    // Parameters of a select have no column to take their type from: each is cast to its column's.
-    const cast: Record<keyof NoteRow, string> = {
-      access_key: 'text', cnpj: 'text', model: 'text', serie: 'integer', numero: 'integer', tp_amb: 'smallint', c_uf: 'text', status: 'text',
-      protocol: 'text', receipt: 'text', authorized_at: 'timestamptz', dh_emi: 'timestamptz', prot_xml: 'text',
+  async authorizeNote(a: NoteAuthorization): Promise<AuthorizationOutcome> {
+    const [head, tail, ...rest] = a.prot.split(N_PROT);
+    if (head === undefined || tail === undefined || rest.length) throw new Error('authorizeNote: the protNFe must hold the nProt mark once');
+    const seq = (n: string | SequenceFormat) => (typeof n === 'string' ? [n, null, null] : [null, n.prefix, n.digits]);
+    const n = a.note;
+    const r = await this.knex.raw(
+      `select * from ${this.t('authorize_note')}(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::smallint, ?, ?::timestamptz, ?::timestamptz, ?, ?::smallint)`,
+      [seriesLockKey(n), ...seq(a.receipt), ...seq(a.protocol), head, tail, n.access_key, n.cnpj, n.model, n.serie, n.numero, n.tp_amb, n.c_uf,
+        n.authorized_at, n.dh_emi, a.saveReceipt?.c_uf ?? null, a.saveReceipt?.tp_amb ?? null] as Knex.Value[],
+    );
+    const row = r.rows[0] as { outcome: AuthorizationOutcome['outcome']; receipt: string; protocol: string; existing_key: string | null; existing_receipt: string | null };
+    return {
+      outcome: row.outcome, receipt: row.receipt, protocol: row.protocol, prot: `${head}${row.protocol}${tail}`,
+      existing: row.existing_key && row.existing_receipt ? { accessKey: row.existing_key, receipt: row.existing_receipt } : null,
     };
-    const cols = Object.keys(row) as (keyof NoteRow)[];
-    try {
-      const r = await this.knex.raw(
-        `insert into ?? (${cols.map(() => '??').join(', ')}) select ${cols.map((c) => `?::${cast[c]}`).join(', ')}
-         where not exists (select 1 from ?? where cnpj = ? and model = ? and serie = ? and tp_amb = ? and inicio <= ? and fim >= ?) returning access_key`,
-        [this.t('notes'), ...cols, ...cols.map((c) => row[c] as Knex.Value), this.t('inutilizacoes'), row.cnpj, row.model, row.serie, row.tp_amb, row.numero, row.numero],
-      );
-      return r.rows.length ? 'inserted' : 'inutilizado';
-    } catch (err: any) {
-      if (err?.code === UNIQUE_VIOLATION) return 'duplicate';
-      throw err;
-    }
   }
 
   async saveReceipt(r: { receipt: string; c_uf: string; tp_amb: number; prot_xml: string; created_at: Date }): Promise<void> {

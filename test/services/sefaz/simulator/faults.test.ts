@@ -37,3 +37,19 @@ test('faults from configuration (SIMULATOR_FAULTS) are active when the simulator
   const sim = new SefazSimulator({ knex: {} as any, pki: {} as any, faults: config.sefaz.simulatorFaults.map(parseFaultSpec) });
   t.like(sim.faults.list()[0], { mode: 'down', uf: 'BA', cStat: 109 });
 });
+
+test('a fault of a UF reaches a message sent to the UF-less alias by the cUF the message carries, and only its UF', async (t) => {
+  const { startConformanceSim, envelope12, consStat, resultOf, tag } = await import('../../../support/simulator-conformance.js');
+  const c = await startConformanceSim();
+  try {
+    // The message's UF is read only when a fault is set (issue 18): this is that path.
+    c.sim.faults.add(parseFaultSpec({ mode: 'down', uf: 'SP', service: 'NFeStatusServico4', cStat: 109 }));
+    const status = async (cUF: string) => resultOf(await c.post('/ws/NFeStatusServico4.asmx', envelope12('NFeStatusServico4', consStat(cUF))), 'retConsStatServ').xml;
+    const sp = await status('35');
+    t.is(tag(sp, 'cStat'), '109');
+    t.is(tag(sp, 'cUF'), '35');
+    t.is(tag(await status('31'), 'cStat'), '107');
+  } finally {
+    await c.stop();
+  }
+});

@@ -1,0 +1,118 @@
+import test from 'ava';
+import knexFactory, { type Knex } from 'knex';
+import { createTestDatabase } from '../../../support/stack.js';
+import { migrateSchema } from '../../../../services/shared/migrations.js';
+import { migrations } from '../../../../migrations/simulator/index.js';
+import { N_PROT, SimulatorStore, type NoteAuthorization, type NoteFields } from '../../../../services/sefaz/simulator/store.js';
+import * as R from '../../../../lib/sefaz/simulator/responses.js';
+
+/**
+ * SimulatorStore.authorizeNote (issue 18): an authorization in one statement that keeps what the
+ * series lock protected (206 for a number an inutilização covers, 204/539 for a duplicate), also
+ * when two connections race.
+ */
+let knex: Knex;
+let drop: () => Promise<void>;
+let store: SimulatorStore;
+test.before(async () => {
+  const db = await createTestDatabase();
+  drop = db.drop;
+  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 6 } });
+  await migrateSchema(knex, 'simulator', migrations);
+  store = new SimulatorStore(knex);
+});
+test.after.always(async () => { await knex?.destroy(); await drop?.(); });
+
+const CNPJ = '11222333000181';
+const at = new Date('2026-03-02T12:00:00Z');
+let next = 1;
+function aNote(o: Partial<NoteFields> = {}): NoteFields {
+  const numero = o.numero ?? next++;
+  return {
+    access_key: `352603${CNPJ}550010000${String(numero).padStart(5, '0')}1${String(numero).padStart(8, '0')}0`.slice(0, 44),
+    cnpj: CNPJ, model: '55', serie: 1, numero, tp_amb: 2, c_uf: '35', authorized_at: at, dh_emi: at, ...o,
+  };
+}
+const drawn = (note: NoteFields, o: Partial<NoteAuthorization> = {}): NoteAuthorization => ({
+  note, receipt: R.receiptFormat('35'), protocol: R.protocolFormat('SP', '35', at), prot: `<protNFe><nProt>${N_PROT}</nProt></protNFe>`, ...o,
+});
+const lastSequence = async () => BigInt((await knex.raw('select last_value from simulator.protocol_seq')).rows[0].last_value);
+
+function countQueries(): { sql: string[]; stop(): void } {
+  const sql: string[] = [];
+  const on = (q: { sql: string }) => sql.push(q.sql);
+  knex.on('query', on);
+  return { sql, stop: () => knex.off('query', on) };
+}
+
+test.serial('authorizeNote is one statement that draws the receipt then the protocol, formatted as nRec and nProt are', async (t) => {
+  const note = aNote();
+  const queries = countQueries();
+  const o = await store.authorizeNote(drawn(note, { saveReceipt: { c_uf: '35', tp_amb: 2 } }));
+  queries.stop();
+  t.is(queries.sql.length, 1);
+  const seq = await lastSequence();
+  const protocol = R.protocolNumber('SP', '35', at, seq);
+  t.deepEqual(o, { outcome: 'inserted', receipt: R.receiptNumber('35', seq - 1n), protocol, prot: `<protNFe><nProt>${protocol}</nProt></protNFe>`, existing: null });
+  t.like(await store.noteByKey(note.access_key), { status: 'authorized', protocol, receipt: o.receipt, prot_xml: o.prot });
+  t.deepEqual(await store.receipt(o.receipt), { receipt: o.receipt, c_uf: '35', tp_amb: 2, prot_xml: o.prot, created_at: at });
+});
+
+test.serial('authorizeNote keeps given numbers, and names the note that holds the key (204) or the number (539)', async (t) => {
+  const first = aNote();
+  t.is((await store.authorizeNote(drawn(first, { receipt: '351000000000777', protocol: '135260000000778' }))).outcome, 'inserted');
+  const again = await store.authorizeNote(drawn(first));
+  t.like(again, { outcome: 'same-key', existing: { accessKey: first.access_key, receipt: '351000000000777' } });
+  const sameNumber = await store.authorizeNote(drawn(aNote({ numero: first.numero, access_key: first.access_key.replace(/.$/, '9') })));
+  t.like(sameNumber, { outcome: 'same-number', existing: { accessKey: first.access_key, receipt: '351000000000777' } });
+  t.is(await store.receipt(again.receipt), undefined, 'a refused note writes no receipt');
+});
+
+test.serial('authorizeNote refuses a number an inutilização covers (206)', async (t) => {
+  const note = aNote();
+  await store.insertInutilizacao({ cnpj: CNPJ, model: '55', serie: 1, inicio: note.numero, fim: note.numero, tp_amb: 2, protocol: '135260000000001', created_at: at });
+  t.like(await store.authorizeNote(drawn(note)), { outcome: 'inutilizado', existing: null });
+  t.is(await store.noteByKey(note.access_key), undefined);
+});
+
+async function waitForAdvisoryWaiters(n: number): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const r = await knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`);
+    if (r.rows[0].n >= n) return;
+    await new Promise((res) => setTimeout(res, 10));
+  }
+  throw new Error(`never saw ${n} statement(s) waiting for the series lock`);
+}
+
+test.serial('an inutilização committed while the authorization waits for the series lock refuses it (206), though its statement began before', async (t) => {
+  const note = aNote();
+  let holding!: () => void;
+  let release!: () => void;
+  const held = new Promise<void>((r) => { holding = r; });
+  const gate = new Promise<void>((r) => { release = r; });
+  const inutilizacao = store.serialized(note, async (s) => {
+    await s.insertInutilizacao({ cnpj: CNPJ, model: '55', serie: 1, inicio: note.numero, fim: note.numero, tp_amb: 2, protocol: '135260000000002', created_at: at });
+    holding();
+    await gate;
+  });
+  await held;
+  const authorization = store.authorizeNote(drawn(note));
+  await waitForAdvisoryWaiters(1);
+  release();
+  await inutilizacao;
+  t.like(await authorization, { outcome: 'inutilizado' });
+  t.is(await store.noteByKey(note.access_key), undefined);
+});
+
+test.serial('two connections authorizing one number at once: one is authorized, the other names it (539); one key: 204', async (t) => {
+  const a = aNote();
+  const b = aNote({ numero: a.numero, access_key: a.access_key.replace(/.$/, '8') });
+  const byNumber = await Promise.all([store.authorizeNote(drawn(a)), store.authorizeNote(drawn(b))]);
+  t.deepEqual(byNumber.map((o) => o.outcome).sort(), ['inserted', 'same-number']);
+  const winner = byNumber.find((o) => o.outcome === 'inserted')!;
+  t.deepEqual(byNumber.find((o) => o.outcome === 'same-number')!.existing, { accessKey: winner === byNumber[0] ? a.access_key : b.access_key, receipt: winner.receipt });
+  const c = aNote();
+  const byKey = await Promise.all([store.authorizeNote(drawn(c)), store.authorizeNote(drawn(c))]);
+  t.deepEqual(byKey.map((o) => o.outcome).sort(), ['inserted', 'same-key']);
+  t.deepEqual(byKey.find((o) => o.outcome === 'same-key')!.existing, { accessKey: c.access_key, receipt: byKey.find((o) => o.outcome === 'inserted')!.receipt });
+});
