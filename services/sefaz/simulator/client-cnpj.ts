@@ -11,8 +11,10 @@ const MAX_CERTIFICATES = 1_000;
 const known = new Map<string, string | null>();
 
 export function clientCnpjOf(socket: TLSSocket): string | null {
-  // Read now: once the client gives up, the socket no longer has it.
-  const raw = socket.getPeerCertificate?.()?.raw;
+  // Read now: once the client gives up, the socket no longer has it. The X509Certificate form, for
+  // its DER only: the legacy getPeerCertificate() builds every field as an object on each call
+  // (120 µs against 23 µs measured here; ≈ 3.5 % of the simulator's CPU per note in a profile).
+  const raw = socket.getPeerX509Certificate?.()?.raw;
   if (!raw) return null;
   const key = raw.toString('base64');
   const cached = known.get(key);

@@ -7,7 +7,7 @@ import { createA1, createCa } from '../../../support/certificates.js';
 const ca = createCa();
 /** A socket whose client certificate is whatever `current` holds (a renegotiation, say). */
 function socketWith(current: { pem: string | null }): TLSSocket {
-  return { getPeerCertificate: () => (current.pem ? { raw: new X509Certificate(current.pem).raw } : {}) } as unknown as TLSSocket;
+  return { getPeerX509Certificate: () => (current.pem ? new X509Certificate(current.pem) : undefined) } as unknown as TLSSocket;
 }
 
 test('clientCnpjOf answers the CNPJ of the client certificate, again from its cache, and of each certificate its own', (t) => {
