@@ -26,7 +26,7 @@ export interface StoreDeps {
   now(): Date;
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
   /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
-  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }, onlyIfRowsIn?: string): OutboxCte;
+  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
 }
 
 export interface NumberSpace {
@@ -471,7 +471,8 @@ export class DocumentStore {
       erros: details.erros ?? known.erros, hasAuthorizedXml: known.hasAuthorizedXml || !!details.authorizedXml,
     };
     const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
-    const outbox = event ? this.d.eventCte('event', event, 'changed') : undefined;
+    // The statement commits by itself: its event is handed to the relay from memory once it returns.
+    const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
     const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
     const { rows } = await prepared(this.d.knex.raw(

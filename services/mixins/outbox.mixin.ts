@@ -73,17 +73,24 @@ export interface OutboxMethods {
   enqueueEvent(trx: Knex | Knex.Transaction, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }): Promise<OutboxEvent>;
   /**
    * The same row as a writable CTE (`<name> as (insert …)`) for the caller to put in a statement
-   * of its transaction (issue 18: a round trip less on a hot path). `written()` nudges the relay,
-   * as enqueueEvent does, once that statement ran. With `onlyIfRowsIn` (the name of an earlier
-   * CTE of the statement) the row is written only if that CTE returned rows.
+   * of its transaction (issue 18: a round trip less on a hot path). With `onlyIfRowsIn` (the name
+   * of an earlier CTE of the statement) the row is written only if that CTE returned rows.
+   *
+   * `handOff`: for a statement that commits by itself (no explicit transaction). The row is
+   * written already claimed by this node, and `written()`, called once the statement returned (so
+   * committed) and wrote the row, hands the event to the consumer from memory: no claiming
+   * statement, and no wait for the next poll. If this node stops before the consumer took it,
+   * the claim lapses and any relay offers the row again, as after a crash mid-relay.
    */
-  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string): OutboxCte;
+  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
+  /** Hands over what was handed off, then claims and relays every pending row (tests and polls). */
   flushOutbox(): Promise<number>;
 }
 
 export interface OutboxCte {
   sql: string;
   bindings: Knex.Value[];
+  /** The row was written: nudges the relay (as enqueueEvent does) or, with `handOff`, hands the event over. */
   written(): void;
 }
 
@@ -103,9 +110,23 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   outboxAgain?: boolean;
   outboxRound?: Promise<unknown>;
   outboxLogThrottle?: LogThrottle;
+  /** Events written claimed by this node (eventCte `handOff`), waiting for the next round. */
+  outboxHandoff?: RelayedRow[];
+  /** A round should also claim pending rows from the table (the timer, a nudge, a flush). */
+  outboxPollWanted?: boolean;
   deliverOutboxEvents(channel: string, events: OutboxEvent[]): Promise<string[]>;
-  scheduleOutboxFlush(): void;
+  relayRows(rows: RelayedRow[]): Promise<{ published: number; stalled: Set<string> }>;
+  pollOutbox(): Promise<number>;
+  deliverHandedOff(): Promise<number>;
+  scheduleOutboxFlush(poll?: boolean): void;
 };
+
+/** A row a relay holds (claimed from the table, or written claimed and handed off): what it hands over. */
+interface RelayedRow {
+  id: string;
+  channel: string;
+  event: OutboxEvent;
+}
 
 /** An outbox row as the relay reads it back (`payload` is parsed by pg, a string under some drivers). */
 interface OutboxRow {
@@ -132,19 +153,32 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         setImmediate(() => this.scheduleOutboxFlush());
         return full;
       },
-      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string): OutboxCte {
-        const { row } = outboxRow(runtimeOf(this.broker).clock.now(), event);
+      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string, opts: { handOff?: boolean } = {}): OutboxCte {
+        const now = runtimeOf(this.broker).clock.now();
+        const { full, row } = outboxRow(now, event);
+        const claimedUntil = opts.handOff ? new Date(now.getTime() + CLAIM_MS) : null;
         // A select has no target column types to infer its parameters from: they are cast.
-        const values = onlyIfRowsIn ? `select ?::uuid, ?, ?::jsonb, ?::timestamptz where exists (select 1 from ${onlyIfRowsIn})` : 'values (?, ?, ?, ?)';
+        const values = onlyIfRowsIn
+          ? `select ?::uuid, ?, ?::jsonb, ?::timestamptz, ?::timestamptz, ?::int where exists (select 1 from ${onlyIfRowsIn})`
+          : 'values (?, ?, ?, ?, ?, ?)';
         return {
-          sql: `${name} as (insert into ?? (id, channel, payload, created_at) ${values})`,
-          bindings: [table, row.id, row.channel, row.payload, row.created_at],
-          written: () => { setImmediate(() => this.scheduleOutboxFlush()); },
+          sql: `${name} as (insert into ?? (id, channel, payload, created_at, claimed_until, attempts) ${values})`,
+          bindings: [table, row.id, row.channel, row.payload, row.created_at, claimedUntil, claimedUntil ? 1 : 0],
+          written: () => {
+            if (!claimedUntil) { setImmediate(() => this.scheduleOutboxFlush()); return; }
+            (this.outboxHandoff ??= []).push({ id: row.id, channel: row.channel, event: full });
+            this.scheduleOutboxFlush(false);
+          },
         };
       },
       async flushOutbox(this: WithOutbox): Promise<number> {
+        // After a round in flight: it may hold handed-off rows this poll could not claim.
+        await this.outboxRound;
+        return this.pollOutbox();
+      },
+      async pollOutbox(this: WithOutbox): Promise<number> {
         if (!this.knex) return 0;
-        let total = 0;
+        let total = await this.deliverHandedOff();
         // A channel whose consumer failed (or left rows out) this round is left out of its next
         // claims: with any number of its rows pending it never holds another channel's events back.
         const stalled = new Set<string>();
@@ -167,30 +201,47 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           // RETURNING follows no order: events are handed over oldest first, as they were written.
           const rows = claimed.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
           if (!rows.length) return total;
-          const byChannel = new Map<string, OutboxRow[]>();
-          for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
-          const accepted = new Set<string>();
-          for (const [channel, group] of byChannel) {
-            try {
-              const took = new Set<string>(await this.deliverOutboxEvents(channel, group.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) as OutboxEvent : row.payload))));
-              for (const id of took) accepted.add(id);
-              // Rows the consumer left out (it could not store them) wait for the next poll.
-              if (group.some((row) => !took.has(row.id))) stalled.add(channel);
-            } catch (err) {
-              stalled.add(channel);
-              // The consumer not running, restarting or its database down: the rows stay pending and
-              // are offered again on the next poll. Logged once a minute, not on every poll.
-              const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
-              if (log) this.logger.warn({ err: (err as Error).message, channel, events: group.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
-            }
-          }
-          const published = rows.map((r) => r.id).filter((id) => accepted.has(id));
-          const failed = rows.map((r) => r.id).filter((id) => !accepted.has(id));
-          if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: runtimeOf(this.broker).clock.now(), claimed_until: null });
-          if (failed.length) await this.knex(table).whereIn('id', failed).update({ claimed_until: null });
-          total += published.length;
+          const relayed = await this.relayRows(rows.map((row) => ({ id: row.id, channel: row.channel, event: typeof row.payload === 'string' ? JSON.parse(row.payload) as OutboxEvent : row.payload })));
+          for (const channel of relayed.stalled) stalled.add(channel);
+          total += relayed.published;
           if (rows.length < CLAIM_BATCH) return total;
         }
+      },
+      /** The handed-off events, in batches, oldest first. */
+      async deliverHandedOff(this: WithOutbox): Promise<number> {
+        let total = 0;
+        while (this.outboxHandoff?.length) total += (await this.relayRows(this.outboxHandoff.splice(0, CLAIM_BATCH))).published;
+        return total;
+      },
+      /**
+       * Hands rows this relay holds to their channels' consumers, marks published what each took
+       * and releases the rest for the next poll (one statement each). Answers the channels whose
+       * consumer failed or left rows out.
+       */
+      async relayRows(this: WithOutbox, rows: RelayedRow[]): Promise<{ published: number; stalled: Set<string> }> {
+        const stalled = new Set<string>();
+        const byChannel = new Map<string, RelayedRow[]>();
+        for (const row of rows) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
+        const accepted = new Set<string>();
+        for (const [channel, group] of byChannel) {
+          try {
+            const took = new Set<string>(await this.deliverOutboxEvents(channel, group.map((row) => row.event)));
+            for (const id of took) accepted.add(id);
+            // Rows the consumer left out (it could not store them) wait for the next poll.
+            if (group.some((row) => !took.has(row.id))) stalled.add(channel);
+          } catch (err) {
+            stalled.add(channel);
+            // The consumer not running, restarting or its database down: the rows stay pending and
+            // are offered again on the next poll. Logged once a minute, not on every poll.
+            const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take(`relay:${channel}`);
+            if (log) this.logger.warn({ err: (err as Error).message, channel, events: group.length, failuresSinceLastWarning: log.suppressed }, 'outbox relay: the consumer did not take the events; they stay pending');
+          }
+        }
+        const published = rows.map((r) => r.id).filter((id) => accepted.has(id));
+        const failed = rows.map((r) => r.id).filter((id) => !accepted.has(id));
+        if (published.length) await this.knex(table).whereIn('id', published).update({ published_at: runtimeOf(this.broker).clock.now(), claimed_until: null });
+        if (failed.length) await this.knex(table).whereIn('id', failed).update({ claimed_until: null });
+        return { published: published.length, stalled };
       },
       /**
        * Hands a channel's events to its consumer (the webhook dispatcher for public events) and returns
@@ -207,18 +258,22 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         const res: { accepted: string[] } = await this.broker.call(action, { events }, { timeout: RELAY_TIMEOUT_MS, retries: 0 });
         return res.accepted;
       },
-      scheduleOutboxFlush(this: WithOutbox) {
+      /** One round at a time; `poll: false` (a hand-off) delivers what was handed off without claiming from the table. */
+      scheduleOutboxFlush(this: WithOutbox, poll = true) {
         if (this.outboxStopping) return;
+        if (poll) this.outboxPollWanted = true;
         if (this.outboxFlushing) { this.outboxAgain = true; return; }
         this.outboxFlushing = true;
-        this.outboxRound = this.flushOutbox()
+        const polling = !!this.outboxPollWanted;
+        this.outboxPollWanted = false;
+        this.outboxRound = (polling ? this.pollOutbox() : this.deliverHandedOff())
           .catch((err: Error) => {
             const log = (this.outboxLogThrottle ??= new LogThrottle(RELAY_LOG_EVERY_MS)).take('round');
             if (log) this.logger.warn({ err: err.message, failuresSinceLastWarning: log.suppressed }, 'outbox relay failed; will retry');
           })
           .finally(() => {
             this.outboxFlushing = false;
-            if (this.outboxAgain) { this.outboxAgain = false; this.scheduleOutboxFlush(); }
+            if (this.outboxAgain) { this.outboxAgain = false; this.scheduleOutboxFlush(false); }
           });
       },
     },
@@ -246,6 +301,10 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       clearInterval(self.outboxTimer);
       // The round in flight releases its claims before the database pool closes.
       await self.outboxRound;
+      // Handed off and not delivered yet: released, so another node's relay offers them at once
+      // rather than when their claim lapses.
+      const held = (self.outboxHandoff ?? []).splice(0).map((r) => r.id);
+      if (held.length) await self.knex(table).whereIn('id', held).update({ claimed_until: null }).catch(() => undefined);
     },
   };
 }

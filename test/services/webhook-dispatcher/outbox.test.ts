@@ -145,3 +145,74 @@ test('a channel whose consumer is down, with more pending rows than one claim, d
   t.deepEqual(await stack.knex('quiet_test.outbox').whereNotNull('published_at').pluck('id'), [classId]);
   t.is(Number((await stack.knex('quiet_test.outbox').whereNull('published_at').whereNull('claimed_until').count('* as n'))[0]!.n), 150, 'released for the next poll');
 });
+
+/** A producer as emission's outcome is: the event's row in a statement that commits by itself, handed off (eventCte handOff). */
+const HandOff: ServiceSchema = {
+  name: 'outbox-test-handoff',
+  // No poll in the test's time: only the hand-off can deliver.
+  mixins: [DbMixin({ schema: 'handoff_test', migrations: [outboxMigration] }), OutboxMixin({ schema: 'handoff_test', pollMs: 3_600_000 })],
+  actions: {
+    emit: {
+      visibility: 'public',
+      async handler(this: any, ctx: any) {
+        const cte = this.eventCte('event', ctx.params, undefined, { handOff: true });
+        await this.knex.raw(`with ${cte.sql} select 1`, cte.bindings);
+        cte.written();
+        return JSON.parse(cte.bindings[3] as string);
+      },
+    },
+  },
+};
+
+async function handOffStack(t: any, partnerId: string) {
+  const stack = await startStack({ nodes: [{ services: ['api-gateway', 'webhook-dispatcher'], extra: [FakeAuthService, HandOff] }], env: { WEBHOOK_POLL_MS: '0' } });
+  t.teardown(() => stack.stop());
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  await subscribe(stack, receiver, partnerId, ['invoice.authorized']);
+  const broker = stack.nodes[0]!;
+  return { stack, broker, relay: broker.getLocalService('outbox-test-handoff') as any, dispatcher: broker.getLocalService('v1.webhook-dispatcher') as any };
+}
+
+const handOffData = { invoiceId: '0b6a3c1e-9d7f-4a51-8c2e-3f4d5e6a7b8c', model: '55', number: 7, series: 1, accessKey: null, status: 'AUTHORIZED', amount: '1.00' };
+const outboxRow = (stack: any, id: string) => stack.knex('handoff_test.outbox').where({ id }).first('published_at', 'claimed_until', 'attempts');
+
+test('a handed-off event reaches the dispatcher from memory: its row is written claimed, no claiming statement, then marked published', async (t) => {
+  const { stack, broker } = await handOffStack(t, 'p-handoff');
+  const seen: string[] = [];
+  // The relay's statements on the table, not this test's own reads of the row.
+  stack.knex.on('query', (q: { sql: string }) => { if (q.sql.includes('"handoff_test"."outbox"') && !q.sql.startsWith('select "published_at"')) seen.push(q.sql); });
+  const event = await broker.call<any, any>('outbox-test-handoff.emit', { type: 'invoice.authorized', partnerId: 'p-handoff', data: handOffData });
+  await waitFor(async () => !!(await outboxRow(stack, event.id))?.published_at, 'the row published', 10_000);
+  t.deepEqual(await stack.knex('webhooks.deliveries').where({ partner_id: 'p-handoff' }).pluck('event_id'), [event.id]);
+  const row = await outboxRow(stack, event.id);
+  t.is(row.claimed_until, null);
+  t.is(row.attempts, 1, 'written claimed, as attempt 1');
+  t.is(seen.length, 2, seen.join('\n'));
+  t.regex(seen[0]!, /^with event as \(insert into "handoff_test"\."outbox"/);
+  t.regex(seen[1]!, /^update "handoff_test"\."outbox" set "published_at" = \$1, "claimed_until" = \$2 where "id" in \(\$3\)$/);
+});
+
+test('a handed-off event its consumer cannot take is released at once and relayed by the next poll', async (t) => {
+  const { stack, broker, relay, dispatcher } = await handOffStack(t, 'p-handoff-down');
+  const restore = storingFails(dispatcher);
+  const event = await broker.call<any, any>('outbox-test-handoff.emit', { type: 'invoice.authorized', partnerId: 'p-handoff-down', data: handOffData });
+  await waitFor(async () => (await outboxRow(stack, event.id))?.claimed_until === null, 'the claim released', 10_000);
+  t.is((await outboxRow(stack, event.id)).published_at, null);
+  restore();
+  t.is(await relay.flushOutbox(), 1);
+  t.truthy((await outboxRow(stack, event.id)).published_at);
+  t.deepEqual(await stack.knex('webhooks.deliveries').where({ partner_id: 'p-handoff-down' }).pluck('event_id'), [event.id]);
+});
+
+test('a relay that stops with handed-off events not yet delivered releases their claims for another node', async (t) => {
+  const { stack, broker, relay } = await handOffStack(t, 'p-handoff-stop');
+  // A round "in flight" that never ends by itself: the hand-off only queues.
+  relay.outboxFlushing = true;
+  const event = await broker.call<any, any>('outbox-test-handoff.emit', { type: 'invoice.authorized', partnerId: 'p-handoff-stop', data: handOffData });
+  t.truthy((await outboxRow(stack, event.id)).claimed_until, 'written claimed');
+  await broker.destroyService(relay);
+  const row = await outboxRow(stack, event.id);
+  t.is(row.claimed_until, null);
+  t.is(row.published_at, null);
+});
