@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { XmlDocument } from 'libxml2-wasm';
 import { verifyEnvelopedSignature } from '../../../lib/sefaz/simulator/signature.js';
-import { judgeSigner } from '../../../lib/sefaz/simulator/signer-certificate.js';
+import { judgeChain, judgeSigner, type ChainVerdict } from '../../../lib/sefaz/simulator/signer-certificate.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
 import type { SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
 
@@ -20,7 +20,8 @@ export interface SignatureVerdict {
   reason?: string;
 }
 
-interface Parsed { cert: X509Certificate; cnpj: string | null }
+/** A certificate as parsed, with its chain verdict once judged (the trusted CAs do not change). */
+interface Parsed { cert: X509Certificate; cnpj: string | null; chain?: ChainVerdict }
 const MAX_CACHED = 1_000;
 
 export class SignatureChecker {
@@ -34,8 +35,12 @@ export class SignatureChecker {
   check(xml: string | XmlDocument, id: string, now: Date): SignatureVerdict {
     const sig = verifyEnvelopedSignature(xml, id, (text) => this.parsed(text).cert);
     if (!sig.ok) return { signatureCStat: sig.cStat, signerCStat: null, signerCnpj: null, reason: sig.reason };
-    const { cnpj } = this.parsed(sig.certificateBase64);
-    const verdict = judgeSigner(sig.certificate, { trusted: this.trusted, now, cnpj });
+    // The certificate the signature was checked with (parsed from the same text), with its chain's
+    // RSA check made once per certificate, not once per note.
+    const parsed = this.parsed(sig.certificateBase64);
+    const { cnpj } = parsed;
+    parsed.chain ??= judgeChain(parsed.cert, this.trusted);
+    const verdict = judgeSigner(parsed.cert, { trusted: this.trusted, now, cnpj, chain: parsed.chain });
     return verdict.ok
       ? { signatureCStat: null, signerCStat: null, signerCnpj: verdict.cnpj }
       : { signatureCStat: null, signerCStat: verdict.cStat, signerCnpj: cnpj, reason: `signing certificate refused (${verdict.cStat})` };
