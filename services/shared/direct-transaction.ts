@@ -18,6 +18,7 @@ export type OpeningLiteral = string | number;
 
 interface PgConnection {
   escapeLiteral(value: string): string;
+  escapeIdentifier(value: string): string;
 }
 
 /** Whether `knex` talks to a Postgres server through node-postgres (not PGlite's single session). */
@@ -67,7 +68,7 @@ function fillLiterals(sql: string, literals: readonly OpeningLiteral[], connecti
     const value = literals[i++]!;
     if (mark === '??') {
       if (typeof value !== 'string') throw new Error('directTransaction: an identifier must be a string');
-      return value.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
+      return value.split('.').map((part) => connection.escapeIdentifier(part)).join('.');
     }
     if (typeof value === 'number') {
       if (!Number.isSafeInteger(value)) throw new Error(`directTransaction: ${value} is not a safe integer`);
