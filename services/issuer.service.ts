@@ -25,10 +25,12 @@ import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 import { LogoMixin } from './issuer/logo.mixin.js';
 import { issuerService, type IssuerSelf } from './issuer/service-this.js';
-import { prepared } from './shared/prepared.js';
+import { runStatement } from './shared/pg-statement.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
+/** PUBLIC_COLUMNS as a select list. */
+const SELECTED_COLUMNS = PUBLIC_COLUMNS.map((c) => `"${c}"`).join(', ');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
@@ -322,7 +324,10 @@ const IssuerService: ServiceSchema = {
       let total: number | undefined;
       if (issuerId) {
         // Not a UUID: no issuer has it (and Postgres would refuse it in a uuid comparison).
-        rows = UUID_RE.test(issuerId) ? await prepared(issuers().where({ id: issuerId })) : [];
+        // Every note's: sent without knex's runner, prepared (services/shared/pg-statement.ts).
+        rows = UUID_RE.test(issuerId)
+          ? (await runStatement(this.knex, `select ${SELECTED_COLUMNS} from ?? where partner_id = ? and id = ?`, [this.t('issuers'), partnerId, issuerId], { prepare: true })).rows
+          : [];
       } else {
         rows = requireId ? [] : await issuers().whereNull('deleted_at').orderBy('created_at').orderBy('id').limit(2);
         if (rows.length > 1) {

@@ -14,7 +14,8 @@ import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import type { OutboxCte } from '../mixins/outbox.mixin.js';
 import { prepared } from '../shared/prepared.js';
-import { directTransaction, RollBack, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
+import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
+import { runStatement } from '../shared/pg-statement.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -206,7 +207,7 @@ export class DocumentStore {
       // The usual case: the claimed number is free. The insert checks it itself (it runs after the
       // lock was taken, so it sees every document and inutilização committed before).
       const first = await build(claimed);
-      const stored = await this.writeCreated(trx, { ...doc, cnf: first.cnf }, claimed, first.built, then === 'transmit', key);
+      const stored = await this.writeCreated(statementsOf(trx), { ...doc, cnf: first.cnf }, claimed, first.built, then === 'transmit', key);
       if (stored) return typeof then === 'function' ? then(trx, stored) : stored;
       // Rare: a passthrough number or an inutilização holds it; skip ahead and build again.
       const number = await this.firstFree(trx, key, claimed);
@@ -302,7 +303,7 @@ export class DocumentStore {
    * also waits), consulted by key, and transmitted when the authority does not know it.
    */
   private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
-    const record = (await this.writeCreated(trx, doc, number, built, then === 'transmit'))!;
+    const record = (await this.writeCreated(statementsOf(trx), doc, number, built, then === 'transmit'))!;
     return typeof then === 'function' ? then(trx, record) : record;
   }
 
@@ -338,18 +339,19 @@ export class DocumentStore {
     const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
     if (!ifFree) {
       const flag = firstDocumentCte('first_document', this.d.schema, row);
-      await prepared(trx.raw(
+      await trx.query(
         `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
          insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
-      ));
+        { prepare: true },
+      );
     } else {
       const k = [ifFree.issuer_id, ifFree.model, ifFree.series, ifFree.environment];
       const space = 'issuer_id = ? and model = ? and series = ? and environment = ?';
       const flag = firstDocumentCte('first_document', this.d.schema, row, 'created');
       // Typed: values in a FROM list get no type from the target columns.
       const typed = '(?::uuid, ?::varchar, ?::varchar, ?::varchar, ?::text, ?::jsonb, ?::timestamptz)';
-      const { rows } = await prepared(trx.raw(
+      const { rows } = await trx.query(
         `with created as (insert into ?? (${names}) select ${values}
            where not exists (select 1 from ?? where ${space} and number = ?)
              and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
@@ -359,7 +361,8 @@ export class DocumentStore {
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
           this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
           ...flag.bindings, this.t('document_history'), ...history.flat()],
-      ));
+        { prepare: true },
+      );
       if (!rows.length) return undefined;
     }
     // Built from what was written: no re-read while the sequence row is locked.
@@ -475,7 +478,7 @@ export class DocumentStore {
     const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
     const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
     const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-    const { rows } = await prepared(this.d.knex.raw(
+    const { rows } = await runStatement(this.d.knex,
       `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')}
          where id = ? and status = 'TRANSMITTING' and transmissions = ? and access_key is not distinct from ? and tp_emis = ? returning id)${also.map((a) => `, ${a.sql}`).join('')},
        logged as (insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) select id, ?, ?, ?, ?, ?::jsonb, ?::timestamptz from changed)
@@ -483,7 +486,8 @@ export class DocumentStore {
       [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), known.id, known.transmissions, known.accessKey, known.tpEmis,
         ...also.flatMap((a) => a.bindings),
         this.t('document_history'), 'TRANSMITTING', tr.to, trigger, tr.motivo ?? null, details.erros ? JSON.stringify({ erros: details.erros }) : null, now],
-    ));
+      { prepare: true },
+    );
     if (rows.length !== 1) return undefined;
     outbox?.written();
     return record;

@@ -1,8 +1,23 @@
 import type { Knex } from 'knex';
+import { prepared } from './prepared.js';
+import { hasPgConnections, runOn, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
 
-/** What a direct transaction's body runs its statements with: the same `raw` as a knex transaction's. */
+/**
+ * What a direct transaction's body runs its statements with (text as for `knex.raw`). A knex
+ * transaction offers the same through `statementsOf`, so a statement writer serves both.
+ */
 export interface DirectTx {
-  raw(sql: string, bindings: readonly Knex.RawBinding[]): Knex.Raw;
+  query(sql: string, bindings: readonly Knex.RawBinding[], opts?: StatementOptions): Promise<PgResult>;
+}
+
+/** A knex transaction as a DirectTx (its general path: PGlite, hooks after the insert). */
+export function statementsOf(trx: Knex.Transaction): DirectTx {
+  return {
+    query: async (sql, bindings, opts = {}) => {
+      const raw = trx.raw(sql, bindings as Knex.RawBinding[]);
+      return await (opts.prepare ? prepared(raw) : raw) as PgResult;
+    },
+  };
 }
 
 /** The body asks for the transaction to be rolled back and the caller to take its other path. */
@@ -16,15 +31,8 @@ export class RollBack extends Error {
 /** A literal for the opening statement: only the kinds a key of a row needs, each checked. */
 export type OpeningLiteral = string | number;
 
-interface PgConnection {
-  escapeLiteral(value: string): string;
-  escapeIdentifier(value: string): string;
-}
-
 /** Whether `knex` talks to a Postgres server through node-postgres (not PGlite's single session). */
-export function supportsDirectTransactions(knex: Knex): boolean {
-  return (knex.client as { dialect?: string }).dialect === 'postgresql' && (knex.client.config as { client?: unknown }).client === 'pg';
-}
+export const supportsDirectTransactions = hasPgConnections;
 
 /**
  * A transaction on one pooled connection, for the hottest one of the product (a note's numbering:
@@ -32,7 +40,8 @@ export function supportsDirectTransactions(knex: Knex): boolean {
  * instance: BEGIN travels with the opening statement in one simple-protocol message, so that
  * statement takes no parameters; its `?` placeholders are filled with literals escaped by the
  * driver, and only strings and safe integers are accepted. Every later statement binds its
- * parameters as usual (`tx.raw`). The body's result is committed; any throw rolls back, and a
+ * parameters as usual (`tx.query`), sent to the connection without knex's runner
+ * (services/shared/pg-statement.ts). The body's result is committed; any throw rolls back, and a
  * `RollBack` thrown by the body is rethrown for the caller to take its other path.
  *
  * `opening` answers with its rows (a multi-statement message answers one result per statement).
@@ -41,17 +50,17 @@ export async function directTransaction<T>(knex: Knex, opening: string, literals
   const connection = await knex.client.acquireConnection() as PgConnection;
   try {
     const sql = `begin; ${fillLiterals(opening, literals, connection)}`;
-    const results = await knex.raw(sql).connection(connection);
+    const results = await runOn(knex, connection, sql, []);
     const opened = Array.isArray(results) ? results[results.length - 1] : results;
-    const tx: DirectTx = { raw: (statement, bindings) => knex.raw(statement, bindings).connection(connection) };
+    const tx: DirectTx = { query: async (statement, bindings, opts) => await runOn(knex, connection, statement, bindings, opts) as PgResult };
     const value = await body(tx, opened?.rows ?? []);
-    await knex.raw('commit').connection(connection);
+    await runOn(knex, connection, 'commit', []);
     return value;
   } catch (err) {
     // After a failed opening the transaction may be open and aborted: ROLLBACK ends it either way
     // (with no transaction open Postgres only warns). A broken connection fails here too; the pool
     // validates it before lending it again.
-    await knex.raw('rollback').connection(connection).catch(() => undefined);
+    await runOn(knex, connection, 'rollback', []).catch(() => undefined);
     throw err;
   } finally {
     await knex.client.releaseConnection(connection);

@@ -20,7 +20,7 @@ test('the opening statement answers its rows; what the body wrote commits with i
   const seen: string[] = [];
   knex.on('query', (q: { sql: string }) => seen.push(q.sql));
   const n = await directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], async (tx, rows) => {
-    await tx.raw('insert into s.docs (n) values (?)', [rows[0].number]);
+    await tx.query('insert into s.docs (n) values (?)', [rows[0].number]);
     return Number(rows[0].number);
   });
   t.is(n, 1);
@@ -32,7 +32,7 @@ test('the opening statement answers its rows; what the body wrote commits with i
 test('a throw in the body rolls the opening statement back with the rest; RollBack reaches the caller as itself', async (t) => {
   const knex = await database(t);
   const boom = await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], async (tx, rows) => {
-    await tx.raw('insert into s.docs (n) values (?)', [rows[0].number]);
+    await tx.query('insert into s.docs (n) values (?)', [rows[0].number]);
     throw new Error('boom');
   }));
   t.is(boom?.message, 'boom');
@@ -40,7 +40,7 @@ test('a throw in the body rolls the opening statement back with the rest; RollBa
   t.is(back?.reason, 'taken');
   // A failing statement inside (a duplicate key) aborts the transaction; it is rolled back too.
   await knex.raw('insert into s.docs values (1)');
-  const dup = await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], (tx) => tx.raw('insert into s.docs (n) values (?)', [1])));
+  const dup = await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], (tx) => tx.query('insert into s.docs (n) values (?)', [1])));
   t.is((dup as { code?: string }).code, '23505');
   t.is((await knex('s.seq').first('n')).n, 1, 'every claim was rolled back');
   t.deepEqual((await knex('s.docs').select('n')).map((r) => r.n), [1]);
