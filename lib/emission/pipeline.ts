@@ -6,7 +6,7 @@
  */
 import type { IssuerSnapshot, SigningMaterial } from '../issuer/types.js';
 import type { CheckedNote, Model, NfceBody, NfeBody, NoteTotals } from '../nfe/types.js';
-import type { BuildStepHook } from '../nfe/document.js';
+import type { BuildStepHook, NfeDraft } from '../nfe/document.js';
 import type { ApproximateTaxRate } from '../approximate-tax/rate.js';
 
 export type DocumentBody = NfeBody | NfceBody;
@@ -59,4 +59,22 @@ export interface DocumentPipeline {
    * given, is told as each step ends (timing only; it never changes the result).
    */
   build(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, material: SigningMaterial, onStep?: BuildStepHook): BuiltDocument | Promise<BuiltDocument>;
+  /**
+   * `build` in two halves around the numbering lock (lib/nfe/document.ts draftNfe): `draft`, before
+   * a number is taken, builds with the provisional identity of `ctx` and throws every refusal
+   * `build` throws; `finish`, under the lock, gives the draft its number and cNF and signs it. The
+   * result is the document `build` writes for that number and cNF.
+   */
+  draft(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, material: SigningMaterial, onStep?: BuildStepHook): DraftDocument | Promise<DraftDocument>;
+  finish(draft: DraftDocument, number: number, cnf: string, material: SigningMaterial, onStep?: BuildStepHook): BuiltDocument | Promise<BuiltDocument>;
+}
+
+/** What `draft` prepared: the inputs, and the built and checked NFe when the pipeline keeps one. */
+export interface DraftDocument {
+  readonly note: CheckedNote;
+  readonly totals: NoteTotals;
+  /** The provisional context. */
+  readonly ctx: BuildContext;
+  /** lib/nfe's draft; null when the pipeline rebuilds in `finish` (test stand-ins). */
+  readonly nfe: NfeDraft | null;
 }

@@ -1,10 +1,11 @@
 import type { CheckedNote, NoteTotals } from './types.js';
 import type { EmissionContext } from './xml/context.js';
-import { assembleNfe, buildNfe } from './xml/nfe.js';
+import { assembleNfe, buildNfe, type InfNFeXml } from './xml/nfe.js';
 import { assertNfeSchema } from './xml/validate.js';
 import { el, leaf } from '../xml/writer.js';
 import { buildNfceQrCode, type NfceQrCode } from '../nfce/qrcode.js';
-import type { Signer } from '../sign/signer.js';
+import type { SignatureResult, Signer } from '../sign/signer.js';
+import { renumberInfNFe } from './xml/renumber.js';
 
 export interface SignedNfe {
   /** The complete <NFe> document, signed and schema-valid (no XML declaration). */
@@ -33,7 +34,52 @@ export type BuildStepHook = (step: BuildStep) => void;
 export function buildSignedNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): SignedNfe {
   const infNFe = buildNfe(note, totals, ctx);
   onStep?.('build');
-  const { signatureXml, digestValue } = signer.sign(infNFe.canonical, infNFe.id);
+  const signed = assemble(note, totals, ctx, infNFe, signer.sign(infNFe.canonical, infNFe.id));
+  onStep?.('sign');
+  assertNfeSchema(signed.xml);
+  onStep?.('xsd');
+  return signed;
+}
+
+/**
+ * buildSignedNfe in two halves, so that the numbering lock spans neither the build nor the XSD
+ * (issue 18: at 990 items they are ~45 ms of a series' serial time). `draftNfe` builds the note
+ * with a provisional identity (number, cNF, key) and checks the whole NFe against the XSD, with a
+ * Signature and a QR code of the real ones' shape: everything the build can refuse is refused
+ * here, before a number is taken. `finishNfe`, once the number is claimed, writes the final
+ * identity into the draft and signs it. Only digits of fixed patterns change (nNF, cNF, cDV, the
+ * key in Id, the base64 values), so the finished NFe is as schema-valid as the draft, and it is
+ * byte for byte what buildSignedNfe writes for the final context (tested).
+ */
+export interface NfeDraft {
+  readonly note: CheckedNote;
+  readonly totals: NoteTotals;
+  /** The provisional context the draft was built with. */
+  readonly ctx: EmissionContext;
+  readonly infNFe: InfNFeXml;
+}
+
+export function draftNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): NfeDraft {
+  const infNFe = buildNfe(note, totals, ctx);
+  onStep?.('build');
+  assertNfeSchema(assemble(note, totals, ctx, infNFe, signer.shape(infNFe.canonical, infNFe.id)).xml);
+  onStep?.('xsd');
+  return { note, totals, ctx, infNFe };
+}
+
+/** The draft under its final identity `ctx` (same issuer, model, series, tpEmis and dhEmi), signed. */
+export function finishNfe(draft: NfeDraft, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): SignedNfe {
+  const infNFe = renumberInfNFe(draft.infNFe, draft.ctx, ctx);
+  const signed = assemble(draft.note, draft.totals, ctx, infNFe, signer.sign(infNFe.canonical, infNFe.id));
+  onStep?.('sign');
+  return signed;
+}
+
+/**
+ * The NFe around a signed infNFe: infNFeSupl (QR Code and urlChave) after signing for NFC-e (it is
+ * outside the signed element, and the offline QR needs the digest), then the Signature.
+ */
+function assemble(note: CheckedNote, totals: NoteTotals, ctx: EmissionContext, infNFe: InfNFeXml, { signatureXml, digestValue }: SignatureResult): SignedNfe {
   let qrCode: NfceQrCode | undefined;
   if (note.model === '65') {
     qrCode = buildNfceQrCode({
@@ -44,8 +90,5 @@ export function buildSignedNfe(note: CheckedNote, totals: NoteTotals, ctx: Emiss
   }
   const supl = qrCode && el('infNFeSupl', [leaf('qrCode', qrCode.qrCode), leaf('urlChave', qrCode.urlChave)]);
   const xml = assembleNfe(infNFe, supl, signatureXml);
-  onStep?.('sign');
-  assertNfeSchema(xml);
-  onStep?.('xsd');
   return { xml, accessKey: ctx.accessKey, digestValue, ...(qrCode ? { qrCode } : {}) };
 }

@@ -31,6 +31,12 @@ export interface Signer {
    * declared on it) whose Id attribute is `id`.
    */
   sign(canonicalElement: string, id: string): SignatureResult;
+  /**
+   * The Signature `sign` would write for this element, with a SignatureValue of the same length
+   * that is not a signature (no private-key operation): what a schema check of a draft needs
+   * (lib/nfe/document.ts draftNfe). Never transmitted.
+   */
+  shape(canonicalElement: string, id: string): SignatureResult;
 }
 
 function signedInfo(id: string, digestValue: string, declareNs: boolean): string {
@@ -57,19 +63,27 @@ function makeSigner(material: SigningMaterial): Signer {
   const key: KeyObject = createPrivateKey(material.keyPem);
   const x509 = certificateBase64(material.certPem);
   const keyInfo = `<KeyInfo><X509Data><X509Certificate>${x509}</X509Certificate></X509Data></KeyInfo>`;
+  // An RSA signature is as long as the modulus: the placeholder of `shape` has the real one's length.
+  const placeholder = Buffer.alloc((key.asymmetricKeyDetails?.modulusLength ?? 2048) / 8).toString('base64');
+  const digestOf = (canonicalElement: string, id: string) => {
+    // The Id goes unescaped into an attribute: it is an xs:ID of the layout (e.g. NFe + 44 digits).
+    if (!ID_PATTERN.test(id)) throw new RangeError(`invalid Id for a signature reference: ${id}`);
+    return createHash('sha1').update(canonicalElement, 'utf8').digest('base64');
+  };
+  const signature = (id: string, digestValue: string, signatureValue: string): SignatureResult => ({
+    digestValue,
+    signatureXml: `<Signature xmlns="${DSIG_NS}">${signedInfo(id, digestValue, false)}`
+      + `<SignatureValue>${signatureValue}</SignatureValue>${keyInfo}</Signature>`,
+  });
   return {
     issuerId: material.issuerId,
     fingerprint: material.fingerprint,
     sign(canonicalElement: string, id: string): SignatureResult {
-      // The Id goes unescaped into an attribute: it is an xs:ID of the layout (e.g. NFe + 44 digits).
-      if (!ID_PATTERN.test(id)) throw new RangeError(`invalid Id for a signature reference: ${id}`);
-      const digestValue = createHash('sha1').update(canonicalElement, 'utf8').digest('base64');
-      const signatureValue = createSign('RSA-SHA1').update(signedInfo(id, digestValue, true), 'utf8').sign(key, 'base64');
-      return {
-        digestValue,
-        signatureXml: `<Signature xmlns="${DSIG_NS}">${signedInfo(id, digestValue, false)}`
-          + `<SignatureValue>${signatureValue}</SignatureValue>${keyInfo}</Signature>`,
-      };
+      const digestValue = digestOf(canonicalElement, id);
+      return signature(id, digestValue, createSign('RSA-SHA1').update(signedInfo(id, digestValue, true), 'utf8').sign(key, 'base64'));
+    },
+    shape(canonicalElement: string, id: string): SignatureResult {
+      return signature(id, digestOf(canonicalElement, id), placeholder);
     },
   };
 }

@@ -33,6 +33,8 @@ export interface EmissionRequest {
 
 
 const random = () => randomInt(0, 100_000_000) / 100_000_000;
+/** The number a draft is built with before the real one is claimed: nine digits, the longest nNF. */
+const PROVISIONAL_NUMBER = 999_999_999;
 
 /**
  * One note, in the order of issue 7: resolve issuer → strict validation (400) → rules (422) →
@@ -155,12 +157,18 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
       }
     }
   } else {
+    // Built and checked against the XSD before a number is taken (every refusal of the build is
+    // here, and the series' lock spans neither: lib/nfe/document.ts draftNfe); under the lock the
+    // draft only gets its number and signature.
+    mark = clockMs();
+    const draft = await pipeline.draft(note, totals, ctxFor(PROVISIONAL_NUMBER, chooseCnf(PROVISIONAL_NUMBER, random), emittedAt, base.tpEmis), material, onStep);
     const txStart = mark;
+    buildMs = 0; // only the signing inside the transaction is kept out of 'persist' below
     try {
       doc = await numbered(() => deps.store.createNumbered(base, async (number) => {
         if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
         const cnf = chooseCnf(number, random);
-        const built = await pipeline.build(note, totals, ctxFor(number, cnf, emittedAt, base.tpEmis), material, onStep);
+        const built = await pipeline.finish(draft, number, cnf, material, onStep);
         storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
         return { cnf, built };
       // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts insertCreated).

@@ -1,4 +1,4 @@
-import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
+import type { BuiltDocument, DocumentPipeline } from '../../lib/emission/pipeline.js';
 import { toEmissionContext } from '../../lib/emission/build-context.js';
 import type { ResponsibleTechnician } from '../../lib/nfe/xml/context.js';
 import type { NfceBody, NfeBody } from '../../lib/nfe/types.js';
@@ -7,7 +7,7 @@ import { checkNfce, checkNfe } from '../../lib/nfe/check.js';
 import { checkNotSelfReference } from '../../lib/nfe/rules/referenciadas.js';
 import { computeTotals } from '../../lib/nfe/totals.js';
 import { applyApproximateTax } from '../../lib/nfe/approximate-tax.js';
-import { buildSignedNfe } from '../../lib/nfe/document.js';
+import { buildSignedNfe, draftNfe, finishNfe, type SignedNfe } from '../../lib/nfe/document.js';
 import { createSigner } from '../../lib/sign/signer.js';
 import { API_VERSION } from '../../lib/version.js';
 
@@ -36,10 +36,24 @@ export const realPipeline: DocumentPipeline = {
     const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);
     // API.md rule 7: a note may not reference itself; its key exists only now.
     checkNotSelfReference(note.referenciadas, emission.accessKey);
-    const signed = buildSignedNfe(note, totals, emission, createSigner(material), onStep);
-    return { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue, ...(signed.qrCode ? { qrCode: signed.qrCode.qrCode } : {}) };
+    return builtOf(buildSignedNfe(note, totals, emission, createSigner(material), onStep));
+  },
+  draft(note, totals, ctx, material, onStep) {
+    const nfe = draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep);
+    return { note, totals, ctx, nfe };
+  },
+  finish(draft, number, cnf, material, onStep) {
+    const ctx = { ...draft.ctx, number, cnf };
+    if (!draft.nfe) return realPipeline.build(draft.note, draft.totals, ctx, material, onStep);
+    const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);
+    checkNotSelfReference(draft.note.referenciadas, emission.accessKey);
+    return builtOf(finishNfe(draft.nfe, emission, createSigner(material), onStep));
   },
 };
+
+function builtOf(signed: SignedNfe): BuiltDocument {
+  return { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue, ...(signed.qrCode ? { qrCode: signed.qrCode.qrCode } : {}) };
+}
 
 let bound: DocumentPipeline = realPipeline;
 

@@ -16,7 +16,7 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
  */
 const EMISSION_STATEMENTS_PER_NOTE = 3;
 
-const relayPolling = /"emission"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "emission"\."outbox" where "channel"/;
+const relayPolling = /"emission"\."outbox" (where "channel"|set "?(claimed_until|published_at))|from "emission"\."outbox" where "channel"/;
 
 test('an authorized NF-e costs the emission service at most its budget of SQL statements', async (t) => {
   const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });

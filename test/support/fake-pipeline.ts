@@ -102,4 +102,14 @@ export const fakePipeline: DocumentPipeline = {
     const xml = `<NFe xmlns="http://www.portalfiscal.inf.br/nfe">${infNFe}<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><Reference URI="#NFe${accessKey}"><DigestValue>${digestValue}</DigestValue></Reference></SignedInfo><SignatureValue>${signatureValue}</SignatureValue></Signature></NFe>`;
     return { xml, accessKey, digestValue, ...(ctx.model === '65' ? { qrCode: `https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=${accessKey}|2|${ctx.ambiente}|${ctx.issuer.cscId}|hash` } : {}) };
   },
+
+  // The stand-in refuses in the draft what its build refuses, and builds again with the number.
+  draft(note, totals, ctx, material) {
+    if (note.items.some((i) => i.descricao === 'FORA DO ESQUEMA')) throw new DomainError('XML_FORA_DO_ESQUEMA', { motivo: 'xProd reprovado (teste)' });
+    void material;
+    return { note, totals, ctx, nfe: null };
+  },
+  finish(draft, number, cnf, material) {
+    return fakePipeline.build(draft.note, draft.totals, { ...draft.ctx, number, cnf }, material);
+  },
 };

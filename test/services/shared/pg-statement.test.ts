@@ -10,7 +10,7 @@ const quoting = { escapeIdentifier: (s: string) => `"${s.replace(/"/g, '""')}"` 
 
 test('positional: `?` becomes $n with its value, `??` the quoted identifier part by part; undefined binds as null', (t) => {
   t.deepEqual(
-    positional('update ?? set a = ?, b = ? where ?? = ?', ['s.t', 1, undefined, 'id', 'x'], quoting),
+    positional('update ?? set a = ?, b = ? where ?? = ?', ['s.t', 1, undefined as unknown as null, 'id', 'x'], quoting),
     { text: 'update "s"."t" set a = $1, b = $2 where "id" = $3', values: [1, null, 'x'] },
   );
   t.deepEqual(positional('select 1', [], quoting), { text: 'select 1', values: [] });
