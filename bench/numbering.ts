@@ -1,0 +1,75 @@
+/**
+ * Numbers per second of ONE series (issue 18: "≥ 2,000 numbers/s per series"). Every note of an
+ * issuer's series queues on its sequence row from the claim to the commit, so a series' rate is
+ * bounded by what runs under that lock. This drives the emission store's own numbering
+ * (DocumentStore.createNumbered, the direct transaction on Postgres with fsync on) from
+ * BENCH_WORKERS concurrent callers on one series, with what the service runs under the lock:
+ *
+ * - `finish` (today's path): the note was drafted and checked against the XSD before the claim;
+ *   under the lock it is renumbered and signed (lib/nfe/document.ts finishNfe);
+ * - `build` (before 2026-11-26): the whole build, signature and XSD check under the lock
+ *   (buildSignedNfe).
+ *
+ * No HTTP, no authority: the series' own ceiling, per item count. Every run checks the numbers
+ * are 1..N without a gap.
+ *
+ *   npx tsx bench/numbering.ts
+ *   BENCH_SECONDS=5 BENCH_WORKERS=16 BENCH_ITEMS=1,50,990 npx tsx bench/numbering.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { startStack } from '../test/support/stack.js';
+import { DocumentStore } from '../services/emission/store.js';
+import { buildSignedNfe, draftNfe, finishNfe } from '../lib/nfe/document.js';
+import { createSigner } from '../lib/sign/signer.js';
+import { aContext, aNfe, anIssuer, anItem, testSigningMaterial, totalsOf } from '../test/support/checked-note-factories.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const workers = Number(process.env.BENCH_WORKERS ?? 16);
+const itemCounts = (process.env.BENCH_ITEMS ?? '1,50,990').split(',').map(Number);
+
+const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
+const signer = createSigner(testSigningMaterial());
+const issuer = anIssuer();
+const store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+
+let runs = 0;
+async function run(items: number, mode: 'finish' | 'build') {
+  const note = aNfe(Array.from({ length: items }, (_, i) => anItem({ codigo: `P${i + 1}` })));
+  const totals = totalsOf(note);
+  const dhEmi = '2026-11-26T10:00:00-03:00';
+  const draft = draftNfe(note, totals, aContext(note, { issuer, numero: 999_999_999, cNF: '11111111', dhEmi }), signer);
+  // A fresh series per run (numbering follows the CNPJ across issuer rows): its first note creates the sequence row.
+  const space = { issuerId: randomUUID(), cnpj: issuer.cnpj, model: '55' as const, series: ++runs, environment: 2 as const };
+  const doc = {
+    ...space, partnerId: randomUUID(), uf: issuer.endereco.uf, keyKind: 'live' as const, amountCents: totals.vNF, requestBody: null,
+    idempotencyKey: null, idempotencyFingerprint: null, tpEmis: 1, emittedAt: new Date(),
+  };
+  const underLock = async (numero: number) => {
+    const cNF = String(numero % 90_000_000 + 10_000_000);
+    const ctx = aContext(note, { issuer, numero, cNF, dhEmi });
+    const signed = mode === 'finish' ? finishNfe(draft, ctx, signer) : buildSignedNfe(note, totals, ctx, signer);
+    return { cnf: cNF, built: { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue } };
+  };
+  await store.createNumbered(doc, underLock, 'transmit');
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let notes = 0;
+  await Promise.all(Array.from({ length: workers }, async () => {
+    while (performance.now() < until) {
+      await store.createNumbered(doc, underLock, 'transmit');
+      notes++;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  const numbers = (await stack.knex('emission.documents').where({ issuer_id: space.issuerId, series: space.series }).orderBy('number').pluck('number')).map(Number);
+  return { items, mode, workers, numbersPerSecond: Math.round(notes / elapsed), notes: numbers.length, numbersOk: numbers.every((n, i) => n === i + 1) };
+}
+
+try {
+  const results = [];
+  for (const items of itemCounts) for (const mode of ['finish', 'build'] as const) results.push(await run(items, mode));
+  console.table(results);
+  for (const r of results) console.log(`BENCH ${JSON.stringify({ scenario: `numbering-${r.mode}-${r.items}`, ...r, mode: 'one series, store only' })}`);
+} finally {
+  await stack.stop();
+}
