@@ -3,6 +3,7 @@ import { startStack } from '../support/stack.js';
 import { createPartnerWithKey } from '../support/identity.js';
 import { companyWithA1 } from '../support/e2e.js';
 import { aValidNfeBody } from '../support/nfe-factories.js';
+import { emissionStatements, listed } from '../support/statement-count.js';
 
 /**
  * Issue 18 counts SQL statements per note: each costs ~0.2-0.3 ms of CPU. This guards the count
@@ -16,8 +17,6 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
  */
 const EMISSION_STATEMENTS_PER_NOTE = 3;
 
-const relayPolling = /"emission"\."outbox" (where "channel"|set "?(claimed_until|published_at))|from "emission"\."outbox" where "channel"/;
-
 test('an authorized NF-e costs the emission service at most its budget of SQL statements', async (t) => {
   const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
   t.teardown(() => stack.stop());
@@ -26,14 +25,10 @@ test('an authorized NF-e costs the emission service at most its budget of SQL st
   const { issuerId } = await companyWithA1(stack, headers);
   const emit = () => stack.request('POST', '/v1/nfe', { headers, body: { issuerId, ...aValidNfeBody() } });
   t.is((await emit()).status, 201); // first note of the series creates its sequence row
-  const seen: string[] = [];
-  const listener = (q: { sql: string }) => { if (q.sql.includes('"emission".') && !relayPolling.test(q.sql)) seen.push(q.sql); };
-  stack.knex.on('query', listener);
-  const res = await emit();
-  stack.knex.off('query', listener);
+  const { result: res, statements: seen } = await emissionStatements(stack.knex, emit);
   t.is(res.status, 201, res.text);
   t.is(res.body.data.status, 'AUTHORIZED');
-  t.true(seen.length <= EMISSION_STATEMENTS_PER_NOTE, `${seen.length} statements:\n${seen.map((s) => s.slice(0, 120)).join('\n')}`);
+  t.true(seen.length <= EMISSION_STATEMENTS_PER_NOTE, listed(seen));
   t.true(seen.length >= 3, 'the listener sees the emission statements'); // claim, insert, outcome
   t.regex(seen[0]!, /^begin; update "emission"\."number_sequences"/, 'BEGIN travels with the claim');
 });
