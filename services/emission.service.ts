@@ -306,7 +306,7 @@ const EmissionService: ServiceSchema = {
     self.storeDeps = storeDeps;
     self.fiscalEvents = new FiscalEventStore(storeDeps);
     self.inutilizacoes = new InutilizacaoStore(storeDeps);
-    self.nfse = new NfseStore(storeDeps);
+    self.nfse = new NfseStore({ ...storeDeps, eventCte: (name, ev, onlyIfRowsIn, opts) => self.eventCte(name, ev, onlyIfRowsIn, opts) });
     self.nfseEvents = new NfseEventStore(storeDeps, self.nfse);
     const metrics = metricsOf(self.broker);
     self.stages = new StageTimer(undefined, stageObserver(metrics));

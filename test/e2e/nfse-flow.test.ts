@@ -89,17 +89,17 @@ function badRequest(res: { headers: Headers; body: any }, detail: string, erros:
 
 test.serial('a Sefin rejection answers 400 BAD_REQUEST with erros[] verbatim: E0008 when Sefin\'s clock is behind the DPS dhEmi', async (t) => {
   const emission: any = stack.nodes[0]!.getLocalService({ name: 'emission', version: 1 });
-  const markTransmitting = emission.nfse.markTransmitting;
+  const createNumbered = emission.nfse.createNumbered;
   const at = clock.now();
-  // TRANSMITTING committed, then Sefin (sharing this clock) processes it a minute "before" dhEmi.
-  emission.nfse.markTransmitting = async (...args: unknown[]) => {
-    const claim = await markTransmitting.apply(emission.nfse, args);
+  // Numbered and committed TRANSMITTING, then Sefin (sharing this clock) processes it a minute "before" dhEmi.
+  emission.nfse.createNumbered = async (...args: unknown[]) => {
+    const doc = await createNumbered.apply(emission.nfse, args);
     clock.set(new Date(at.getTime() - 60_000));
-    return claim;
+    return doc;
   };
-  t.teardown(() => { emission.nfse.markTransmitting = markTransmitting; clock.set(at); });
+  t.teardown(() => { emission.nfse.createNumbered = createNumbered; clock.set(at); });
   const res = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) });
-  emission.nfse.markTransmitting = markTransmitting;
+  emission.nfse.createNumbered = createNumbered;
   clock.set(at);
   t.is(res.status, 400, res.text);
   const { nfseId, idDps } = res.body.error.details;

@@ -2,7 +2,6 @@ import { DomainError } from '../../../lib/errors/index.js';
 import { toCents } from '../../../lib/money.js';
 import { brasiliaDateTime, brasiliaDay } from '../../../lib/emission/build-context.js';
 import { nfseEmissionView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
-import { transmissionInFlightError } from '../../../lib/emission/transmission.js';
 import { checkNfse } from '../../../lib/nfse/check.js';
 import { buildSignedDps } from '../../../lib/nfse/document.js';
 import { checkAdesaoMunicipio, SEFIN_MUNICIPIO_NAO_ADERENTE } from '../../../lib/nfse/rules/municipio.js';
@@ -37,8 +36,8 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
  * One DPS, in the order of issue 16: issuer (400 without issuerId, 404, 403) → strict validation
  * (400) → rules 2-10 (422) → preflight (422: certificate, inscrição municipal, address) →
  * municipality adherence (422 when confirmed nao_aderente) → nDPS under the sequence row lock,
- * built, signed and XSD-checked in the same transaction (a refusal there rolls the number back) →
- * CREATED with idDps → TRANSMITTING committed → Sefin → outcome with its webhook in the outbox.
+ * built, signed and XSD-checked in the same transaction (a refusal there rolls the number back) and
+ * committed already TRANSMITTING with idDps → Sefin → outcome with its webhook in the outbox.
  *
  * The Idempotency-Key is bound to the DPS in its numbering transaction, as for NF-e
  * (services/emission/idempotent-retry.ts): a retry — after a 5xx, a crash, a timeout — answers that
@@ -89,14 +88,8 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
     return boundMeanwhile(err);
   }
 
-  let last = doc;
-  return guarded(deps.reportFault, () => last, async () => {
-    const claim = await deps.nfse.markTransmitting(doc.id, 'emission');
-    if (claim.kind === 'in-flight') throw transmissionInFlightError({ id: doc.id, status: claim.doc.status, number: doc.nDps, series: doc.serie });
-    if (claim.kind !== 'started') return respondNfse(claim.doc);
-    last = claim.doc;
-    return respondNfse(await transmitNfse(deps, claim.doc, storedXml, sefinTarget(doc)));
-  }, 'nfseId');
+  // The numbering committed it TRANSMITTING, its attempt 1 started (NfseStore.createNumbered).
+  return guarded(deps.reportFault, () => doc, async () => respondNfse(await transmitNfse(deps, doc, storedXml, sefinTarget(doc))), 'nfseId');
 }
 
 /** The NFS-e way of carrying a bound DPS on (services/emission/idempotent-retry.ts): consulted by idDps, or its stored DPS sent. */

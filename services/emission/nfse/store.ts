@@ -8,6 +8,9 @@ import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from 
 import type { AdesaoMunicipio, NfseAviso } from '../../../lib/nfse/types.js';
 import { DomainError } from '../../../lib/errors/index.js';
 import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../store.js';
+import { billingCte, insertStatement, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
+import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
+import { runStatement } from '../../shared/pg-statement.js';
 
 /**
  * Persistence of NFS-e documents: the nDPS numbering, the states, the history and their events
@@ -57,6 +60,8 @@ const IDEMPOTENCY_INDEX = 'nfse_documents_idempotency_unique';
 
 /** nDPS is TSNumDPS: up to 15 digits. */
 const MAX_NDPS = 999_999_999_999_999;
+/** Locks a série's sequence row and advances it; the nDPS it held (as CLAIM_SQL of services/emission/store.ts). */
+const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id = ? and serie = ? and environment = ? returning next_number - 1 as n_dps';
 
 const COLUMNS = `id, partner_id, issuer_id, serie, n_dps, environment, key_kind, id_dps, codigo_municipio, emitted_at, status, amount_cents,
   chave_acesso, numero_nfse, authorized_at, canceled_at, erros, avisos, alertas, motivo, created_at, updated_at, next_check_at,
@@ -76,6 +81,24 @@ export function toNfseRecord(r: any): NfseRecord {
   };
 }
 
+/**
+ * What Sefin's answer `tr` writes on `current`: the columns, and the record they make of it (the
+ * store answers from what it wrote, never re-reads). Details absent from the answer keep their value.
+ */
+function answered(current: NfseRecord, tr: { to: NfseStatus; motivo: string | null }, details: SefinDetails, now: Date, nextCheck: Date | null) {
+  const columns: Record<string, Knex.Value | undefined> = {
+    status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null, next_check_at: nextCheck,
+    chave_acesso: details.chaveAcesso || undefined, numero_nfse: details.numeroNfse || undefined, nfse_xml: details.nfseXml || undefined,
+    authorized_at: details.authorizedAt, erros: details.erros && JSON.stringify(details.erros), alertas: details.alertas && JSON.stringify(details.alertas),
+  };
+  const record: NfseRecord = {
+    ...current, status: tr.to, motivo: tr.motivo, updatedAt: now, transmittingUntil: null, nextCheckAt: nextCheck,
+    chaveAcesso: details.chaveAcesso || current.chaveAcesso, numeroNfse: details.numeroNfse || current.numeroNfse,
+    authorizedAt: details.authorizedAt ?? current.authorizedAt, erros: details.erros ?? current.erros, alertas: details.alertas ?? current.alertas,
+  };
+  return { columns, record };
+}
+
 export interface NfseListFilter {
   partnerId: string;
   status?: NfseStatus;
@@ -92,6 +115,10 @@ export class NfseStore {
 
   private t(name: string): string {
     return `${this.d.schema}.${name}`;
+  }
+
+  private get tables(): DocumentTables {
+    return { documents: this.t('nfse_documents'), history: this.t('nfse_history') };
   }
 
   private select(q: Knex | Knex.Transaction) {
@@ -127,11 +154,12 @@ export class NfseStore {
   }
 
   /**
-   * Allocates the next nDPS of the space and stores the DPS built with it, in one transaction
-   * holding the sequence row lock: concurrent nodes queue on the lock, and a build that throws
-   * (XSD, signature) rolls the number back, so nDPS stay consecutive without gaps. The request's
-   * Idempotency-Key is bound in the same insert: a key another request bound first is refused
-   * (KeyAlreadyBound) and the number goes back with the rollback.
+   * Allocates the next nDPS of the space and stores the DPS built with it, already TRANSMITTING
+   * (attempt 1 and its lease), in one transaction holding the sequence row lock: concurrent nodes
+   * queue on the lock, and a build that throws (XSD, signature) rolls the number back, so nDPS stay
+   * consecutive without gaps. The request's Idempotency-Key is bound in the same insert: a key
+   * another request bound first is refused (KeyAlreadyBound) and the number goes back with the
+   * rollback.
    */
   async createNumbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
     try {
@@ -142,89 +170,157 @@ export class NfseStore {
     }
   }
 
+  /**
+   * Issue 18, as the NF-e numbering (services/emission/store.ts numbered): the sequence row is
+   * locked from the claim to the commit and every DPS of the série queues on it, so what runs in
+   * between is counted in round trips: the claim (lock + advance in one statement, sent with its
+   * BEGIN in one message: services/shared/direct-transaction.ts), the build, the insert with both
+   * history rows, COMMIT. The série's first DPS (no sequence row yet: the direct transaction rolls
+   * back) and PGlite (one session) take a knex transaction, which creates the row when missing.
+   */
   private async numbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
     const key = { issuer_id: doc.issuerId, serie: doc.serie, environment: doc.environment };
+    const claim = [this.t('nfse_sequences'), key.issuer_id, key.serie, key.environment];
+    if (supportsDirectTransactions(this.d.knex)) {
+      try {
+        return await directTransaction(this.d.knex, CLAIM_SQL, claim, async (tx, rows) => {
+          if (!rows[0]) throw new RollBack('no sequence row yet');
+          return this.insertTransmitting(tx, doc, Number(rows[0].n_dps), build);
+        });
+      } catch (err) {
+        if (!(err instanceof RollBack)) throw err;
+      }
+    }
     return this.d.knex.transaction(async (trx) => {
-      await trx(this.t('nfse_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'serie', 'environment']).ignore();
-      const seq = await trx(this.t('nfse_sequences')).where(key).forUpdate().first('next_number');
-      const nDps = Number(seq.next_number);
-      if (nDps > MAX_NDPS) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.serie }, 'Numeração da série da DPS esgotada; use outra série.');
-      const built = await build(nDps);
-      const now = this.d.now();
-      const row = {
-        id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, serie: doc.serie, n_dps: nDps, environment: doc.environment,
-        key_kind: doc.keyKind, id_dps: built.idDps, codigo_municipio: doc.codigoMunicipio, emitted_at: doc.emittedAt, status: 'CREATED',
-        amount_cents: doc.amountCents.toString(), request_body: JSON.stringify(doc.requestBody ?? null), dps_xml: built.xml,
-        avisos: JSON.stringify(doc.avisos), alertas: '[]', idempotency_key: doc.idempotencyKey,
-        idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now,
-        next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0,
-      };
-      await trx(this.t('nfse_documents')).insert(row);
-      await trx(this.t('nfse_sequences')).where(key).update({ next_number: nDps + 1 });
-      await this.history(trx, row.id, null, 'CREATED', 'emission', null, { idDps: built.idDps, nDps });
-      return toNfseRecord((await this.select(trx).where({ id: row.id }).first()));
+      const tx = statementsOf(trx);
+      const claimNext = async (): Promise<{ n_dps: string } | undefined> => (await tx.query(CLAIM_SQL, claim, { prepare: true })).rows[0];
+      let claimed = await claimNext();
+      if (!claimed) {
+        // Concurrent first DPS of a série insert one row (nDPS starts at 1); the claim's row lock orders them.
+        await trx(this.t('nfse_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'serie', 'environment']).ignore();
+        claimed = await claimNext();
+        if (!claimed) throw new Error(`nfse sequence ${JSON.stringify(key)} missing after its insert`);
+      }
+      return this.insertTransmitting(tx, doc, Number(claimed.n_dps), build);
     });
+  }
+
+  /**
+   * Builds the DPS with the claimed nDPS and inserts it already TRANSMITTING, as markTransmitting
+   * would start its attempt 1 (lib/emission/transmission.ts), with its CREATED and TRANSMITTING
+   * history rows, in one statement: a new DPS's first transmission costs no transaction of its own.
+   * Crash-safe as the separate commit was: a DPS left TRANSMITTING is taken over when its lease
+   * expires (the 2 minutes a CREATED one also waited), consulted by idDps, and sent when Sefin does
+   * not know it.
+   */
+  private async insertTransmitting(tx: DirectTx, doc: NewNfse, nDps: number, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
+    if (nDps > MAX_NDPS) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.serie }, 'Numeração da série da DPS esgotada; use outra série.');
+    const built = await build(nDps);
+    const now = this.d.now();
+    const start = transmissionStart({ status: 'CREATED', transmittingUntil: null, transmissions: 0 }, now);
+    if (start.kind !== 'start') throw new Error(`a new DPS cannot start its transmission (${start.kind})`);
+    const row = {
+      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, serie: doc.serie, n_dps: nDps, environment: doc.environment,
+      key_kind: doc.keyKind, id_dps: built.idDps, codigo_municipio: doc.codigoMunicipio, emitted_at: doc.emittedAt, status: 'TRANSMITTING',
+      amount_cents: doc.amountCents.toString(), chave_acesso: null, numero_nfse: null, authorized_at: null, canceled_at: null,
+      request_body: JSON.stringify(doc.requestBody ?? null), dps_xml: built.xml, erros: null, avisos: JSON.stringify(doc.avisos), alertas: '[]', motivo: null,
+      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now,
+      next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: start.attempt, transmitting_until: start.leaseUntil,
+    };
+    const statement = insertStatement(this.tables, row, [
+      { from: null, to: 'CREATED', trigger: 'emission', motivo: null, detail: { idDps: built.idDps, nDps }, at: now },
+      { from: 'CREATED', to: 'TRANSMITTING', trigger: 'emission', motivo: null, detail: { attempt: start.attempt }, at: now },
+    ]);
+    await tx.query(statement.sql, statement.bindings, { prepare: true });
+    // Built from what was written: no re-read while the sequence row is locked.
+    return toNfseRecord(row);
   }
 
   /**
    * Starts transmission attempt n+1 and commits before Sefin is called (API.md: TRANSMITTING is
    * stored first). Decided on the locked row (lib/emission/transmission.ts), so of two nodes racing
-   * for one DPS exactly one sends it.
+   * for one DPS exactly one sends it. A new DPS does not come here: it is numbered TRANSMITTING.
    */
   async markTransmitting(id: string, trigger: 'emission' | 'retransmit' | 'retry', expectedAttempt?: number): Promise<NfseClaim> {
     return this.d.knex.transaction(async (trx) => {
-      const current = toNfseRecord(await this.select(trx).where({ id }).forUpdate().first());
+      const row = await this.select(trx).where({ id }).forUpdate().first();
+      if (!row) throw new Error(`DPS ${id} vanished`);
+      const current = toNfseRecord(row);
       const now = this.d.now();
       const decision = transmissionStart(current, now, expectedAttempt);
       if (decision.kind !== 'start') return { kind: decision.kind, doc: current };
-      await trx(this.t('nfse_documents')).where({ id }).update({
+      const changes = {
         status: 'TRANSMITTING', updated_at: now, transmissions: decision.attempt, transmitting_until: decision.leaseUntil,
         next_check_at: nextCheckAt(current.createdAt, 0, now),
-      });
-      await this.history(trx, id, current.status, 'TRANSMITTING', trigger, null, { attempt: decision.attempt });
-      return { kind: 'started', doc: toNfseRecord(await this.select(trx).where({ id }).first()) };
+      };
+      await this.transition(statementsOf(trx), id, changes, { from: current.status, to: 'TRANSMITTING', trigger, motivo: null, detail: { attempt: decision.attempt }, at: now });
+      // The row is locked: what it is now is what was read plus what was written (no re-read).
+      return { kind: 'started', doc: toNfseRecord({ ...row, ...changes }) };
     });
   }
 
   /**
    * Applies Sefin's answer to attempt `attempt`: the first terminal outcome wins (exactly one
    * terminal event), an answer for a superseded attempt only goes to the history, and the event
-   * commits with the state.
+   * commits with the state. `known`: the DPS as this process wrote it when it started that attempt
+   * (applyOwnTerminalOutcome); otherwise, or when that does not apply, decided on the locked row.
    */
-  async applyOutcome(id: string, attempt: number, trigger: string, tr: NfseTransition, details: SefinDetails = {}): Promise<NfseRecord> {
+  async applyOutcome(id: string, attempt: number, trigger: string, tr: NfseTransition, details: SefinDetails = {}, known?: NfseRecord): Promise<NfseRecord> {
+    if (known && known.id === id && known.transmissions === attempt) {
+      const applied = await this.applyOwnTerminalOutcome(known, trigger, tr, details);
+      if (applied) return applied;
+    }
     return this.d.knex.transaction(async (trx) => {
-      const row = await trx(this.t('nfse_documents')).where({ id }).forUpdate().first('status', 'created_at', 'check_attempts', 'transmissions');
-      const from = row.status as NfseStatus;
+      // The whole record under the lock: every answer below is built from it and what is written.
+      const row = await this.select(trx).where({ id }).forUpdate().first();
+      if (!row) throw new Error(`DPS ${id} vanished`);
+      const current = toNfseRecord(row);
+      const from = current.status;
       const now = this.d.now();
-      const reread = async () => toNfseRecord(await this.select(trx).where({ id }).first());
-      if (isNfseTerminal(from)) return reread();
-      const latest = Number(row.transmissions);
+      if (isNfseTerminal(from)) return current;
+      const latest = current.transmissions;
       if (isStaleAnswer(attempt, latest)) {
         await this.history(trx, id, from, from, trigger, `Resposta da transmissão ${attempt} descartada: a transmissão ${latest} é a vigente.`, { attempt, outcome: tr.to });
-        return reread();
+        return current;
       }
       if (tr.to === null) {
-        await trx(this.t('nfse_documents')).where({ id }).update({ motivo: tr.motivo, updated_at: now, transmitting_until: null });
-        await this.history(trx, id, from, from, trigger, tr.motivo, null);
-        return reread();
+        const changes = { motivo: tr.motivo, updated_at: now, transmitting_until: null };
+        await this.transition(statementsOf(trx), id, changes, { from, to: from, trigger, motivo: tr.motivo, detail: null, at: now });
+        return toNfseRecord({ ...row, ...changes });
       }
-      const terminal = isNfseTerminal(tr.to);
-      await trx(this.t('nfse_documents')).where({ id }).update({
-        status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null,
-        next_check_at: terminal ? null : nextCheckAt(new Date(row.created_at), Number(row.check_attempts), now),
-        ...(details.chaveAcesso ? { chave_acesso: details.chaveAcesso } : {}),
-        ...(details.numeroNfse ? { numero_nfse: details.numeroNfse } : {}),
-        ...(details.nfseXml ? { nfse_xml: details.nfseXml } : {}),
-        ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
-        ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
-        ...(details.alertas ? { alertas: JSON.stringify(details.alertas) } : {}),
-      });
-      await this.history(trx, id, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null);
-      const record = await reread();
-      if (tr.event) await this.d.enqueueEvent(trx, { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) });
-      if (tr.to === 'AUTHORIZED') await this.countEmission(trx, record);
+      const { columns, record } = answered(current, tr, details, now, isNfseTerminal(tr.to) ? null : nextCheckAt(current.createdAt, current.checkAttempts, now));
+      const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) } : undefined;
+      const outbox = event && this.d.eventCte ? this.d.eventCte('event', event) : undefined;
+      await this.transition(statementsOf(trx), id, columns, { from, to: tr.to, trigger, motivo: tr.motivo, detail: details.erros ? { erros: details.erros } : null, at: now },
+        { also: [...this.authorizedCtes(record), ...(outbox ? [outbox] : [])] });
+      if (outbox) outbox.written();
+      else if (event) await this.d.enqueueEvent(trx, event);
       return record;
     });
+  }
+
+  /**
+   * The terminal answer to the attempt this process started itself (`known`, as it wrote it), in
+   * one statement and no transaction, as the NF-e store does it (issue 18: BEGIN, the locking read
+   * and COMMIT were three of a DPS's round trips). The update applies only while the row is still
+   * TRANSMITTING under that attempt, so it never overwrites a newer attempt or a state another node
+   * reached; the history row, billing count, adherence and outbox event follow it only if it
+   * applied, and the event goes to the relay from memory once the statement returned (handOff:
+   * services/mixins/outbox.mixin.ts). Otherwise (undefined) applyOutcome decides under the row lock.
+   */
+  private async applyOwnTerminalOutcome(known: NfseRecord, trigger: string, tr: NfseTransition, details: SefinDetails): Promise<NfseRecord | undefined> {
+    if (tr.to === null || !isNfseTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.d.eventCte) return undefined;
+    const now = this.d.now();
+    const { columns, record } = answered(known, tr, details, now, null);
+    const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) } : undefined;
+    const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
+    // Outside any transaction: the statement commits by itself.
+    const autocommit: DirectTx = { query: (sql, bindings, opts) => runStatement(this.d.knex, sql, bindings, opts) };
+    const rows = await this.transition(autocommit, known.id, columns, { from: 'TRANSMITTING', to: tr.to, trigger, motivo: tr.motivo, detail: details.erros ? { erros: details.erros } : null, at: now },
+      { guard: { status: 'TRANSMITTING', transmissions: known.transmissions }, also: [...this.authorizedCtes(record, 'changed'), ...(outbox ? [outbox] : [])] });
+    if (rows.length !== 1) return undefined;
+    outbox?.written();
+    return record;
   }
 
   /** Due open DPS for this node's reconciliation (SKIP LOCKED; live leases are left alone). */
@@ -255,13 +351,30 @@ export class NfseStore {
     return rows.map(toNfseRecord);
   }
 
-  /** API.md: test-key emissions are not billed; they are counted apart (same counters as NF-e). */
-  private async countEmission(trx: Knex.Transaction, doc: NfseRecord): Promise<void> {
-    await trx.raw(
-      `insert into ?? (partner_id, period, model, environment, key_kind, billable, count) values (?, ?, 'NFSe', ?, ?, ?, 1)
-       on conflict (partner_id, period, model, environment, key_kind) do update set count = billing_counters.count + 1`,
-      [this.t('billing_counters'), doc.partnerId, doc.createdAt.toISOString().slice(0, 7), doc.environment, doc.keyKind, doc.keyKind !== 'test'],
-    );
+  /**
+   * What an authorization writes besides the DPS: the billing counter (counted as NF-e's, under
+   * model NFSe) and, rule 9, the emitter's municipality as adhering to the national standard (the
+   * DPS was accepted there), in the authorization's statement.
+   */
+  private authorizedCtes(doc: NfseRecord, onlyIfRowsIn?: string): Cte[] {
+    if (doc.status !== 'AUTHORIZED') return [];
+    const billed = billingCte(this.t('billing_counters'), { ...doc, model: 'NFSe' }, onlyIfRowsIn);
+    const municipalities = this.t('nfse_municipalities');
+    // Written only when the row says otherwise: every DPS of a municipality would otherwise take
+    // its row's lock (the upsert's) for what it already says.
+    const adhered = {
+      sql: `adhered as (insert into ?? as m (codigo_municipio, environment, adesao, mensagem, updated_at) select ?, ?::smallint, 'aderente', null::text, ?::timestamptz
+          where not exists (select 1 from ?? where codigo_municipio = ? and environment = ? and adesao = 'aderente' and mensagem is null)${onlyIfRowsIn ? ` and exists (select 1 from ${onlyIfRowsIn})` : ''}
+        on conflict (codigo_municipio, environment) do update set adesao = excluded.adesao, mensagem = excluded.mensagem, updated_at = excluded.updated_at)`,
+      bindings: [municipalities, doc.codigoMunicipio, doc.environment, this.d.now(), municipalities, doc.codigoMunicipio, doc.environment],
+    };
+    return [billed, adhered];
+  }
+
+  /** A state change, its history row and `opts.also` in one statement (services/emission/transition-sql.ts); the rows it changed. */
+  private async transition(q: DirectTx, id: string, changes: Record<string, Knex.Value | undefined>, entry: HistoryEntry, opts: { guard?: Record<string, Knex.Value>; also?: Cte[] } = {}): Promise<unknown[]> {
+    const statement = transitionStatement(this.tables, id, changes, entry, opts);
+    return (await q.query(statement.sql, statement.bindings, { prepare: true })).rows;
   }
 
   async history(trx: Knex.Transaction, documentId: string, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {

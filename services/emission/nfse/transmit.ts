@@ -32,8 +32,8 @@ function detailsOf(result: NfseSubmitResult | DpsConsultResult): SefinDetails {
 }
 
 /**
- * Sends a DPS already committed as TRANSMITTING (`doc` as markTransmitting returned it) and stores
- * Sefin's answer for that attempt. E0014 for our own idDps means an earlier attempt was processed:
+ * Sends a DPS already committed as TRANSMITTING (`doc` as the numbering or markTransmitting wrote
+ * it) and stores Sefin's answer for that attempt. E0014 for our own idDps means an earlier attempt was processed:
  * the DPS is consulted and ends as Sefin holds it. An E0037 records the emitter's municipality as
  * `nao_aderente` (rule 9), so the next DPS is refused before numbering.
  */
@@ -44,19 +44,19 @@ export async function transmitNfse(deps: NfseTransmitDeps, doc: NfseRecord, sign
     const tr: NfseTransition = consulted.kind === 'authorized'
       ? nfseTransition(doc.status, { kind: 'consult', result: consulted })
       : { to: null, motivo: `Sefin acusou DPS duplicada (${SEFIN_DPS_DUPLICADA}) e a consulta pelo idDps não a encontrou; nova consulta agendada.` };
-    const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `duplicate-consult:${consulted.kind}`, tr, detailsOf(consulted));
+    const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `duplicate-consult:${consulted.kind}`, tr, detailsOf(consulted), doc);
     deps.onOutcome?.(stored, 'consult', consulted);
     return stored;
   }
   const tr = nfseTransition(doc.status, { kind: 'submit', result: submitted });
-  const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `submit:${submitted.kind}`, tr, detailsOf(submitted));
+  const stored = await deps.nfse.applyOutcome(doc.id, doc.transmissions, `submit:${submitted.kind}`, tr, detailsOf(submitted), doc);
   deps.onOutcome?.(stored, 'submission', submitted);
-  await recordAdherence(deps, doc, submitted);
+  await recordNonAdherence(deps, doc, submitted);
   return stored;
 }
 
-async function recordAdherence(deps: NfseTransmitDeps, doc: NfseRecord, result: NfseSubmitResult): Promise<void> {
-  if (result.kind === 'authorized') await deps.nfse.recordAdesao(doc.codigoMunicipio, doc.environment, 'aderente', null);
+/** An authorization records the municipality as adhering with the outcome itself (NfseStore.applyOutcome); a refusal E0037 here. */
+async function recordNonAdherence(deps: NfseTransmitDeps, doc: NfseRecord, result: NfseSubmitResult): Promise<void> {
   if (result.kind !== 'rejected') return;
   const e0037 = result.erros.find((e) => e.codigo === SEFIN_MUNICIPIO_NAO_ADERENTE);
   if (e0037) await deps.nfse.recordAdesao(doc.codigoMunicipio, doc.environment, 'nao_aderente', e0037.descricao);

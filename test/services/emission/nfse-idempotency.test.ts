@@ -109,16 +109,24 @@ test.serial('an answer lost after Sefin processed the DPS: the retry consults by
   t.deepEqual(replay.body.data, retry.body.data);
 });
 
-test.serial('the database failing between the numbering and TRANSMITTING answers 503 naming the DPS; the retry carries that same DPS on', async (t) => {
+test.serial('a DPS an earlier version left CREATED (the database failed before its TRANSMITTING commit) answers 503 naming it; the retry carries that same DPS on', async (t) => {
   const h = keyed();
   const body = aValidNfseBody({ issuerId });
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
-  const markTransmitting = emission.nfse.markTransmitting;
-  emission.nfse.markTransmitting = async () => { throw new Error('Connection terminated unexpectedly'); };
-  t.teardown(() => { emission.nfse.markTransmitting = markTransmitting; });
+  const createNumbered = emission.nfse.createNumbered;
+  // A new DPS now commits TRANSMITTING with its nDPS (NfseStore.createNumbered); before, the
+  // numbering committed CREATED and TRANSMITTING was a transaction of its own. Such a DPS, whose
+  // request died in between, may still be in the database: it is made here as that version left it.
+  emission.nfse.createNumbered = async (...args: unknown[]) => {
+    const doc = await createNumbered.apply(emission.nfse, args);
+    await stack.knex('emission.nfse_documents').where({ id: doc.id }).update({ status: 'CREATED', transmissions: 0, transmitting_until: null });
+    await stack.knex('emission.nfse_history').where({ document_id: doc.id, to_status: 'TRANSMITTING' }).del();
+    throw new Error('Connection terminated unexpectedly');
+  };
+  t.teardown(() => { emission.nfse.createNumbered = createNumbered; });
 
   const failed = await post(body, h);
-  emission.nfse.markTransmitting = markTransmitting;
+  emission.nfse.createNumbered = createNumbered;
   const [dps] = await dpsOf(h['idempotency-key']);
   assertUnavailable(t, failed, { nfseId: dps.id, status: 'CREATED' });
   const numbered = await nextNDps();
@@ -142,7 +150,7 @@ test.serial('the database failing between the numbering and TRANSMITTING answers
   ]);
 });
 
-test.serial('a connection lost as the numbering commits: the gateway\'s 503 names the committed DPS; the retry sends it once its creator is taken to have died', async (t) => {
+test.serial('a connection lost as the numbering commits: the gateway\'s 503 names the DPS committed TRANSMITTING, never sent; once its lease expired the retry consults by idDps, then sends it', async (t) => {
   const h = keyed();
   const body = aValidNfseBody({ issuerId });
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
@@ -153,23 +161,34 @@ test.serial('a connection lost as the numbering commits: the gateway\'s 503 name
     throw new Error('Connection terminated unexpectedly');
   };
   t.teardown(() => { emission.nfse.createNumbered = createNumbered; });
+  const consults = sefin.count('nfseConsultDps');
 
   const failed = await post(body, h);
   emission.nfse.createNumbered = createNumbered;
   const [dps] = await dpsOf(h['idempotency-key']);
-  assertUnavailable(t, failed, { nfseId: dps.id, status: 'CREATED' });
+  assertUnavailable(t, failed, { nfseId: dps.id, status: 'TRANSMITTING' });
+  const history = async () => (await stack.knex('emission.nfse_history').where({ document_id: dps.id }).orderBy('id')).map((r: any) => [r.from_status, r.to_status, r.trigger, r.detail]);
+  t.deepEqual(await history(), [
+    [null, 'CREATED', 'emission', { idDps: dps.id_dps, nDps: Number(dps.n_dps) }], ['CREATED', 'TRANSMITTING', 'emission', { attempt: 1 }],
+  ]);
 
+  // Its transmission's lease is alive: answered as it is, nothing sent.
   const early = await post(body, h);
   t.is(early.status, 201, early.text);
-  t.like(early.body.data, { id: dps.id, status: 'CREATED' });
+  t.like(early.body.data, { id: dps.id, status: 'TRANSMITTING' });
   t.is(submitsOf(dps.id_dps), 0);
 
-  clock.advance(121_000);
+  clock.advance(121_000); // the lease expired: consulted by idDps (unknown to Sefin), then sent with the same idDps
   const carried = await post(body, h);
   t.is(carried.status, 201, carried.text);
-  t.like(carried.body.data, { id: dps.id, nDPS: Number(dps.n_dps), status: 'AUTHORIZED' });
+  t.like(carried.body.data, { id: dps.id, nDPS: Number(dps.n_dps), idDps: dps.id_dps, status: 'AUTHORIZED' });
   t.is(submitsOf(dps.id_dps), 1);
+  t.is(sefin.count('nfseConsultDps'), consults + 1);
   t.is((await dpsOf(h['idempotency-key'])).length, 1);
+  t.is((await authorizedEvents(dps.id)).length, 1);
+  t.deepEqual((await history()).slice(2).map((r) => r.slice(0, 3)), [
+    ['TRANSMITTING', 'TRANSMITTING', 'retransmit'], ['TRANSMITTING', 'AUTHORIZED', 'submit:authorized'],
+  ]);
 });
 
 test.serial('a Sefin rejection is replayed under the key, not emitted again', async (t) => {
@@ -198,8 +217,8 @@ test.serial('an emission node lost mid-request: the gateway\'s 503 still names t
   const handled = [0, 0];
   [1, 2].forEach((n, i) => {
     const svc: any = cluster.nodes[n]!.getLocalService('v1.emission');
-    const mark = svc.nfse.markTransmitting.bind(svc.nfse);
-    svc.nfse.markTransmitting = (...args: unknown[]) => { handled[i]!++; return mark(...args); };
+    const create = svc.nfse.createNumbered.bind(svc.nfse);
+    svc.nfse.createNumbered = (...args: unknown[]) => { handled[i]!++; return create(...args); };
   });
   const { headers: h, issuerId: clusterIssuer } = await integratorWithA1(cluster, NFSE_ISSUER);
   const keyedHeaders = { ...h, 'idempotency-key': `dps-${randomUUID()}` };
