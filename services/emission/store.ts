@@ -16,6 +16,7 @@ import type { OutboxCte } from '../mixins/outbox.mixin.js';
 import { prepared } from '../shared/prepared.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
 import { runStatement } from '../shared/pg-statement.js';
+import { billingCte, transitionStatement, type Cte, type DocumentTables } from './transition-sql.js';
 
 /**
  * Persistence of documents, numbering, history, billing and their events. Every state change and
@@ -477,17 +478,9 @@ export class DocumentStore {
     // The statement commits by itself: its event is handed to the relay from memory once it returns.
     const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
     const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
-    const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-    const { rows } = await runStatement(this.d.knex,
-      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')}
-         where id = ? and status = 'TRANSMITTING' and transmissions = ? and access_key is not distinct from ? and tp_emis = ? returning id)${also.map((a) => `, ${a.sql}`).join('')},
-       logged as (insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) select id, ?, ?, ?, ?, ?::jsonb, ?::timestamptz from changed)
-       select id from changed`,
-      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), known.id, known.transmissions, known.accessKey, known.tpEmis,
-        ...also.flatMap((a) => a.bindings),
-        this.t('document_history'), 'TRANSMITTING', tr.to, trigger, tr.motivo ?? null, details.erros ? JSON.stringify({ erros: details.erros }) : null, now],
-      { prepare: true },
-    );
+    const statement = transitionStatement(this.tables(), known.id, changes, { from: 'TRANSMITTING', to: tr.to, trigger, motivo: tr.motivo ?? null, detail: details.erros ? { erros: details.erros } : null, at: now },
+      { guard: { status: 'TRANSMITTING', transmissions: known.transmissions, access_key: known.accessKey, tp_emis: known.tpEmis }, also });
+    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: true });
     if (rows.length !== 1) return undefined;
     outbox?.written();
     return record;
@@ -533,34 +526,23 @@ export class DocumentStore {
     return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
   }
 
-  /**
-   * API.md: test-key emissions are not billed; they are counted apart. A writable CTE, written in
-   * the statement of the authorization itself (issue 18: one round trip less per note).
-   */
-  private countEmission(doc: DocumentRecord, onlyIfRowsIn?: string): { sql: string; bindings: Knex.Value[] } {
-    const period = doc.createdAt.toISOString().slice(0, 7);
-    // A select has no target column types to infer its parameters from: they are cast.
-    const values = onlyIfRowsIn ? `select ?, ?, ?, ?::smallint, ?, ?::boolean, 1 where exists (select 1 from ${onlyIfRowsIn})` : 'values (?, ?, ?, ?, ?, ?, 1)';
-    return {
-      sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) ${values}
-        on conflict (partner_id, period, model, environment, key_kind) do update set count = b.count + 1)`,
-      bindings: [this.t('billing_counters'), doc.partnerId, period, doc.model, doc.environment, doc.keyKind, doc.keyKind !== 'test'],
-    };
+  /** The billing counter of an authorized note (services/emission/transition-sql.ts billingCte, shared with NFS-e). */
+  private countEmission(doc: DocumentRecord, onlyIfRowsIn?: string): Cte {
+    return billingCte(this.t('billing_counters'), doc, onlyIfRowsIn);
+  }
+
+  private tables(): DocumentTables {
+    return { documents: this.t('documents'), history: this.t('document_history') };
   }
 
   /**
    * A state change and its history row in one statement (a writable CTE): on the hot path every
-   * round trip counts (issue 18), and both still commit together.
+   * round trip counts (issue 18), and both still commit together. For a row `trx` holds locked.
    */
   private async updateWithHistory(trx: Knex.Transaction, id: string, changes: Record<string, Knex.Value | undefined>, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown,
-    also: { sql: string; bindings: Knex.Value[] }[] = []): Promise<void> {
-    const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-    await prepared(trx.raw(
-      `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?)${also.map((a) => `, ${a.sql}`).join('')}
-       insert into ?? (document_id, from_status, to_status, trigger, motivo, detail, at) values (?, ?, ?, ?, ?, ?, ?)`,
-      [this.t('documents'), ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...also.flatMap((a) => a.bindings),
-        this.t('document_history'), id, from, to, trigger, motivo ?? null, detail ? JSON.stringify(detail) : null, this.d.now()],
-    ));
+    also: Cte[] = []): Promise<void> {
+    const statement = transitionStatement(this.tables(), id, changes, { from, to, trigger, motivo: motivo ?? null, detail, at: this.d.now() }, { also });
+    await statementsOf(trx).query(statement.sql, statement.bindings, { prepare: true });
   }
 
   private async history(trx: Knex.Transaction, documentId: string, from: string | null, to: string, trigger: string, motivo: string | null, detail: unknown): Promise<void> {
