@@ -1,7 +1,7 @@
 import test from 'ava';
 import { STATUS_CODES } from 'node:http';
 import { startStack, type Stack } from '../support/stack.js';
-import { aValidNfseBody } from '../support/nfse-factories.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../support/nfse-factories.js';
 import { companyWithA1, integratorWithA1, subscribedReceiver } from '../support/e2e.js';
 import type { Receiver } from '../support/webhook-receiver.js';
 import { waitFor } from '../support/webhooks.js';
@@ -20,7 +20,6 @@ let receiver: Receiver;
 let headers: Record<string, string>;
 let issuerId: string;
 const clock = new ManualClock(new Date());
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test.before(async () => {
   stack = await startStack({ clock, env: { WEBHOOK_POLL_MS: '200', SIMULATOR_SEFIN_NAO_ADERENTES: '3304557' } });

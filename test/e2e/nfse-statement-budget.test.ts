@@ -1,7 +1,7 @@
 import test from 'ava';
 import { startStack } from '../support/stack.js';
 import { integratorWithA1 } from '../support/e2e.js';
-import { aValidNfseBody } from '../support/nfse-factories.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../support/nfse-factories.js';
 import { emissionStatements, listed } from '../support/statement-count.js';
 
 /**
@@ -15,7 +15,6 @@ import { emissionStatements, listed } from '../support/statement-count.js';
  * adherence and outbox row). Five round trips with the COMMIT.
  */
 const EMISSION_STATEMENTS_PER_NFSE = 4;
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test('an authorized NFS-e costs the emission service at most its budget of SQL statements, and writes all it did before', async (t) => {
   const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { startCluster, partnerWithKey, type Cluster } from '../support/cluster.js';
 import { companyWithA1 } from '../support/e2e.js';
-import { aValidNfseBody } from '../support/nfse-factories.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../support/nfse-factories.js';
 import { waitFor } from '../support/webhooks.js';
 
 /**
@@ -14,7 +14,6 @@ import { waitFor } from '../support/webhooks.js';
  * and the dead attempt's 2-minute lease is ended in its row, never waited for.
  */
 const SLOW_MS = 8_000;
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 let cluster: Cluster;
 let headers: Record<string, string>;

@@ -1,5 +1,8 @@
 import type { NfseIssuer } from '../../lib/nfse/types.js';
 
+/** What an NFS-e provider adds to aCompleteIssuer (POST /v1/companies): Simples ME/EPP, its inscrição municipal and e-mail. */
+export const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' } as const;
+
 /** A complete, valid POST /v1/nfse body (Simples ME/EPP, ISS not retained, CNPJ taker). */
 export function aValidNfseBody(over: Record<string, unknown> = {}): any {
   return {

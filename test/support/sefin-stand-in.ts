@@ -1,5 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { ServiceSchema } from 'moleculer';
+import type { Clock } from '../../services/shared/clock.js';
+import { startStack, type Stack } from './stack.js';
+import { integratorWithA1 } from './e2e.js';
+import { NFSE_ISSUER } from './nfse-factories.js';
 import type { DpsConsultResult, IssuedNfse, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinMessage } from '../../lib/sefin/results.js';
 
 /**
@@ -112,4 +116,15 @@ function nfseXmlOf(chave: string, n: number, dps: string): string {
     + `<dhProc>2026-11-22T17:40:01-03:00</dhProc><nDFSe>${n}</nDFSe>`
     + `<emit><CNPJ>${chave.slice(9, 23)}</CNPJ><IM>${v('IM')}</IM><xNome>EMPRESA TESTE LTDA</xNome><enderNac><xLgr>Rua das Flores</xLgr><nro>100</nro><xBairro>Centro</xBairro><cMun>3550308</cMun><UF>SP</UF><CEP>01001000</CEP></enderNac></emit>`
     + `<valores><vBC>${v('vServ')}</vBC><vLiq>${v('vServ')}</vLiq></valores>${dps.replace(/^<\?xml[^>]*>/, '')}</infNFSe></NFSe>`;
+}
+
+/**
+ * One node with the gateway, auth, issuer, emission (and `more` services) on Postgres, answering
+ * NFS-e through `sefin`, and a SCALE integrator with one NFS-e issuer and its A1: the set-up of the
+ * emission's NFS-e tests.
+ */
+export async function standInStack(sefin: SefinStandIn, clock: Clock, more: string[] = []) {
+  const stack: Stack = await startStack({ clock, nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', ...more], extra: [sefin.service()] }] });
+  const { headers, issuerId, partner } = await integratorWithA1(stack, NFSE_ISSUER);
+  return { stack, headers, issuerId, partnerId: partner.partnerId };
 }

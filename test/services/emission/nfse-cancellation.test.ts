@@ -1,9 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { STATUS_CODES } from 'node:http';
-import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
+import { type HttpResult, type Stack } from '../../support/stack.js';
 import { aValidNfseBody } from '../../support/nfse-factories.js';
-import { integratorWithA1 } from '../../support/e2e.js';
-import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { SefinStandIn, standInStack } from '../../support/sefin-stand-in.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 
 /**
@@ -17,12 +16,10 @@ let headers: Record<string, string>;
 let issuerId: string;
 const sefin = new SefinStandIn();
 const clock = new ManualClock(new Date());
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 const justificativa = 'Servico faturado em duplicidade para o tomador';
 
 test.before(async () => {
-  stack = await startStack({ clock, nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission'], extra: [sefin.service()] }] });
-  ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
+  ({ stack, headers, issuerId } = await standInStack(sefin, clock));
 });
 test.after.always(async () => { await stack?.stop(); });
 test.beforeEach(() => { sefin.event = 'register'; sefin.eventGate = null; });

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { STATUS_CODES } from 'node:http';
-import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
-import { aValidNfseBody } from '../../support/nfse-factories.js';
+import { type HttpResult, type Stack } from '../../support/stack.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { companyWithA1, integratorWithA1 } from '../../support/e2e.js';
 import { createPartnerWithKey } from '../../support/identity.js';
 import { assertEnvelope } from '../../support/assisted-taxation.js';
-import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { SefinStandIn, standInStack } from '../../support/sefin-stand-in.js';
 import { verifyDfe } from '../../support/verify-dfe.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 
@@ -20,15 +20,9 @@ let headers: Record<string, string>;
 let issuerId: string;
 const sefin = new SefinStandIn();
 const clock = new ManualClock(new Date());
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test.before(async () => {
-  stack = await startStack({
-    clock,
-    env: {},
-    nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission', 'webhook-dispatcher'], extra: [sefin.service()] }],
-  });
-  ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
+  ({ stack, headers, issuerId } = await standInStack(sefin, clock, ['webhook-dispatcher']));
 });
 test.after.always(async () => { await stack?.stop(); });
 test.beforeEach(() => {

@@ -1,9 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
-import { aValidNfseBody } from '../../support/nfse-factories.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { integratorWithA1 } from '../../support/e2e.js';
-import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { SefinStandIn, standInStack } from '../../support/sefin-stand-in.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import { assertUnavailable as unavailable } from '../../support/unavailable.js';
 
@@ -19,13 +19,9 @@ let issuerId: string;
 let partnerId: string;
 const sefin = new SefinStandIn();
 const clock = new ManualClock(new Date());
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test.before(async () => {
-  stack = await startStack({ clock, nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission'], extra: [sefin.service()] }] });
-  const integrator = await integratorWithA1(stack, NFSE_ISSUER);
-  ({ headers, issuerId } = integrator);
-  partnerId = integrator.partner.partnerId;
+  ({ stack, headers, issuerId, partnerId } = await standInStack(sefin, clock));
 });
 test.after.always(async () => { await stack?.stop(); });
 test.beforeEach(() => { sefin.submit = { kind: 'authorize' }; });

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../support/stack.js';
-import { aValidNfseBody } from '../../support/nfse-factories.js';
+import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { integratorWithA1 } from '../../support/e2e.js';
-import { SefinStandIn } from '../../support/sefin-stand-in.js';
+import { SefinStandIn, standInStack } from '../../support/sefin-stand-in.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import { KeyAlreadyBound } from '../../../services/emission/store.js';
 import type { NfseStore, NewNfse } from '../../../services/emission/nfse/store.js';
@@ -20,11 +20,9 @@ let headers: Record<string, string>;
 let issuerId: string;
 const sefin = new SefinStandIn();
 const clock = new ManualClock(new Date());
-const NFSE_ISSUER = { crt: 1, inscricaoMunicipal: '12345678', email: 'fiscal@prestador.com.br' };
 
 test.before(async () => {
-  stack = await startStack({ clock, nodes: [{ services: ['api-gateway', 'auth', 'issuer', 'emission'], extra: [sefin.service()] }] });
-  ({ headers, issuerId } = await integratorWithA1(stack, NFSE_ISSUER));
+  ({ stack, headers, issuerId } = await standInStack(sefin, clock));
   // The série's first DPS: its sequence row exists from here on (the direct path's case).
   const first = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) });
   if (first.status !== 201) throw new Error(first.text);
