@@ -241,7 +241,7 @@ export class NfseStore {
    * stored first). Decided on the locked row (lib/emission/transmission.ts), so of two nodes racing
    * for one DPS exactly one sends it. A new DPS does not come here: it is numbered TRANSMITTING.
    */
-  async markTransmitting(id: string, trigger: 'emission' | 'retransmit' | 'retry', expectedAttempt?: number): Promise<NfseClaim> {
+  async markTransmitting(id: string, trigger: 'retransmit' | 'retry', expectedAttempt?: number): Promise<NfseClaim> {
     return this.d.knex.transaction(async (trx) => {
       const row = await this.select(trx).where({ id }).forUpdate().first();
       if (!row) throw new Error(`DPS ${id} vanished`);
