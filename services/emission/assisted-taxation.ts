@@ -9,7 +9,7 @@ import { brasiliaDay } from '../../lib/emission/build-context.js';
 import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import { planIncludesFiscalBrain, type Plan } from '../../lib/plans.js';
 import { PRODUCT_CLASS_CHANNEL, PRODUCT_CLASS_EVENT, type ProductClassEvent } from '../shared/product-class-event.js';
-import type { AfterInsert } from './store.js';
+import type { AfterInsert } from './document-row.js';
 
 /**
  * Assisted taxation of goods on the emission side (API.md rule 9, issue 17), kept out of emit.ts:

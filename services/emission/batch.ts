@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Model } from '../../lib/nfe/types.js';
-import { KeyAlreadyBound } from './store.js';
+import { KeyAlreadyBound } from './document-row.js';
 
 /**
  * The batch queue's state, in Postgres (API.md: "items run through a queue"). The channel

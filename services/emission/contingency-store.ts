@@ -8,7 +8,8 @@ import { contingencyEventData } from '../../lib/emission/contingency-event.js';
 import { isInFlight } from '../../lib/emission/transmission.js';
 import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { isOpen, TERMINAL_STATUSES } from '../../lib/emission/state.js';
-import { COLUMNS, toRecord, type StoreDeps, type TransmissionClaim } from './store.js';
+import { type TransmissionClaim } from './store.js';
+import { COLUMNS, toRecord, type StoreDeps } from './document-row.js';
 import { DocumentKeys, type PreviousKey } from './key-store.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   EVENT_LEASE_MS, TP_EVENTO, canceledEventData, checkCancelable, checkCorrectable, claimEvent,
   type EventSettlement, type FiscalEventRecord, type FiscalEventType,
 } from '../../lib/emission/fiscal-events.js';
-import { COLUMNS, toRecord, type StoreDeps } from './store.js';
+import { COLUMNS, toRecord, type StoreDeps } from './document-row.js';
 
 /**
  * Persistence of the events after authorization (cancellation, CC-e). A claim, and a settlement

@@ -4,7 +4,7 @@ import { numberedFailure, type DocumentIdField } from '../../lib/emission/number
 import type { EmissionDeps } from './deps.js';
 import { reconcileOne, transmit } from './transmit.js';
 import { respond } from './answer.js';
-import { KeyAlreadyBound } from './store.js';
+import { KeyAlreadyBound } from './document-row.js';
 
 /**
  * The Idempotency-Key binding shared by every emission (issue 20; NFS-e in issue 16): the key is

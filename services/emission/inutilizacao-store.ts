@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { EVENT_LEASE_MS } from '../../lib/emission/fiscal-events.js';
 import { claimRange, type InutilizacaoRecord, type RangeClaim } from '../../lib/emission/inutilizacao.js';
 import type { Model } from '../../lib/nfe/types.js';
-import type { NumberSpace, StoreDeps } from './store.js';
+import type { NumberSpace, StoreDeps } from './document-row.js';
 import { ensureSequence } from './fiscal-identity.js';
 
 /**

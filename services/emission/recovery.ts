@@ -2,7 +2,7 @@ import type { DocumentRecord } from '../../lib/emission/document.js';
 import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { mapLimit } from '../shared/map-limit.js';
-import { COLUMNS, toRecord, type StoreDeps } from './store.js';
+import { COLUMNS, toRecord, type StoreDeps } from './document-row.js';
 import { reconcileOne } from './transmit.js';
 import type { EmissionDeps } from './deps.js';
 

@@ -13,7 +13,8 @@ import type { NfseEventStore } from './nfse/event-store.js';
 import type { NfseStore } from './nfse/store.js';
 import type { NfseOutcomeReporter, OutcomeReporter } from './outcome-report.js';
 import type { AuthorityRef } from './recovery.js';
-import type { DocumentStore, StoreDeps } from './store.js';
+import type { DocumentStore } from './store.js';
+import type { StoreDeps } from './document-row.js';
 import type { StageTimer } from './stage-timer.js';
 
 /** A REST action's context: the caller, and the raw-response fields a handler may set. */

@@ -4,7 +4,7 @@ import type { Erro } from '../../../lib/emission/document.js';
 import { nfseEventData } from '../../../lib/emission/nfse/document.js';
 import { DomainError } from '../../../lib/errors/index.js';
 import { nextCheckAt } from '../../../lib/emission/reconciliation.js';
-import type { StoreDeps } from '../store.js';
+import type { StoreDeps } from '../document-row.js';
 import { toNfseRecord, type NfseStore } from './store.js';
 
 /**

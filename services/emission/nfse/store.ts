@@ -7,7 +7,7 @@ import { nfseEventData, type NfseRecord } from '../../../lib/emission/nfse/docum
 import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from '../../../lib/emission/nfse/state.js';
 import type { AdesaoMunicipio, NfseAviso } from '../../../lib/nfse/types.js';
 import { DomainError } from '../../../lib/errors/index.js';
-import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../store.js';
+import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../document-row.js';
 import { billingCte, insertStatement, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
 import { runStatement } from '../../shared/pg-statement.js';

@@ -5,7 +5,7 @@ import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { integratorWithA1 } from '../../support/e2e.js';
 import { SefinStandIn, standInStack } from '../../support/sefin-stand-in.js';
 import { ManualClock } from '../../../services/shared/clock.js';
-import { KeyAlreadyBound } from '../../../services/emission/store.js';
+import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
 import type { NfseStore, NewNfse } from '../../../services/emission/nfse/store.js';
 
 /**

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { BuiltDocument } from '../../lib/emission/pipeline.js';
+import type { DocumentRecord } from '../../lib/emission/document.js';
+import { nextCheckAt } from '../../lib/emission/reconciliation.js';
+import { transmissionStart } from '../../lib/emission/transmission.js';
+import { DomainError } from '../../lib/errors/index.js';
+import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
+import { firstDocumentCte } from './partner-activity.js';
+import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
+import { prepared } from '../shared/prepared.js';
+import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
+import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, toRecord, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
+
+const MAX_NUMBER = 999_999_999;
+/** Locks a space's sequence row and advances it; the number it held (claimNext). */
+const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number';
+
+/**
+ * A new document and its number: the series' sequence row locked, advanced and the document
+ * inserted in one transaction, so numbers stay consecutive whatever fails (issue 18 counts what
+ * runs under that lock). The document store (store.ts) hands its creations here.
+ */
+export class NumberingStore {
+  constructor(private readonly d: StoreDeps) {}
+
+  private t(name: string): string {
+    return `${this.d.schema}.${name}`;
+  }
+
+  /**
+   * Allocates the next number of the space and stores the document built with it, in one
+   * transaction holding the sequence row lock: concurrent nodes queue on the lock, and a build that
+   * throws rolls the number back, so numbers stay consecutive. Numbers already taken by a
+   * passthrough `numero` are skipped.
+   */
+  async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
+    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    try {
+      return await this.numbered(doc, key, build, next);
+    } catch (err) {
+      if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
+      throw err;
+    }
+  }
+
+  /**
+   * Issue 18: the sequence row is locked from the first statement to the commit, and every note
+   * of the series queues on it, so what runs in between is counted in round trips: claim (lock +
+   * advance, one statement), the build, the insert with its history and first-document flag, only
+   * if the number is free (one), commit. A build that throws rolls the advance back with the rest.
+   * A new note that will be transmitted at once takes numberedDirect first (BEGIN sent with the
+   * claim); the general path below runs when it cannot (PGlite, a hook after the insert, a new
+   * sequence, a number held by a passthrough note or an inutilização).
+   */
+  private async numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
+    if (then === 'transmit' && supportsDirectTransactions(this.d.knex)) {
+      try {
+        return await this.numberedDirect(doc, key, build);
+      } catch (err) {
+        if (!(err instanceof RollBack)) throw err;
+      }
+    }
+    return this.d.knex.transaction(async (trx) => {
+      let claimed = await this.claimNext(trx, key);
+      if (claimed === undefined) {
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
+        claimed = await this.claimNext(trx, key);
+        if (claimed === undefined) throw new Error(`number sequence ${JSON.stringify(key)} missing after ensureSequence`);
+      }
+      const exhausted = () => new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.series }, 'Numeração da série esgotada; use outra série.');
+      if (claimed > MAX_NUMBER) throw exhausted();
+      // The usual case: the claimed number is free. The insert checks it itself (it runs after the
+      // lock was taken, so it sees every document and inutilização committed before).
+      const first = await build(claimed);
+      const stored = await this.writeCreated(statementsOf(trx), { ...doc, cnf: first.cnf }, claimed, first.built, then === 'transmit', key);
+      if (stored) return typeof then === 'function' ? then(trx, stored) : stored;
+      // Rare: a passthrough number or an inutilização holds it; skip ahead and build again.
+      const number = await this.firstFree(trx, key, claimed);
+      if (number > MAX_NUMBER) throw exhausted();
+      await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
+      const { built, cnf } = await build(number);
+      return this.insertCreated(trx, { ...doc, cnf }, number, built, then);
+    });
+  }
+
+  /**
+   * The usual numbering (a sequence row that exists, a free number, nothing to run after the
+   * insert) as `numbered` does it, in two round trips fewer (services/shared/direct-transaction.ts):
+   * BEGIN travels with the claim, the insert binds as before, then COMMIT. Anything unusual rolls
+   * back (the claim with it) and `numbered` runs its general path from the start.
+   */
+  private numberedDirect(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>): Promise<DocumentRecord> {
+    return directTransaction(this.d.knex, CLAIM_SQL, [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment], async (tx, rows) => {
+      if (!rows[0]) throw new RollBack('no sequence row yet');
+      const claimed = Number(rows[0].number);
+      if (claimed > MAX_NUMBER) throw new RollBack('numbering exhausted');
+      const { built, cnf } = await build(claimed);
+      const stored = await this.writeCreated(tx, { ...doc, cnf }, claimed, built, true, key);
+      if (!stored) throw new RollBack('claimed number held by a document or an inutilização');
+      return stored;
+    });
+  }
+
+  /**
+   * Locks the space's sequence row and advances it in one statement; the number it held, or
+   * undefined when the space has no row yet. The same lock as SELECT … FOR UPDATE (an UPDATE takes
+   * the row's exclusive lock), held to the commit.
+   */
+  private async claimNext(trx: Knex.Transaction, key: SequenceKey): Promise<number | undefined> {
+    const { rows } = await prepared(trx.raw(CLAIM_SQL, [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment]));
+    return rows[0] ? Number(rows[0].number) : undefined;
+  }
+
+  /**
+   * The first number at or after `from` held by no document and by no inutilização that holds its
+   * numbers (lib/emission/inutilizacao.ts), read under the sequence row lock. One statement in the
+   * usual case (`from` free); each statement runs after the lock was taken, so it sees every
+   * document committed before (READ COMMITTED takes a snapshot per statement: this check must not
+   * share the claiming statement, whose snapshot predates its wait for the lock).
+   */
+  private async firstFree(trx: Knex.Transaction, key: SequenceKey, from: number): Promise<number> {
+    const where = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+    const k = [key.issuer_id, key.model, key.series, key.environment];
+    const { rows } = await trx.raw(
+      `select exists(select 1 from ?? where ${where} and number = ?) as taken,
+        (select coalesce(json_agg(json_build_object('start', start_number, 'end', end_number, 'status', status)), '[]'::json)
+          from ?? where ${where} and status <> 'REJECTED' and end_number >= ?) as ranges`,
+      [this.t('documents'), ...k, from, this.t('inutilizacoes'), ...k, from],
+    );
+    const raw = typeof rows[0].ranges === 'string' ? JSON.parse(rows[0].ranges) : rows[0].ranges;
+    const ranges = (raw as any[]).map((r) => ({ start: Number(r.start), end: Number(r.end), status: r.status }));
+    let number = skipReserved(from, ranges);
+    if (number === from && !rows[0].taken) return number;
+    while (await trx(this.t('documents')).where({ ...key, number }).first('id')) number = skipReserved(number + 1, ranges);
+    return number;
+  }
+
+  /**
+   * Stores a document under the integrator's own `numero`; a number taken meanwhile is 409, one in
+   * an inutilização range 409 NUMERO_INUTILIZADO. The sequence row is held FOR SHARE: passthrough
+   * numbers do not wait for each other, but an inutilização claim (FOR UPDATE) and this check
+   * never interleave.
+   */
+  async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
+    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    try {
+      return await this.d.knex.transaction(async (trx) => {
+        await ensureSequence(trx, this.d.schema, key, doc.cnpj);
+        await trx(this.t('number_sequences')).where(key).forShare().first('next_number');
+        await checkNumberFreeForIdentity(trx, this.d.schema, key, doc.cnpj, number);
+        const ranges = await trx(this.t('inutilizacoes')).where(key).where('start_number', '<=', number).where('end_number', '>=', number).select('id', 'start_number', 'end_number', 'status');
+        checkNumberFree(number, doc.series, ranges.map((r: any) => ({ id: r.id, start: Number(r.start_number), end: Number(r.end_number), status: r.status })));
+        return this.insertCreated(trx, doc, number, built, then);
+      });
+    } catch (err: any) {
+      if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
+      if (err?.code === PG_UNIQUE_VIOLATION) throw new DomainError('NUMERO_JA_UTILIZADO', { numero: number, serie: doc.series });
+      throw err;
+    }
+  }
+
+  /**
+   * Inserts the document CREATED, then runs `then` in the same transaction. With 'transmit' it is
+   * inserted already TRANSMITTING (attempt 1 and its lease, as markTransmitting would start it:
+   * lib/emission/transmission.ts), with both history rows: a new document's first transmission
+   * then costs no transaction of its own (issue 18). Crash-safe as the separate commit was: a
+   * document left TRANSMITTING is taken over when its lease expires (the 2 minutes a CREATED one
+   * also waits), consulted by key, and transmitted when the authority does not know it.
+   */
+  private async insertCreated(trx: Knex.Transaction, doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
+    const record = (await this.writeCreated(statementsOf(trx), doc, number, built, then === 'transmit'))!;
+    return typeof then === 'function' ? then(trx, record) : record;
+  }
+
+  /**
+   * insertCreated; with `ifFree`, only when no document of the space holds `number` and no
+   * inutilização that is not REJECTED covers it (undefined: nothing was written). That check is
+   * stricter than firstFree's (which lets lib/emission/inutilizacao.ts decide which ranges hold
+   * numbers), so a refusal here only sends the caller to firstFree.
+   */
+  private async writeCreated(trx: DirectTx, doc: NewDocument, number: number, built: BuiltDocument, transmit: boolean, ifFree?: SequenceKey): Promise<DocumentRecord | undefined> {
+    const now = this.d.now();
+    const created = {
+      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
+      key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
+      status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
+      request_body: JSON.stringify(doc.requestBody ?? null), tributacao_resolvida: doc.tributacaoResolvida ? JSON.stringify(doc.tributacaoResolvida) : null, transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
+      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null as Date | null,
+    };
+    const asRecord = (r: typeof created) => toRecord({ ...r, has_transmitted_xml: true, has_authorized_xml: false });
+    const history: Knex.Value[][] = [[created.id, null, 'CREATED', 'emission', null, JSON.stringify({ accessKey: built.accessKey, number }), now]];
+    let row = created;
+    if (transmit) {
+      const start = transmissionStart(asRecord(created), now);
+      if (start.kind !== 'start') throw new Error(`a new document cannot start its transmission (${start.kind})`);
+      row = { ...created, status: 'TRANSMITTING', transmissions: start.attempt, transmitting_until: start.leaseUntil };
+      history.push([created.id, 'CREATED', 'TRANSMITTING', 'emission', null, JSON.stringify({ attempt: start.attempt }), now]);
+    }
+    // One statement: the document, the partner's first-document flag and the history rows
+    // (writable CTEs; the history's foreign key is checked at the end of the statement).
+    const columns = Object.keys(row);
+    const names = columns.map(() => '??').join(', ');
+    const values = columns.map(() => '?').join(', ');
+    const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
+    if (!ifFree) {
+      const flag = firstDocumentCte('first_document', this.d.schema, row);
+      await trx.query(
+        `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
+         insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
+        { prepare: true },
+      );
+    } else {
+      const k = [ifFree.issuer_id, ifFree.model, ifFree.series, ifFree.environment];
+      const space = 'issuer_id = ? and model = ? and series = ? and environment = ?';
+      const flag = firstDocumentCte('first_document', this.d.schema, row, 'created');
+      // Typed: values in a FROM list get no type from the target columns.
+      const typed = '(?::uuid, ?::varchar, ?::varchar, ?::varchar, ?::text, ?::jsonb, ?::timestamptz)';
+      const { rows } = await trx.query(
+        `with created as (insert into ?? (${names}) select ${values}
+           where not exists (select 1 from ?? where ${space} and number = ?)
+             and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
+           returning id), ${flag.sql}
+         insert into ?? (${historyColumns}) select h.* from created, (values ${history.map(() => typed).join(', ')}) as h (${historyColumns})
+         returning document_id`,
+        [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
+          this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
+          ...flag.bindings, this.t('document_history'), ...history.flat()],
+        { prepare: true },
+      );
+      if (!rows.length) return undefined;
+    }
+    // Built from what was written: no re-read while the sequence row is locked.
+    return asRecord(row);
+  }
+}
