@@ -139,6 +139,12 @@ export interface AppConfig {
     readonly certificate: { readonly pfx: Redacted<Buffer>; readonly password: Redacted<string> } | null;
   };
   readonly lookupProviderUrl: string | null;
+  /**
+   * Lease of the per-node caches of issuer rows and webhook configs (CACHE_LEASE_MS, default 5000,
+   * 0 turns them off; services/shared/cluster-cache.ts): the longest a write waits for a node that
+   * does not acknowledge its invalidation. The same on every node.
+   */
+  readonly cacheLeaseMs: number;
 }
 
 /** A secret value that never shows up in logs, JSON or util.inspect; `reveal()` to use it. */
@@ -184,6 +190,16 @@ function positive(env: Env, name: string, fallback: number): number {
   const n = int(env, name, fallback);
   if (n < 1) throw new Error(`${name} must be a positive integer, got ${n}`);
   return n;
+}
+
+/**
+ * Below Moleculer's heartbeat timeout (15 s) with room: a node its peers stopped seeing must hold
+ * nothing older than what they can no longer reach (services/shared/cluster-cache.ts).
+ */
+function cacheLease(env: Env): number {
+  const ms = int(env, 'CACHE_LEASE_MS', 5_000);
+  if (ms > 10_000) throw new Error(`CACHE_LEASE_MS must be at most 10000, got ${ms}`);
+  return ms;
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -341,5 +357,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     monitor: monitorConfig(env, envName),
     lookupProviderUrl: env.LOOKUP_PROVIDER_URL || null,
+    cacheLeaseMs: cacheLease(env),
   });
 }
