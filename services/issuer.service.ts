@@ -24,13 +24,11 @@ import { TransfersMixin } from './issuer/transfers.mixin.js';
 import { QueriesMixin } from './issuer/queries.mixin.js';
 import { CertificateExpiryMixin } from './issuer/certificate-expiry.mixin.js';
 import { LogoMixin } from './issuer/logo.mixin.js';
+import { IssuerRowCacheMixin } from './issuer/row-cache.mixin.js';
 import { issuerService, type IssuerSelf } from './issuer/service-this.js';
-import { runStatement } from './shared/pg-statement.js';
 
 /** Decrypted signing material is kept this long per certificate fingerprint (signing is hot). */
 const SIGNING_CACHE_MS = 5 * 60_000;
-/** PUBLIC_COLUMNS as a select list. */
-const SELECTED_COLUMNS = PUBLIC_COLUMNS.map((c) => `"${c}"`).join(', ');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
@@ -43,14 +41,16 @@ const TEST_KEY_RULE = 'Chave ek_test_ opera apenas emissores em homologação (a
 /**
  * issuer: the Issuer resource, its A1 certificate and the facts the emission path needs
  * (API.md, Issuers and queries; Emission rules 2-4; Events > certificate.expiring). Rules live in
- * lib/issuer; this file wires them to HTTP and Postgres. Transfers, CNPJ/CPF queries and the
- * certificate expiry job are mixins under services/issuer/.
+ * lib/issuer; this file wires them to HTTP and Postgres. Transfers, CNPJ/CPF queries, the
+ * certificate expiry job and the per-node cache of issuer rows are mixins under services/issuer/.
+ * Every write of an issuer row awaits `issuersChanged` after it committed and before it answers
+ * (services/issuer/row-cache.mixin.ts): the emission path reads rows from that cache.
  */
 const IssuerService: ServiceSchema = {
   name: 'issuer',
   version: 1,
   settings: { rest: '/' },
-  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin, LogoMixin],
+  mixins: [DbMixin({ schema: 'issuer', migrations }), OutboxMixin({ schema: 'issuer' }), TransfersMixin, QueriesMixin, CertificateExpiryMixin, LogoMixin, IssuerRowCacheMixin],
 
   actions: {
     create: {
@@ -133,6 +133,7 @@ const IssuerService: ServiceSchema = {
           if (isUniqueViolation(err)) throw new DomainError('CNPJ_CONFLICT');
           throw err;
         }
+        await this.issuersChanged([id]);
         return toIssuerResponse(await this.loadOwn(partnerId, id));
       },
     },
@@ -160,6 +161,7 @@ const IssuerService: ServiceSchema = {
           updated_at: clock.now(),
         });
         if (!stored) throw new DomainError('CONFLICT', undefined, 'O emissor mudou durante o envio do certificado; envie novamente.');
+        await this.issuersChanged([id]);
         ctx.meta.$statusCode = issuer.certificate ? 200 : 201;
         return { issuerId: id, certificado: summary };
       },
@@ -176,6 +178,7 @@ const IssuerService: ServiceSchema = {
           cert_summary: null, cert_pfx: null, cert_password: null, cert_fingerprint: null, cert_not_after: null,
           updated_at: runtimeOf(this.broker).clock.now(),
         });
+        await this.issuersChanged([ctx.params.id]);
         return { issuerId: ctx.params.id, certificado: null };
       },
     },
@@ -196,6 +199,7 @@ const IssuerService: ServiceSchema = {
           await trx(this.t('transfer_requests')).where({ issuer_id: ctx.params.id, status: 'PENDENTE' })
             .update({ status: 'RECUSADA', decisao_motivo: 'Emissor removido pelo titular.', decided_by: 'sistema', decided_at: now });
         });
+        await this.issuersChanged([ctx.params.id]);
         return { issuerId: ctx.params.id, removedAt: now.toISOString() };
       },
     },
@@ -212,6 +216,7 @@ const IssuerService: ServiceSchema = {
         if (ctx.params.sandbox !== undefined) patch.sandbox = ctx.params.sandbox;
         const n = await this.knex(this.t('issuers')).where({ id: ctx.params.id }).whereNull('deleted_at').update(patch);
         if (!n) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+        await this.issuersChanged([ctx.params.id]);
         const row = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ id: ctx.params.id }).first();
         return toIssuerResponse(toRecord(row));
       },
@@ -292,15 +297,18 @@ const IssuerService: ServiceSchema = {
         const keys = runtimeOf(this.broker).config.encryptionKeys;
         const current = keys[0]!.id;
         const rows = await this.knex(this.t('issuers')).select('id', 'cert_pfx', 'cert_password').whereNotNull('cert_pfx');
-        let resealed = 0;
+        const changed: string[] = [];
         for (const row of rows) {
           if (secretKeyId(row.cert_pfx) === current && secretKeyId(row.cert_password) === current) continue;
           const pfx = encryptSecret(decryptSecret(row.cert_pfx, keys, pfxAad(row.id)), keys, pfxAad(row.id));
           const password = encryptSecret(decryptSecret(row.cert_password, keys, passwordAad(row.id)), keys, passwordAad(row.id));
           // Only if the certificate was not replaced meanwhile.
-          resealed += await this.knex(this.t('issuers')).where({ id: row.id, cert_pfx: row.cert_pfx }).update({ cert_pfx: pfx, cert_password: password });
+          if (await this.knex(this.t('issuers')).where({ id: row.id, cert_pfx: row.cert_pfx }).update({ cert_pfx: pfx, cert_password: password })) changed.push(row.id);
         }
-        return { resealed };
+        // The cached columns do not include the sealed ones; dropped anyway, so that every write of a
+        // row invalidates it, without exceptions to remember.
+        if (changed.length) await this.issuersChanged(changed);
+        return { resealed: changed.length };
       },
     },
   },
@@ -324,10 +332,10 @@ const IssuerService: ServiceSchema = {
       let total: number | undefined;
       if (issuerId) {
         // Not a UUID: no issuer has it (and Postgres would refuse it in a uuid comparison).
-        // Every note's: sent without knex's runner, prepared (services/shared/pg-statement.ts).
-        rows = UUID_RE.test(issuerId)
-          ? (await runStatement(this.knex, `select ${SELECTED_COLUMNS} from ?? where partner_id = ? and id = ?`, [this.t('issuers'), partnerId, issuerId], { prepare: true })).rows
-          : [];
+        // Every note's: from this node's cache of rows (services/issuer/row-cache.mixin.ts), kept
+        // whatever the partner, so another partner's issuer is filtered here.
+        const row = UUID_RE.test(issuerId) ? await this.issuerRowById(issuerId) : undefined;
+        rows = row && row.partner_id === partnerId ? [row] : [];
       } else {
         rows = requireId ? [] : await issuers().whereNull('deleted_at').orderBy('created_at').orderBy('id').limit(2);
         if (rows.length > 1) {

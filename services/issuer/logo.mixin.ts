@@ -39,6 +39,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
         await checkLogoEmbeddable(bytes);
         await this.knex(this.t('issuers')).where({ id, partner_id: partnerOf(ctx) }).whereNull('deleted_at')
           .update({ logo: bytes, logo_mime: info.mime, updated_at: runtimeOf(this.broker).clock.now() });
+        await this.issuersChanged([id]);
         return { issuerId: id, logo: { tipo: info.mime, largura: info.width, altura: info.height, bytes: info.bytes } };
       },
     },
@@ -65,6 +66,7 @@ export const LogoMixin: Partial<ServiceSchema> = {
         await this.loadOperable(ctx, ctx.params.id);
         await this.knex(this.t('issuers')).where({ id: ctx.params.id, partner_id: partnerOf(ctx) })
           .update({ logo: null, logo_mime: null, updated_at: runtimeOf(this.broker).clock.now() });
+        await this.issuersChanged([ctx.params.id]);
         return { issuerId: ctx.params.id, logo: null };
       },
     },

@@ -104,6 +104,8 @@ export const TransfersMixin: Partial<ServiceSchema> = {
         await trx(this.t('transfer_requests')).where({ id: req.id }).update({ status, decisao_motivo: motivo, decided_by: decidedBy, decided_at: now });
         return trx(this.t('transfer_requests')).where({ id: req.id }).first();
       });
+      // Approved: the issuer's row moved to another partner and lost its certificate.
+      if (status === 'APROVADA') await this.issuersChanged([result.issuer_id]);
       return this.transferView(result, true);
     },
 
