@@ -14,6 +14,7 @@ import { openSecret } from '../lib/webhooks/secret-box.js';
 import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks/url-policy.js';
 import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
+import { ConfigCacheMixin, type ConfigCacheMethods } from './webhooks/config-cache.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
 import { acceptAll, acceptOne, type AcceptDeps } from './webhooks/accept.js';
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
@@ -31,7 +32,7 @@ const tags = ['webhooks'];
 type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
 
 /** What the handlers below see as `this`: the service, its database, its stores, timers and methods. */
-type Dispatcher = Service & DbMethods & {
+type Dispatcher = Service & DbMethods & ConfigCacheMethods & {
   _configs?: ConfigStore;
   _deliveries?: DeliveryStore;
   _agents?: WebhookAgents;
@@ -45,7 +46,6 @@ type Dispatcher = Service & DbMethods & {
   round?: Promise<unknown>;
   purging?: Promise<unknown> | null;
   now(): Date;
-  configs(): ConfigStore;
   deliveries(): DeliveryStore;
   agents(): WebhookAgents;
   checkTarget(raw: string): Promise<void>;
@@ -86,7 +86,7 @@ const WebhookDispatcher: ServiceSchema = {
   name: 'webhook-dispatcher',
   version: 1,
   settings: { rest: '/' },
-  mixins: [DbMixin({ schema: SCHEMA, migrations })],
+  mixins: [DbMixin({ schema: SCHEMA, migrations }), ConfigCacheMixin],
 
   channels: {
     // Events published to the stream by nodes of an earlier version (rolling upgrade); this version's relays call acceptEvents.
@@ -128,7 +128,9 @@ const WebhookDispatcher: ServiceSchema = {
       async handler(this: Dispatcher, ctx: Ctx<{ webhookUrl?: string | null; events?: string[] | null }>) {
         const partnerId = partnerOf(ctx, true);
         if (ctx.params.webhookUrl != null) await this.checkTarget(ctx.params.webhookUrl);
-        return this.configs().patch(partnerId, ctx.params, this.now());
+        const view = await this.configs().patch(partnerId, ctx.params, this.now());
+        await this.configsChanged([partnerId]);
+        return view;
       },
     },
 
@@ -140,7 +142,9 @@ const WebhookDispatcher: ServiceSchema = {
       openapi: { summary: 'Gera um novo segredo', description: 'Responde só { webhookSecret, revealedOnce: true }; o segredo anterior deixa de assinar na hora. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { webhookSecret: { type: 'string' }, revealedOnce: { const: true } } } },
       async handler(this: Dispatcher, ctx: Ctx) {
         const partnerId = partnerOf(ctx, true);
-        return { webhookSecret: await this.configs().regenerate(partnerId, this.now()), revealedOnce: true };
+        const webhookSecret = await this.configs().regenerate(partnerId, this.now());
+        await this.configsChanged([partnerId]);
+        return { webhookSecret, revealedOnce: true };
       },
     },
 
@@ -310,7 +314,7 @@ const WebhookDispatcher: ServiceSchema = {
     /** The dispatcher's side of services/webhooks/accept.ts. */
     acceptDeps(this: Dispatcher): AcceptDeps {
       return {
-        configs: this.configs(), deliveries: this.deliveries(), now: () => this.now(),
+        configs: this.configReader(), deliveries: this.deliveries(), now: () => this.now(),
         dropped: (event: any) => this.logger.warn({ id: event?.id, type: event?.type }, 'malformed event on fiscal.events dropped'),
       };
     },

@@ -1,7 +1,7 @@
 import { ALL_SUBSCRIBERS, type OutboxEvent } from '../mixins/outbox.mixin.js';
 import { isSubscribed, isWebhookEventType } from '../../lib/webhooks/events.js';
 import { MAX_ATTEMPTS } from '../../lib/webhooks/backoff.js';
-import type { ConfigStore } from './config-store.js';
+import type { ConfigReader } from './config-cache.js';
 import type { DeliveryStore, NewDelivery } from './delivery-store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,7 +9,7 @@ const FAN_OUT_PAGE = 500;
 
 /** What turning events into deliveries needs from the dispatcher. */
 export interface AcceptDeps {
-  configs: ConfigStore;
+  configs: ConfigReader;
   deliveries: DeliveryStore;
   now(): Date;
   /** A malformed event is dropped (it can never be delivered); the dispatcher logs it. */
