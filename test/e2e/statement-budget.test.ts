@@ -32,3 +32,49 @@ test('an authorized NF-e costs the emission service at most its budget of SQL st
   t.true(seen.length >= 3, 'the listener sees the emission statements'); // claim, insert, outcome
   t.regex(seen[0]!, /^begin; update "emission"\."number_sequences"/, 'BEGIN travels with the claim');
 });
+
+/**
+ * The whole stack's statements for a note after the first of its issuer (issue 18): the issuer's
+ * row and the partner's webhook config come from each node's cache (services/shared/cluster-cache.ts),
+ * so what is left is the emission's 3 with the COMMIT, the simulator's one call and the relay's
+ * published mark: 6 (8 before those caches). The relays' polls of every outbox (timers) and the
+ * authentication (its own 2-second cache, which a slow machine may outlive here) are left out.
+ */
+const NOTE_STATEMENTS = 6;
+const outboxPolls = /"\w+"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "\w+"\."outbox" where "channel"/;
+
+test('a note after the first of its issuer reads neither the issuer row nor the webhook config: the whole stack sends its budget', async (t) => {
+  // A lease longer than the test's notes take on a loaded machine.
+  const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0', CACHE_LEASE_MS: '10000' } });
+  t.teardown(() => stack.stop());
+  const partner = await createPartnerWithKey(stack, { plan: 'SCALE' });
+  const headers = { 'x-api-key': partner.apiKey };
+  const { issuerId } = await companyWithA1(stack, headers);
+  const emit = () => stack.request('POST', '/v1/nfe', { headers, body: { issuerId, ...aValidNfeBody() } });
+  t.is((await emit()).status, 201); // creates the series, fills the caches
+  for (let i = 0; ; i++) { // its outcome event relayed, so nothing of it is counted below
+    if (!(await stack.knex('emission.outbox').whereNull('published_at').first())) break;
+    if (i > 200) throw new Error('the first note\'s event was never relayed');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seen: string[] = [];
+  let relayed!: () => void;
+  const published = new Promise<void>((resolve) => { relayed = resolve; });
+  const listener = (q: { sql: string }) => {
+    // The caller's authentication is Moleculer's 2-second cache per node (services/auth), not this test's subject.
+    if (outboxPolls.test(q.sql) || /^select "k"\."secret_hash"/.test(q.sql)) return;
+    seen.push(q.sql);
+    if (/^update "emission"\."outbox" set published_at/.test(q.sql)) relayed();
+  };
+  stack.knex.on('query', listener);
+  const res = await emit();
+  await Promise.race([published, new Promise((r) => setTimeout(r, 10_000))]);
+  stack.knex.off('query', listener);
+  t.log(listed(seen));
+  t.is(res.status, 201, res.text);
+  t.is(res.body.data.status, 'AUTHORIZED');
+  t.false(seen.some((s) => s.includes('"issuer"."issuers"')), listed(seen));
+  t.false(seen.some((s) => s.includes('"webhooks"."configs"')), listed(seen));
+  t.true(seen.some((s) => /^update "emission"\."outbox" set published_at/.test(s)), `the relay handed the event over: ${listed(seen)}`);
+  t.true(seen.length <= NOTE_STATEMENTS, listed(seen));
+});
