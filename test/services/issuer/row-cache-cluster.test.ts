@@ -174,3 +174,25 @@ test.serial('a node that never acknowledges the drop: the write answers after th
   t.true(took < LEASE_MS + 1_500, `but not much longer (${Math.round(took)} ms)`);
   t.is((await forEmission(reader(), 'p-silent', issuerId)).issuer.razaoSocial, 'SEM ACK LTDA');
 });
+
+test.serial('a node whose transporter is down serves every read from Postgres, and keeps nothing for a lease after it reconnects', async (t) => {
+  const { issuerId } = await newIssuer('p-cut', true);
+  await warm(reader(), 'p-cut', issuerId);
+  // What the Redis transporter shows once its connection closed: drops could not reach this node.
+  const tx = (reader().transit as any).tx;
+  tx.connected = false;
+  t.teardown(() => { tx.connected = true; });
+  await forEmission(reader(), 'p-cut', issuerId);
+  t.is(cacheOf(reader()).size, 0, 'everything dropped at the first read that found the transporter down');
+  await stack.knex('issuer.issuers').where({ id: issuerId }).update({ profile: stack.knex.raw(`profile || '{"razaoSocial": "LIDO DO BANCO LTDA"}'::jsonb`) });
+  t.is((await forEmission(reader(), 'p-cut', issuerId)).issuer.razaoSocial, 'LIDO DO BANCO LTDA');
+  t.is(cacheOf(reader()).size, 0, 'nothing kept while cut off');
+
+  tx.connected = true;
+  const reconnected = performance.now();
+  reader().broadcastLocal('$transporter.connected', { wasReconnect: true });
+  await forEmission(reader(), 'p-cut', issuerId);
+  t.is(cacheOf(reader()).peek(issuerId), undefined, 'announced again, but its peers may not know it yet');
+  await warm(reader(), 'p-cut', issuerId);
+  t.true(performance.now() - reconnected >= LEASE_MS, 'kept again only a lease after the reconnection');
+});
