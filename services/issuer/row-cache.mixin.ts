@@ -20,11 +20,11 @@ const SELECTED_COLUMNS = PUBLIC_COLUMNS.map((c) => `"${c}"`).join(', ');
  */
 export const IssuerRowCacheMixin: Partial<ServiceSchema> = {
   actions: {
-    /** Another node wrote these issuers (null: all): this node forgets them. */
+    /** Another node wrote these issuers: this node forgets them. */
     dropCachedIssuers: {
       visibility: 'public',
-      params: { keys: { type: 'array', items: 'string', nullable: true } },
-      handler(this: IssuerSelf, ctx: Context<{ keys: string[] | null }>) {
+      params: { keys: { type: 'array', items: 'string' } },
+      handler(this: IssuerSelf, ctx: Context<{ keys: string[] }>) {
         this.issuerRows.drop(ctx.params.keys);
         return { dropped: true };
       },
@@ -40,8 +40,8 @@ export const IssuerRowCacheMixin: Partial<ServiceSchema> = {
       });
     },
 
-    /** After a write of these issuer rows committed, before it answers (null: possibly any row). */
-    async issuersChanged(this: IssuerSelf, ids: string[] | null): Promise<void> {
+    /** After a write of these issuer rows committed, before it answers. */
+    async issuersChanged(this: IssuerSelf, ids: string[]): Promise<void> {
       await this.issuerRows.invalidate(ids);
     },
   },

@@ -22,7 +22,7 @@ export type IssuerSelf = Service & DbMethods & OutboxMethods & {
   pkcs12(): Pkcs12Pool;
   selectPartnerIssuer(partnerId: string, issuerId: string | undefined, requireId: boolean): Promise<{ issuer: IssuerRecord; fingerprint: string | null }>;
   issuerRowById(issuerId: string): Promise<IssuerRow | undefined>;
-  issuersChanged(ids: string[] | null): Promise<void>;
+  issuersChanged(ids: string[]): Promise<void>;
   loadOwn(partnerId: string, id: string): Promise<IssuerRecord>;
   loadOperable(ctx: Context<any, CallerMeta>, id: string): Promise<IssuerRecord>;
   signingMaterialOf(issuerId: string): Promise<SigningMaterial>;

@@ -81,17 +81,16 @@ export class ClusterCache<V> {
     return this.local.getMany(keys, load);
   }
 
-  /** This node's part: the drop action's handler (null: every key). */
-  drop(keys: readonly string[] | null): void {
-    if (keys) this.local.invalidate(keys);
-    else this.local.invalidateAll();
+  /** This node's part: the drop action's handler. */
+  drop(keys: readonly string[]): void {
+    this.local.invalidate(keys);
   }
 
   /**
-   * After a write committed, before it answers: these keys (null: all) are dropped on every node,
+   * After a write committed, before it answers: these keys are dropped on every node,
    * or the lease of whatever a silent node holds has run out (see the file's comment).
    */
-  async invalidate(keys: readonly string[] | null): Promise<void> {
+  async invalidate(keys: readonly string[]): Promise<void> {
     const deadline = performance.now() + this.opts.leaseMs + CLOCK_MARGIN_MS;
     this.drop(keys);
     if (this.opts.leaseMs === 0) return;

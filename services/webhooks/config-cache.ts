@@ -55,11 +55,11 @@ type Self = Service & ConfigCacheMethods;
 /** The cache's wiring into the dispatcher: its drop action, its life with the service. */
 export const ConfigCacheMixin: Partial<ServiceSchema> = {
   actions: {
-    /** Another node wrote these partners' configurations (null: all): this node forgets them. */
+    /** Another node wrote these partners' configurations: this node forgets them. */
     dropCachedConfigs: {
       visibility: 'public',
-      params: { keys: { type: 'array', items: 'string', nullable: true } },
-      handler(this: Self, ctx: Context<{ keys: string[] | null }>) {
+      params: { keys: { type: 'array', items: 'string' } },
+      handler(this: Self, ctx: Context<{ keys: string[] }>) {
         this._configCache!.drop(ctx.params.keys);
         return { dropped: true };
       },
