@@ -1,8 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import { XmlC14NMode } from 'libxml2-wasm';
 import { municipality } from '../../../../lib/issuer/municipalities.js';
-import { certificateCnpj } from '../../../../lib/sefaz/simulator/certificate-cnpj.js';
 import { clientCnpjOf } from '../client-cnpj.js';
 import { brasiliaDateTime } from '../../../../lib/sefaz/xml.js';
 import { toGzipBase64 } from '../../../../lib/sefin/payload.js';
@@ -14,9 +12,11 @@ import { assembleNfse, buildInfNfse } from '../../../../lib/sefin/simulator/nfse
 import { receiveDocument } from '../../../../lib/sefin/simulator/reception.js';
 import { verifyEnvelopedSignature } from '../../../../lib/sefin/simulator/signature.js';
 import { createSigner } from '../../../../lib/sign/signer.js';
+import { canonicalSubtree } from '../../../../lib/xml/c14n.js';
 import { NFSE_SCHEMAS } from '../../../../lib/xml/schemas.js';
 import type { FaultMode } from '../faults.js';
 import type { RouteContext, Router } from '../router.js';
+import { SignerCertificates } from './certificates.js';
 import { emitenteOf } from './emitente.js';
 import { handleEvent } from './events.js';
 import { head, json, jsonBody, rejection, type SefinContext, type SefinSimulatorDeps } from './http.js';
@@ -36,6 +36,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): void {
   const signer = createSigner(deps.signing);
+  const certificates = new SignerCertificates();
   const route = (method: string, pattern: RegExp, keys: string[], service: string, handler: (ctx: RouteContext, s: SefinContext) => Promise<void>) => {
     router.add(method, pattern, keys, async (ctx) => {
       const clientCnpj = clientCnpjOf(ctx.req.socket as TLSSocket);
@@ -52,7 +53,7 @@ export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): v
       const drop = take('drop-after-processing');
       // Processed and committed, then the connection goes before any byte of the answer.
       if (drop) ctx.res.end = (() => { ctx.req.socket.destroy(); return ctx.res; }) as typeof ctx.res.end;
-      await handler(ctx, { deps, signer, clientCnpj });
+      await handler(ctx, { deps, signer, certificates, clientCnpj });
     });
   };
   route('POST', /^\/SefinNacional\/nfse$/, [], 'SefinNfse', submit);
@@ -76,11 +77,11 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     const dps = dpsFacts(doc);
     const tpAmb = Number(dps.tpAmb);
     const reject = (erro: SefinMessage) => rejection(ctx.res, tpAmb, now, [erro], { idDPS: dps.id });
-    const sig = verifyEnvelopedSignature(doc, dps.id);
+    const sig = verifyEnvelopedSignature(doc, dps.id, s.certificates.certificate);
     if (!sig.valid) return reject(ruleMessage('E0714', sig.reason));
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject(ruleMessage('E0715', 'fora da validade'));
-    const signerCnpj = certificateCnpj(cert.raw);
+    const signerCnpj = s.certificates.cnpj(sig.certificateBase64!);
     const prestador = dps.prest.cnpj ?? dps.prest.cpf;
     if (!signerCnpj || signerCnpj !== prestador) return reject(ruleMessage('E0718'));
     const expectedId = `DPS${dps.cLocEmi}${dps.prest.cnpj ? '2' : '1'}${(prestador ?? '').padStart(14, '0')}${dps.serie.padStart(5, '0')}${dps.nDPS.padStart(15, '0')}`;
@@ -89,7 +90,7 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     if (!adheres(s, dps.cLocEmi)) return reject(ruleMessage('E0037'));
 
     // The DPS as it will sit inside the NFS-e: its C14N, inheriting the NFS-e's namespace.
-    const dpsCanonical = doc.root.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0 }).replace(` xmlns="${NFSE_NS}"`, '');
+    const dpsCanonical = canonicalSubtree(doc, doc.root).replace(` xmlns="${NFSE_NS}"`, '');
     const dhProc = brasiliaDateTime(now);
     const outcome = await s.deps.store.serializedDps(dps.id, tpAmb, async (store) => {
       const existing = await store.byDps(dps.id, tpAmb);
