@@ -92,23 +92,16 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     // The DPS as it will sit inside the NFS-e: its C14N, inheriting the NFS-e's namespace.
     const dpsCanonical = canonicalSubtree(doc, doc.root).replace(` xmlns="${NFSE_NS}"`, '');
     const dhProc = brasiliaDateTime(now);
-    const outcome = await s.deps.store.serializedDps(dps.id, tpAmb, async (store) => {
-      const existing = await store.byDps(dps.id, tpAmb);
-      if (existing) return { duplicate: existing.chave_acesso } as const;
-      const nNFSe = await store.nextNumber(prestador!, tpAmb);
-      const nDFSe = await store.nextDfse();
+    const outcome = await s.deps.store.generateNfse(dps.id, tpAmb, prestador!, ({ nNFSe, nDFSe }) => {
       const chaveAcesso = buildChaveNfse({
         cLocEmi: dps.cLocEmi, ambGer: '2', cnpjOrCpf: prestador!, nNFSe, aamm: dhProc.slice(2, 4) + dhProc.slice(5, 7), cNum: randomInt(1, 1_000_000_000),
       });
       const inf = buildInfNfse({ dps, dpsCanonical, chaveAcesso, nNFSe, nDFSe, dhProc, emitente: emitenteOf(dps, cert) });
       const nfseXml = assembleNfse(inf.element, s.signer.sign(inf.canonical, inf.id).signatureXml);
-      await store.insertNfse({
-        chave_acesso: chaveAcesso, id_dps: dps.id, tp_amb: tpAmb, cnpj_cpf: prestador!, n_nfse: String(nNFSe), status: 'gerada', processed_at: now, nfse_xml: nfseXml,
-      });
-      return { chaveAcesso, nfseXml } as const;
+      return { chave_acesso: chaveAcesso, id_dps: dps.id, tp_amb: tpAmb, cnpj_cpf: prestador!, n_nfse: String(nNFSe), status: 'gerada', processed_at: now, nfse_xml: nfseXml };
     });
     if ('duplicate' in outcome) return reject(ruleMessage('E0014', `chaveAcesso ${outcome.duplicate}`));
-    json(ctx.res, 201, { ...head(tpAmb, now), idDps: dps.id, chaveAcesso: outcome.chaveAcesso, nfseXmlGZipB64: toGzipBase64(outcome.nfseXml), alertas: [] });
+    json(ctx.res, 201, { ...head(tpAmb, now), idDps: dps.id, chaveAcesso: outcome.row.chave_acesso, nfseXmlGZipB64: toGzipBase64(outcome.row.nfse_xml), alertas: [] });
   } finally {
     doc.dispose();
   }

@@ -28,14 +28,20 @@ export class SefinStore {
   }
 
   /**
-   * Runs `fn` in one transaction holding an advisory lock on the DPS (idDps + environment), the
-   * way Sefin serializes a DPS: two concurrent sends of the same DPS can never both generate an
-   * NFS-e, even with several simulator nodes on one database.
+   * The NFS-e of a DPS, generated once: in one transaction holding an advisory lock on the DPS
+   * (idDps + environment), the way Sefin serializes a DPS (two concurrent sends of the same DPS can
+   * never both generate an NFS-e, even with several simulator nodes on one database), the E0014
+   * look-up and the numbers in one call (migration 072), then `build`'s row inserted. `build` runs
+   * inside the transaction and must not touch the database.
    */
-  serializedDps<T>(idDps: string, tpAmb: number, fn: (store: SefinStore) => Promise<T>): Promise<T> {
+  generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
     return this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sefin-dps:${idDps}:${tpAmb}`]);
-      return fn(new SefinStore(trx, this.schema));
+      const r = await trx.raw(`select * from ${this.t('sefin_reserve_dps')}(?, ?, ?::smallint, ?)`, [`sefin-dps:${idDps}:${tpAmb}`, idDps, tpAmb, cnpjCpf]);
+      const reserved = r.rows[0] as { existing_chave: string | null; n_nfse: string | null; n_dfse: string | null };
+      if (reserved.existing_chave !== null) return { duplicate: reserved.existing_chave };
+      const row = build({ nNFSe: Number(reserved.n_nfse), nDFSe: Number(reserved.n_dfse) });
+      await trx(this.t('sefin_nfse')).insert(row);
+      return { row };
     });
   }
 
@@ -44,10 +50,6 @@ export class SefinStore {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sefin-nfse:${chave}`]);
       return fn(new SefinStore(trx, this.schema));
     });
-  }
-
-  byDps(idDps: string, tpAmb: number): Promise<NfseRow | undefined> {
-    return this.knex(this.t('sefin_nfse')).where({ id_dps: idDps, tp_amb: tpAmb }).first();
   }
 
   /** Any environment: a read by idDps does not say which one (the host does, in the real one). */
@@ -59,23 +61,9 @@ export class SefinStore {
     return this.knex(this.t('sefin_nfse')).where({ chave_acesso: chave }).first();
   }
 
-  /** Next nNFSe of the issuer in the environment (Sefin numbers by emitter, never reusing). */
-  async nextNumber(cnpjCpf: string, tpAmb: number): Promise<number> {
-    const r = await this.knex.raw(
-      `insert into ${this.t('sefin_numbers')} (cnpj_cpf, tp_amb, last) values (?, ?, 1)
-       on conflict (cnpj_cpf, tp_amb) do update set last = ${this.t('sefin_numbers')}.last + 1 returning last`,
-      [cnpjCpf, tpAmb],
-    );
-    return Number(r.rows[0].last);
-  }
-
   async nextDfse(): Promise<number> {
     const r = await this.knex.raw(`select nextval('${this.schema}.sefin_ndfse_seq') as n`);
     return Number(r.rows[0].n);
-  }
-
-  async insertNfse(row: NfseRow): Promise<void> {
-    await this.knex(this.t('sefin_nfse')).insert(row);
   }
 
   async cancel(chave: string): Promise<void> {
