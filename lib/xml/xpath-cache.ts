@@ -9,14 +9,19 @@ import { XmlXPath } from 'libxml2-wasm';
  */
 export type Namespaces = Readonly<Record<string, string>>;
 
-const compiled = new Map<string, XmlXPath>();
+/** Per namespace map (by identity: pass a module constant, not a literal per call), per expression. */
+const compiled = new WeakMap<Namespaces, Map<string, XmlXPath>>();
 
 export function compiledXPath(expression: string, namespaces: Namespaces): XmlXPath {
-  const key = `${expression}\u0000${Object.entries(namespaces).map(([p, u]) => `${p}=${u}`).join(' ')}`;
-  let x = compiled.get(key);
+  let byExpression = compiled.get(namespaces);
+  if (!byExpression) {
+    byExpression = new Map();
+    compiled.set(namespaces, byExpression);
+  }
+  let x = byExpression.get(expression);
   if (!x) {
     x = XmlXPath.compile(expression, { ...namespaces });
-    compiled.set(key, x);
+    byExpression.set(expression, x);
   }
   return x;
 }
