@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { directTransaction, statementsOf, supportsDirectTransactions, type DirectTx } from '../../../shared/direct-transaction.js';
 
 /** What the simulated Sefin Nacional has generated (schema `simulator`, migration 070_sefin). */
 export interface NfseRow {
@@ -20,6 +21,12 @@ export interface EventRow {
   evento_xml: string;
 }
 
+interface Reserved { existing_chave: string | null; n_nfse: string | null; n_dfse: string | null }
+
+const NFSE_COLUMNS = ['chave_acesso', 'id_dps', 'tp_amb', 'cnpj_cpf', 'n_nfse', 'status', 'processed_at', 'nfse_xml'] as const satisfies readonly (keyof NfseRow)[];
+/** `??` the table (schema-qualified, bound at the call): one fixed text, so it is prepared once per connection. */
+const INSERT_NFSE = `insert into ?? (${NFSE_COLUMNS.join(', ')}) values (${NFSE_COLUMNS.map(() => '?').join(', ')})`;
+
 export class SefinStore {
   constructor(private readonly knex: Knex, private readonly schema = 'simulator') {}
 
@@ -31,17 +38,24 @@ export class SefinStore {
    * The NFS-e of a DPS, generated once: in one transaction holding an advisory lock on the DPS
    * (idDps + environment), the way Sefin serializes a DPS (two concurrent sends of the same DPS can
    * never both generate an NFS-e, even with several simulator nodes on one database), the E0014
-   * look-up and the numbers in one call (migration 072), then `build`'s row inserted. `build` runs
-   * inside the transaction and must not touch the database.
+   * look-up and the numbers in one call (migration 072) sent with BEGIN, then `build`'s row
+   * inserted and committed: three round trips on node-postgres (services/shared/direct-transaction.ts),
+   * knex's transaction on PGlite. `build` runs inside the transaction and must not touch the database.
    */
-  generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
-    return this.knex.transaction(async (trx) => {
-      const r = await trx.raw(`select * from ${this.t('sefin_reserve_dps')}(?, ?, ?::smallint, ?)`, [`sefin-dps:${idDps}:${tpAmb}`, idDps, tpAmb, cnpjCpf]);
-      const reserved = r.rows[0] as { existing_chave: string | null; n_nfse: string | null; n_dfse: string | null };
+  async generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
+    const reserve = `select existing_chave, n_nfse, n_dfse from ??(?, ?::smallint, ?)`;
+    const args = [this.t('sefin_reserve_dps'), idDps, tpAmb, cnpjCpf] as const;
+    const body = async (tx: DirectTx, rows: Reserved[]) => {
+      const reserved = rows[0]!;
       if (reserved.existing_chave !== null) return { duplicate: reserved.existing_chave };
       const row = build({ nNFSe: Number(reserved.n_nfse), nDFSe: Number(reserved.n_dfse) });
-      await trx(this.t('sefin_nfse')).insert(row);
+      await tx.query(INSERT_NFSE, [this.t('sefin_nfse'), ...NFSE_COLUMNS.map((c) => row[c])], { prepare: true });
       return { row };
+    };
+    if (supportsDirectTransactions(this.knex)) return directTransaction(this.knex, reserve, args, body);
+    return this.knex.transaction(async (trx) => {
+      const r = await trx.raw(reserve, [...args]);
+      return body(statementsOf(trx), r.rows);
     });
   }
 
