@@ -1,8 +1,10 @@
 import type { XmlDocument, XmlElement } from 'libxml2-wasm';
+import { compiledXPath } from '../../xml/xpath-cache.js';
 
 /**
  * What the simulator reads from a received DPS (already schema-valid), by XPath in the national
- * namespace. Optional groups come back undefined; amounts stay decimal strings as written.
+ * namespace. Optional groups come back undefined; amounts stay decimal strings as written. The
+ * expressions are fixed, so each is compiled once (lib/xml/xpath-cache.ts): ~25 lookups per DPS.
  */
 export const NFSE_NS = 'http://www.sped.fazenda.gov.br/nfse';
 const NS = { n: NFSE_NS };
@@ -45,15 +47,15 @@ export interface DpsFacts {
 
 export function dpsFacts(doc: XmlDocument): DpsFacts {
   const root = doc.root;
-  const inf = root.get('n:infDPS', NS) as XmlElement | null;
+  const inf = root.get(compiledXPath('n:infDPS', NS)) as XmlElement | null;
   if (!inf) throw new Error('DPS without infDPS');
-  const t = (path: string) => inf.get(path, NS)?.content;
+  const t = (path: string) => inf.get(compiledXPath(path, NS))?.content;
   const req = (path: string) => {
     const v = t(path);
     if (v === undefined) throw new Error(`DPS without ${path}`);
     return v;
   };
-  const endNac = inf.get('n:prest/n:end', NS) ? {
+  const endNac = inf.get(compiledXPath('n:prest/n:end', NS)) ? {
     xLgr: req('n:prest/n:end/n:xLgr'), nro: req('n:prest/n:end/n:nro'), xCpl: t('n:prest/n:end/n:xCpl'), xBairro: req('n:prest/n:end/n:xBairro'),
     cMun: t('n:prest/n:end/n:endNac/n:cMun'), cep: t('n:prest/n:end/n:endNac/n:CEP'),
   } : undefined;

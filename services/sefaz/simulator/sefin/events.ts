@@ -1,5 +1,4 @@
-import { XmlC14NMode, type XmlElement } from 'libxml2-wasm';
-import { certificateCnpj } from '../../../../lib/sefaz/simulator/certificate-cnpj.js';
+import type { XmlElement } from 'libxml2-wasm';
 import { brasiliaDateTime } from '../../../../lib/sefaz/xml.js';
 import { toGzipBase64 } from '../../../../lib/sefin/payload.js';
 import { NFSE_NS } from '../../../../lib/sefin/simulator/dps-facts.js';
@@ -7,6 +6,7 @@ import { assembleEvento, buildInfEvento } from '../../../../lib/sefin/simulator/
 import { ruleMessage } from '../../../../lib/sefin/simulator/messages.js';
 import { receiveDocument } from '../../../../lib/sefin/simulator/reception.js';
 import { verifyEnvelopedSignature } from '../../../../lib/sefin/simulator/signature.js';
+import { canonicalSubtree } from '../../../../lib/xml/c14n.js';
 import { NFSE_SCHEMAS } from '../../../../lib/xml/schemas.js';
 import type { RouteContext } from '../router.js';
 import { head, json, jsonBody, rejection, type SefinContext } from './http.js';
@@ -41,7 +41,7 @@ export async function handleEvent(ctx: RouteContext, s: SefinContext): Promise<v
     const kind = inf.get(`n:${CANCELLATION}`, NS) ? CANCELLATION : null;
     if (!kind) return reject('E1242', 'o simulador registra apenas o cancelamento (e101101)');
     if (chave !== ctx.params.chave) return reject('E1235', `chNFSe ${chave} difere da chave do caminho`);
-    const sig = verifyEnvelopedSignature(doc, id);
+    const sig = verifyEnvelopedSignature(doc, id, s.certificates.certificate);
     if (!sig.valid) return reject('E0714', sig.reason);
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject('E0715', 'fora da validade');
@@ -50,9 +50,9 @@ export async function handleEvent(ctx: RouteContext, s: SefinContext): Promise<v
       json(ctx.res, 404, { ...head(tpAmb, now), erro: { codigo: null, descricao: 'Chave de acesso não encontrada.' } });
       return;
     }
-    if (certificateCnpj(cert.raw) !== author || author !== nfse.cnpj_cpf) return reject('E0718');
+    if (s.certificates.cnpj(sig.certificateBase64!) !== author || author !== nfse.cnpj_cpf) return reject('E0718');
     const tipoEvento = kind.slice(1);
-    const pedCanonical = doc.root.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0 }).replace(` xmlns="${NFSE_NS}"`, '');
+    const pedCanonical = canonicalSubtree(doc, doc.root).replace(` xmlns="${NFSE_NS}"`, '');
     const eventoXml = await s.deps.store.serializedNfse(chave, async (store) => {
       const existing = await store.event(chave, tipoEvento, 1);
       if (existing) return existing.evento_xml;

@@ -7,6 +7,7 @@ import { SIMULATOR_VER_APLIC } from '../../../../lib/sefin/simulator/nfse-xml.js
 import type { Signer } from '../../../../lib/sign/signer.js';
 import type { FaultBoard } from '../faults.js';
 import type { RouteContext } from '../router.js';
+import type { SignerCertificates } from './certificates.js';
 import type { SefinStore } from './store.js';
 
 /** What every Sefin route of the simulator shares: its dependencies and the JSON answers. */
@@ -23,6 +24,8 @@ export interface SefinSimulatorDeps {
 export interface SefinContext {
   deps: SefinSimulatorDeps;
   signer: Signer;
+  /** The certificates of received signatures, parsed once each. */
+  certificates: SignerCertificates;
   clientCnpj: string | null;
 }
 

@@ -1,8 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import { XmlC14NMode } from 'libxml2-wasm';
 import { municipality } from '../../../../lib/issuer/municipalities.js';
-import { certificateCnpj } from '../../../../lib/sefaz/simulator/certificate-cnpj.js';
 import { clientCnpjOf } from '../client-cnpj.js';
 import { brasiliaDateTime } from '../../../../lib/sefaz/xml.js';
 import { toGzipBase64 } from '../../../../lib/sefin/payload.js';
@@ -14,9 +12,11 @@ import { assembleNfse, buildInfNfse } from '../../../../lib/sefin/simulator/nfse
 import { receiveDocument } from '../../../../lib/sefin/simulator/reception.js';
 import { verifyEnvelopedSignature } from '../../../../lib/sefin/simulator/signature.js';
 import { createSigner } from '../../../../lib/sign/signer.js';
+import { canonicalSubtree } from '../../../../lib/xml/c14n.js';
 import { NFSE_SCHEMAS } from '../../../../lib/xml/schemas.js';
 import type { FaultMode } from '../faults.js';
 import type { RouteContext, Router } from '../router.js';
+import { SignerCertificates } from './certificates.js';
 import { emitenteOf } from './emitente.js';
 import { handleEvent } from './events.js';
 import { head, json, jsonBody, rejection, type SefinContext, type SefinSimulatorDeps } from './http.js';
@@ -36,6 +36,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): void {
   const signer = createSigner(deps.signing);
+  const certificates = new SignerCertificates();
   const route = (method: string, pattern: RegExp, keys: string[], service: string, handler: (ctx: RouteContext, s: SefinContext) => Promise<void>) => {
     router.add(method, pattern, keys, async (ctx) => {
       const clientCnpj = clientCnpjOf(ctx.req.socket as TLSSocket);
@@ -52,7 +53,7 @@ export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): v
       const drop = take('drop-after-processing');
       // Processed and committed, then the connection goes before any byte of the answer.
       if (drop) ctx.res.end = (() => { ctx.req.socket.destroy(); return ctx.res; }) as typeof ctx.res.end;
-      await handler(ctx, { deps, signer, clientCnpj });
+      await handler(ctx, { deps, signer, certificates, clientCnpj });
     });
   };
   route('POST', /^\/SefinNacional\/nfse$/, [], 'SefinNfse', submit);
@@ -76,11 +77,11 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     const dps = dpsFacts(doc);
     const tpAmb = Number(dps.tpAmb);
     const reject = (erro: SefinMessage) => rejection(ctx.res, tpAmb, now, [erro], { idDPS: dps.id });
-    const sig = verifyEnvelopedSignature(doc, dps.id);
+    const sig = verifyEnvelopedSignature(doc, dps.id, s.certificates.certificate);
     if (!sig.valid) return reject(ruleMessage('E0714', sig.reason));
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject(ruleMessage('E0715', 'fora da validade'));
-    const signerCnpj = certificateCnpj(cert.raw);
+    const signerCnpj = s.certificates.cnpj(sig.certificateBase64!);
     const prestador = dps.prest.cnpj ?? dps.prest.cpf;
     if (!signerCnpj || signerCnpj !== prestador) return reject(ruleMessage('E0718'));
     const expectedId = `DPS${dps.cLocEmi}${dps.prest.cnpj ? '2' : '1'}${(prestador ?? '').padStart(14, '0')}${dps.serie.padStart(5, '0')}${dps.nDPS.padStart(15, '0')}`;
@@ -89,25 +90,18 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     if (!adheres(s, dps.cLocEmi)) return reject(ruleMessage('E0037'));
 
     // The DPS as it will sit inside the NFS-e: its C14N, inheriting the NFS-e's namespace.
-    const dpsCanonical = doc.root.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0 }).replace(` xmlns="${NFSE_NS}"`, '');
+    const dpsCanonical = canonicalSubtree(doc, doc.root).replace(` xmlns="${NFSE_NS}"`, '');
     const dhProc = brasiliaDateTime(now);
-    const outcome = await s.deps.store.serializedDps(dps.id, tpAmb, async (store) => {
-      const existing = await store.byDps(dps.id, tpAmb);
-      if (existing) return { duplicate: existing.chave_acesso } as const;
-      const nNFSe = await store.nextNumber(prestador!, tpAmb);
-      const nDFSe = await store.nextDfse();
+    const outcome = await s.deps.store.generateNfse(dps.id, tpAmb, prestador!, ({ nNFSe, nDFSe }) => {
       const chaveAcesso = buildChaveNfse({
         cLocEmi: dps.cLocEmi, ambGer: '2', cnpjOrCpf: prestador!, nNFSe, aamm: dhProc.slice(2, 4) + dhProc.slice(5, 7), cNum: randomInt(1, 1_000_000_000),
       });
       const inf = buildInfNfse({ dps, dpsCanonical, chaveAcesso, nNFSe, nDFSe, dhProc, emitente: emitenteOf(dps, cert) });
       const nfseXml = assembleNfse(inf.element, s.signer.sign(inf.canonical, inf.id).signatureXml);
-      await store.insertNfse({
-        chave_acesso: chaveAcesso, id_dps: dps.id, tp_amb: tpAmb, cnpj_cpf: prestador!, n_nfse: String(nNFSe), status: 'gerada', processed_at: now, nfse_xml: nfseXml,
-      });
-      return { chaveAcesso, nfseXml } as const;
+      return { chave_acesso: chaveAcesso, id_dps: dps.id, tp_amb: tpAmb, cnpj_cpf: prestador!, n_nfse: String(nNFSe), status: 'gerada', processed_at: now, nfse_xml: nfseXml };
     });
     if ('duplicate' in outcome) return reject(ruleMessage('E0014', `chaveAcesso ${outcome.duplicate}`));
-    json(ctx.res, 201, { ...head(tpAmb, now), idDps: dps.id, chaveAcesso: outcome.chaveAcesso, nfseXmlGZipB64: toGzipBase64(outcome.nfseXml), alertas: [] });
+    json(ctx.res, 201, { ...head(tpAmb, now), idDps: dps.id, chaveAcesso: outcome.row.chave_acesso, nfseXmlGZipB64: toGzipBase64(outcome.row.nfse_xml), alertas: [] });
   } finally {
     doc.dispose();
   }

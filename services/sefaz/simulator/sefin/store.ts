@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { directTransaction, statementsOf, supportsDirectTransactions, type DirectTx } from '../../../shared/direct-transaction.js';
 
 /** What the simulated Sefin Nacional has generated (schema `simulator`, migration 070_sefin). */
 export interface NfseRow {
@@ -20,6 +21,12 @@ export interface EventRow {
   evento_xml: string;
 }
 
+interface Reserved { existing_chave: string | null; n_nfse: string | null; n_dfse: string | null }
+
+const NFSE_COLUMNS = ['chave_acesso', 'id_dps', 'tp_amb', 'cnpj_cpf', 'n_nfse', 'status', 'processed_at', 'nfse_xml'] as const satisfies readonly (keyof NfseRow)[];
+/** `??` the table (schema-qualified, bound at the call): one fixed text, so it is prepared once per connection. */
+const INSERT_NFSE = `insert into ?? (${NFSE_COLUMNS.join(', ')}) values (${NFSE_COLUMNS.map(() => '?').join(', ')})`;
+
 export class SefinStore {
   constructor(private readonly knex: Knex, private readonly schema = 'simulator') {}
 
@@ -28,14 +35,27 @@ export class SefinStore {
   }
 
   /**
-   * Runs `fn` in one transaction holding an advisory lock on the DPS (idDps + environment), the
-   * way Sefin serializes a DPS: two concurrent sends of the same DPS can never both generate an
-   * NFS-e, even with several simulator nodes on one database.
+   * The NFS-e of a DPS, generated once: in one transaction holding an advisory lock on the DPS
+   * (idDps + environment), the way Sefin serializes a DPS (two concurrent sends of the same DPS can
+   * never both generate an NFS-e, even with several simulator nodes on one database), the E0014
+   * look-up and the numbers in one call (migration 072) sent with BEGIN, then `build`'s row
+   * inserted and committed: three round trips on node-postgres (services/shared/direct-transaction.ts),
+   * knex's transaction on PGlite. `build` runs inside the transaction and must not touch the database.
    */
-  serializedDps<T>(idDps: string, tpAmb: number, fn: (store: SefinStore) => Promise<T>): Promise<T> {
+  async generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
+    const reserve = `select existing_chave, n_nfse, n_dfse from ??(?, ?::smallint, ?)`;
+    const args = [this.t('sefin_reserve_dps'), idDps, tpAmb, cnpjCpf] as const;
+    const body = async (tx: DirectTx, rows: Reserved[]) => {
+      const reserved = rows[0]!;
+      if (reserved.existing_chave !== null) return { duplicate: reserved.existing_chave };
+      const row = build({ nNFSe: Number(reserved.n_nfse), nDFSe: Number(reserved.n_dfse) });
+      await tx.query(INSERT_NFSE, [this.t('sefin_nfse'), ...NFSE_COLUMNS.map((c) => row[c])], { prepare: true });
+      return { row };
+    };
+    if (supportsDirectTransactions(this.knex)) return directTransaction(this.knex, reserve, args, body);
     return this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sefin-dps:${idDps}:${tpAmb}`]);
-      return fn(new SefinStore(trx, this.schema));
+      const r = await trx.raw(reserve, [...args]);
+      return body(statementsOf(trx), r.rows);
     });
   }
 
@@ -44,10 +64,6 @@ export class SefinStore {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`sefin-nfse:${chave}`]);
       return fn(new SefinStore(trx, this.schema));
     });
-  }
-
-  byDps(idDps: string, tpAmb: number): Promise<NfseRow | undefined> {
-    return this.knex(this.t('sefin_nfse')).where({ id_dps: idDps, tp_amb: tpAmb }).first();
   }
 
   /** Any environment: a read by idDps does not say which one (the host does, in the real one). */
@@ -59,23 +75,9 @@ export class SefinStore {
     return this.knex(this.t('sefin_nfse')).where({ chave_acesso: chave }).first();
   }
 
-  /** Next nNFSe of the issuer in the environment (Sefin numbers by emitter, never reusing). */
-  async nextNumber(cnpjCpf: string, tpAmb: number): Promise<number> {
-    const r = await this.knex.raw(
-      `insert into ${this.t('sefin_numbers')} (cnpj_cpf, tp_amb, last) values (?, ?, 1)
-       on conflict (cnpj_cpf, tp_amb) do update set last = ${this.t('sefin_numbers')}.last + 1 returning last`,
-      [cnpjCpf, tpAmb],
-    );
-    return Number(r.rows[0].last);
-  }
-
   async nextDfse(): Promise<number> {
     const r = await this.knex.raw(`select nextval('${this.schema}.sefin_ndfse_seq') as n`);
     return Number(r.rows[0].n);
-  }
-
-  async insertNfse(row: NfseRow): Promise<void> {
-    await this.knex(this.t('sefin_nfse')).insert(row);
   }
 
   async cancel(chave: string): Promise<void> {
