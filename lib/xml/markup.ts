@@ -60,13 +60,23 @@ export function elementSpans(text: string, from = 0, to = text.length): ElementS
   const out: ElementSpan[] = [];
   const open: number[] = [];
   for (let pos = text.indexOf('<', from); pos !== -1 && pos < to; pos = text.indexOf('<', pos)) {
-    const m = markupAt(text, pos, to);
-    if (!m) return null;
-    if (m.kind === 'end') {
+    const c = text.charCodeAt(pos + 1);
+    // The common tags without a regex: `<name>` and `</name…>` (an end tag holds no `>` but its last).
+    if (c === 0x2f /* / */) {
+      const end = text.indexOf('>', pos) + 1;
       const i = open.pop();
-      if (i === undefined) return null;
-      out[i]!.end = m.end;
-    } else if (m.kind === 'start') {
+      if (end === 0 || end > to || i === undefined) return null;
+      out[i]!.end = end;
+      pos = end;
+      continue;
+    }
+    let nameEnd = pos + 1;
+    while (nameEnd < to && !endsName(text.charCodeAt(nameEnd))) nameEnd++;
+    const m: Markup | null = text.charCodeAt(nameEnd) === 0x3e /* > */ && c !== 0x21 && c !== 0x3f && nameEnd > pos + 1
+      ? { kind: 'start', name: text.slice(pos + 1, nameEnd), attrs: '', empty: false, end: nameEnd + 1 }
+      : markupAt(text, pos, to);
+    if (!m || m.kind === 'end') return null;
+    if (m.kind === 'start') {
       const parent = open.length ? open[open.length - 1]! : -1;
       if (!m.empty) open.push(out.length);
       out.push({ name: m.name, start: pos, startEnd: m.end, end: m.end, attrs: m.attrs, parent });
@@ -75,6 +85,9 @@ export function elementSpans(text: string, from = 0, to = text.length): ElementS
   }
   return open.length ? null : out;
 }
+
+/** Whitespace, `/` or `>`: what ends a name in a tag. */
+const endsName = (c: number) => c === 0x20 || c === 0x3e || c === 0x2f || c === 0x0a || c === 0x09 || c === 0x0d;
 
 function after(text: string, terminator: string, from: number): number {
   const i = text.indexOf(terminator, from);

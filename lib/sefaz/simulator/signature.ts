@@ -1,13 +1,16 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { XmlC14NMode, XmlDocument, XmlElement, type XmlNode } from 'libxml2-wasm';
 import { xpath } from './xpath.js';
+import { signedTexts, type SignedTexts } from './signed-text.js';
 
 /**
  * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
- * C14N 1.0, SHA-1 digest, RSA-SHA1, X509Certificate in KeyInfo), done as libxml2 canonical XML of
- * the signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
+ * C14N 1.0, SHA-1 digest, RSA-SHA1, X509Certificate in KeyInfo), done as canonical XML of the
+ * signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
  * XMLDSig library (digest, signature value, the certificate it names) at a fraction of the cost
- * (issue 18, item 1). The certificate itself is judged by signer-certificate.ts.
+ * (issue 18, item 1). The canonical forms are the received text itself when it is canonical
+ * already (signed-text.ts: this product's signer and most NF-e signers write it so), else
+ * libxml2's. The certificate itself is judged by signer-certificate.ts.
  *
  * 298 when the signature does not follow the profile (algorithms, one Reference to the element,
  * its transforms), 290 when its X509Certificate is not a certificate, 297 when the digest or the
@@ -41,26 +44,60 @@ const canonical = (doc: XmlDocument, el: XmlElement, withComments: boolean) =>
   doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([el]) });
 const b64 = (el: XmlElement | null) => (el?.content ?? '').replace(/\s+/g, '');
 
+/**
+ * Both canonical forms by libxml2, or why the signature is outside the profile. SignedInfo first:
+ * the enveloped transform may change the document. It cuts the signature out of what it signs (NF-e
+ * places it beside the signed element, but one inside must go before the digest).
+ */
+function libxml2Canonical(
+  doc: XmlDocument, target: XmlElement, signedInfo: XmlElement, id: string, o: { owned: boolean; signedInfoComments: boolean; targetComments: boolean },
+): { target: string; signedInfo: string } | string {
+  const signedInfoC14n = canonical(doc, signedInfo, o.signedInfoComments);
+  const inner = target.find(xpath('.//ds:Signature')).filter((sig) => references(sig, id));
+  // A document shared with other checks is never changed: a caller that validated it against
+  // the XSD first cannot have a signature inside the signed element anyway.
+  if (inner.length && !o.owned) return 'a signature inside the signed element';
+  for (const el of inner) el.remove();
+  return { target: canonical(doc, target, o.targetComments), signedInfo: signedInfoC14n };
+}
+
 /** Parses the X509Certificate text; the simulator passes a memoized one (parsing costs ~0.6 ms). */
 export type CertificateReader = (base64: string) => X509Certificate;
 const readCertificate: CertificateReader = (text) => new X509Certificate(Buffer.from(text, 'base64'));
 
-/** Verifies the signature over the element whose Id is `id` (Reference URI `#id`). */
-export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
+const OTHER_ENCODING = /^\uFEFF?\s*<\?xml[^>]*encoding\s*=\s*["'](?!utf-?8["'])/i;
+
+/** A parsed document with the text it was parsed from (a simulator ReceivedMessage). */
+export interface ParsedText { doc: XmlDocument; text: string }
+
+/**
+ * Verifies the signature over the element whose Id is `id` (Reference URI `#id`). The document
+ * comes as text, parsed, or both (then its text may spare the C14N).
+ */
+export function verifyEnvelopedSignature(xml: string | XmlDocument | ParsedText, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return fail(298, `Id "${id}" not referable`);
   let doc: XmlDocument;
   try {
-    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml instanceof XmlDocument ? xml : xml.doc;
   } catch (err) {
     return fail(297, `malformed XML: ${(err as Error).message}`);
   }
-  const owned = doc !== xml;
+  // libxml2 decodes what a declaration names; the text is what JS decoded (UTF-8 unless declared otherwise).
+  const text = typeof xml === 'string' ? (OTHER_ENCODING.test(xml) ? null : xml) : xml instanceof XmlDocument ? null : xml.text;
+  const owned = typeof xml === 'string';
   try {
+    // The canonical forms from the text when it is canonical (then it also settled the Id's uniqueness).
+    const fromText = text === null ? null : signedTexts(text, id);
     // One element with this Id, or a signature-wrapping attempt. (The Id is the request's: the
     // compiled XPaths select broadly and the value is compared here.)
-    const targets = doc.find(xpath('//@Id')).filter((a) => a.content === id).map((a) => a.parent);
-    if (targets.length !== 1 || !(targets[0] instanceof XmlElement)) return fail(298, `${targets.length} elements with Id ${id}`);
-    const target = targets[0];
+    let signedElement: SignedTexts | XmlElement;
+    if (fromText) {
+      signedElement = fromText;
+    } else {
+      const targets = doc.find(xpath('//@Id')).filter((a) => a.content === id).map((a) => a.parent);
+      if (targets.length !== 1 || !(targets[0] instanceof XmlElement)) return fail(298, `${targets.length} elements with Id ${id}`);
+      signedElement = targets[0];
+    }
     const signatures = doc.find(xpath('//ds:Signature')).filter((sig) => references(sig, id));
     if (signatures.length !== 1 || !(signatures[0] instanceof XmlElement)) return fail(298, `${signatures.length} signatures reference #${id}`);
     const signature = signatures[0];
@@ -83,17 +120,14 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     } catch {
       return fail(290, 'X509Certificate is not a certificate');
     }
-    const signedInfoC14n = canonical(doc, signedInfo, c14n === C14N_COMMENTS);
     const digestValue = b64(only(reference, 'DigestValue'));
     const signatureValue = b64(only(signature, 'SignatureValue'));
-    // Enveloped transform: the signature is not part of what it signs (NF-e places it beside the
-    // signed element, but a signature inside it must be cut out before the digest).
-    const inner = target.find(xpath('.//ds:Signature')).filter((sig) => references(sig, id));
-    // A document shared with other checks is never changed: a caller that validated it against
-    // the XSD first cannot have a signature inside the signed element anyway.
-    if (inner.length && !owned) return fail(298, 'a signature inside the signed element');
-    for (const el of inner) el.remove();
-    const digest = createHash('sha1').update(canonical(doc, target, transforms[1] === C14N_COMMENTS)).digest('base64');
+    const signed = signedElement instanceof XmlElement ? libxml2Canonical(doc, signedElement, signedInfo, id, {
+      owned, signedInfoComments: c14n === C14N_COMMENTS, targetComments: transforms[1] === C14N_COMMENTS,
+    }) : signedElement;
+    if (typeof signed === 'string') return fail(298, signed);
+    const signedInfoC14n = signed.signedInfo;
+    const digest = createHash('sha1').update(signed.target).digest('base64');
     if (digest !== digestValue) return fail(297, 'digest mismatch');
     let valid = false;
     try {

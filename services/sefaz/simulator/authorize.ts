@@ -28,7 +28,7 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
 
   /** Signature, certificate and every rule of the note, in the authority's order: its refusal, or null. */
   function refusalByRules(msg: ReceivedMessage, f: NfeFacts, req: RequestInfo): string | null {
-    const sig = d.signatures.check(msg.doc, f.id, req.now);
+    const sig = d.signatures.check(msg, f.id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeAutorizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id: f.id.slice(3), details: [sig.reason] });
     const rules = ufRules(siglaOf(f.cUF));
     const broken = checkNote({

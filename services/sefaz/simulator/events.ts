@@ -49,7 +49,7 @@ export function eventHandler(d: HandlerDeps): NfeHandler {
       d.rejections.record({ at: req.now.toISOString(), service: 'NFeRecepcaoEvento4', cStat: 493, id, details: xsd.errors.slice(0, 10) });
       return answer(493);
     }
-    const sig = d.signatures.check(msg.doc, id, req.now);
+    const sig = d.signatures.check(msg, id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeRecepcaoEvento4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id, details: [sig.reason] });
     if (sig.signatureCStat) return answer(sig.signatureCStat);
     if (sig.signerCStat) return answer(sig.signerCStat);

@@ -26,7 +26,7 @@ export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
     const id = inf.getAttribute('Id') ?? '';
     const fields = { ano: get('ano'), CNPJ: get('CNPJ'), mod: get('mod'), serie: get('serie'), nNFIni: get('nNFIni'), nNFFin: get('nNFFin') };
     const reject = (cStat: number, xMotivo = cstatText(cStat)) => R.retInutNFe({ ...base, cStat, xMotivo, ...fields });
-    const sig = d.signatures.check(msg.doc, id, req.now);
+    const sig = d.signatures.check(msg, id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeInutilizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id, details: [sig.reason] });
     const broken: SimulatorCStat | null = sig.signatureCStat ?? sig.signerCStat
       ?? (!sig.signerCnpj || sig.signerCnpj.slice(0, 8) !== fields.CNPJ.slice(0, 8) ? 213 : null)
