@@ -50,7 +50,7 @@ const b64 = (el: XmlElement | null) => (el?.content ?? '').replace(/\s+/g, '');
  * places it beside the signed element, but one inside must go before the digest).
  */
 function libxml2Canonical(
-  doc: XmlDocument, target: XmlElement, signedInfo: XmlElement, id: string, o: { owned: boolean; signedInfoComments: boolean; targetComments: boolean },
+  doc: XmlDocument, target: XmlElement, signedInfo: XmlElement, id: string, o: { owned: boolean; signedInfoComments: boolean },
 ): { target: string; signedInfo: string } | string {
   const signedInfoC14n = canonical(doc, signedInfo, o.signedInfoComments);
   const inner = target.find(xpath('.//ds:Signature')).filter((sig) => references(sig, id));
@@ -58,7 +58,10 @@ function libxml2Canonical(
   // the XSD first cannot have a signature inside the signed element anyway.
   if (inner.length && !o.owned) return 'a signature inside the signed element';
   for (const el of inner) el.remove();
-  return { target: canonical(doc, target, o.targetComments), signedInfo: signedInfoC14n };
+  // Without comments whatever the Transform: the same-document URI `#id` selects the element
+  // "but not comments" before any transform (XMLDSig 1.0 §4.3.3.3), as .NET's SignedXml (the
+  // authorities'), xml-crypto and xmlsec dereference it; #WithComments changes nothing there.
+  return { target: canonical(doc, target, false), signedInfo: signedInfoC14n };
 }
 
 /** Parses the X509Certificate text; the simulator passes a memoized one (parsing costs ~0.6 ms). */
@@ -123,7 +126,7 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument | ParsedText,
     const digestValue = b64(only(reference, 'DigestValue'));
     const signatureValue = b64(only(signature, 'SignatureValue'));
     const signed = signedElement instanceof XmlElement ? libxml2Canonical(doc, signedElement, signedInfo, id, {
-      owned, signedInfoComments: c14n === C14N_COMMENTS, targetComments: transforms[1] === C14N_COMMENTS,
+      owned, signedInfoComments: c14n === C14N_COMMENTS,
     }) : signedElement;
     if (typeof signed === 'string') return fail(298, signed);
     const signedInfoC14n = signed.signedInfo;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { X509Certificate } from 'node:crypto';
 import { XmlDocument } from 'libxml2-wasm';
+import { SignedXml } from 'xml-crypto';
 import { verifyEnvelopedSignature } from '../../../../lib/sefaz/simulator/signature.js';
 import { signedTexts } from '../../../../lib/sefaz/simulator/signed-text.js';
 import { productSignedNfe } from '../../../support/product-signed.js';
@@ -83,4 +84,19 @@ test('verifyEnvelopedSignature: a note signed as this product signs is checked f
   // Signature wrapping with the Id written as a reference: the text cannot tell, the document does.
   const wrapped = `<w xmlns="${NFE}">${xml}<infNFe Id="&#78;${id.slice(1)}"></infNFe></w>`;
   t.deepEqual(bothWays(wrapped, id), ['298 2 elements with Id ' + id, '298 2 elements with Id ' + id]);
+});
+
+test('verifyEnvelopedSignature: the comments inside are not signed, even with the #WithComments transform (URI #id drops them: XMLDSig §4.3.3.3)', (t) => {
+  const WITH_COMMENTS = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315#WithComments';
+  const n = note({ edit: (s: string) => s.replace('<ide>', '<ide><!-- gerado -->') });
+  const id = `NFe${n.accessKey}`;
+  const unsigned = n.xml.replace(/<Signature[\s\S]*<\/Signature>/, '');
+  const sig = new SignedXml({ privateKey: a1.keyPem, publicCert: a1.certPem, canonicalizationAlgorithm: WITH_COMMENTS, signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' });
+  sig.addReference({ xpath: `//*[@Id='${id}']`, transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', WITH_COMMENTS], digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1' });
+  sig.computeSignature(unsigned, { location: { reference: '/*', action: 'append' } });
+  const xml = sig.getSignedXml();
+  t.true(verifyXmlSignature(xml, id).valid, 'xml-crypto accepts its own signature');
+  t.deepEqual(bothWays(xml, id), ['ok', 'ok']);
+  t.deepEqual(bothWays(xml.replace('<!-- gerado -->', '<!-- alterado -->'), id), ['ok', 'ok']);
+  t.deepEqual(bothWays(xml.replace('<nNF>9</nNF>', '<nNF>8</nNF>'), id), ['297 digest mismatch', '297 digest mismatch']);
 });
