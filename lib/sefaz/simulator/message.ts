@@ -1,5 +1,6 @@
 import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
 import { xpath } from './xpath.js';
+import { XPathContext } from './xpath-context.js';
 
 /**
  * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
@@ -69,11 +70,13 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
   } catch {
     return out;
   }
+  const x = new XPathContext(doc);
   try {
     // Names are the handlers' own (a bounded set), so each expression is compiled once.
-    for (const name of names) out[name] = doc.get(xpath(`//n:${name}`))?.content.trim() ?? null;
+    for (const name of names) out[name] = x.text(XPathContext.ref(doc), `//n:${name}`)?.trim() ?? null;
     return out;
   } finally {
+    x.dispose();
     if (doc !== xml) doc.dispose();
   }
 }
