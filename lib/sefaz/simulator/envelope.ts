@@ -2,6 +2,8 @@ import { XmlC14NMode, XmlDocument, XmlElement, type XmlTreeNode } from 'libxml2-
 import { stripXmlDeclaration } from '../soap.js';
 import { WSDL_NS_BASE } from '../services.js';
 import { escapeXml } from '../xml.js';
+import { ReceivedMessage } from './message.js';
+import { messageRegion } from './message-region.js';
 
 /**
  * The SOAP envelope as the authority reads it: namespace-aware (libxml2), so any prefix (`soap:`,
@@ -20,11 +22,14 @@ export interface SoapRequestMessage {
   /** The service named by the nfeDadosMsg namespace (…/nfe/wsdl/<Service>); not yet checked. */
   service: string;
   /**
-   * The message inside nfeDadosMsg as a standalone document: its exclusive canonical form, which
-   * carries the namespaces the message uses wherever they were declared and drops the envelope's.
-   * Signatures inside still verify: their C14N of the signed element is the same bytes.
+   * The message inside nfeDadosMsg as a standalone document, the caller's to dispose. Usually the
+   * parsed envelope itself with the message as its root, and the message's text as it arrived
+   * (message-region.ts); otherwise (an envelope of another shape, a message using the envelope's
+   * namespaces) its exclusive canonical form, which carries the namespaces the message uses
+   * wherever they were declared and drops the envelope's, parsed again. Signatures inside verify
+   * either way: their C14N of the signed element is the same bytes.
    */
-  payload: string;
+  message: ReceivedMessage;
 }
 
 /** Client: the request is wrong (1.2 `Sender`); VersionMismatch: the envelope is of the other SOAP version. */
@@ -74,35 +79,67 @@ function elementChildren(node: XmlElement): XmlElement[] {
 }
 
 export function parseSoapRequest(body: string): SoapRequestMessage {
+  const text = stripXmlDeclaration(body);
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(stripXmlDeclaration(body));
+    doc = parseText(text);
   } catch (err) {
     throw new SoapFaultError(`XML malformado: ${String((err as Error).message).trim()}`);
   }
+  let handedOver = false;
   try {
     const root = doc.root;
     if (root.name !== 'Envelope' || (root.namespaceUri !== SOAP11_NS && root.namespaceUri !== SOAP12_NS)) {
       throw new SoapFaultError('o elemento raiz não é um Envelope SOAP 1.1 ou 1.2');
     }
     const version: SoapVersion = root.namespaceUri === SOAP11_NS ? '1.1' : '1.2';
-    const body = elementChildren(root).find((e) => e.name === 'Body' && e.namespaceUri === root.namespaceUri);
+    const parts = elementChildren(root);
+    const body = parts.find((e) => e.name === 'Body' && e.namespaceUri === root.namespaceUri);
     if (!body) throw new SoapFaultError('Envelope sem Body', version);
-    const msg = elementChildren(body)[0];
+    const inBody = elementChildren(body);
+    const msg = inBody[0];
     if (!msg || msg.name !== 'nfeDadosMsg' || !msg.namespaceUri.startsWith(WSDL_NS_BASE)) {
       throw new SoapFaultError('Body sem nfeDadosMsg no namespace do serviço', version);
     }
     const content = elementChildren(msg);
     if (content.length !== 1) throw new SoapFaultError('nfeDadosMsg deve conter exatamente um elemento', version);
-    return {
-      version,
-      service: msg.namespaceUri.slice(WSDL_NS_BASE.length),
-      // Document-level call with a node set: a third of the cost of libxml2-wasm's subtree helper.
-      payload: doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_EXCLUSIVE_1_0, nodeSet: new Set([content[0]!]) }),
-    };
+    const service = msg.namespaceUri.slice(WSDL_NS_BASE.length);
+    const message = content[0]!;
+    // The Envelope holds the Body (after a Header), the Body only nfeDadosMsg: then the text's
+    // tags of those names are these elements (message-region.ts).
+    const plain = inBody.length === 1 && (parts.length === 1 || (parts.length === 2 && parts[0]!.name === 'Header')) && parts[parts.length - 1] === body;
+    const region = plain ? messageRegion(text, {
+      envelope: qualifiedName(root), body: qualifiedName(body), dadosMsg: qualifiedName(msg), message: qualifiedName(message), inherited: inheritedNamespaces(message),
+    }) : null;
+    if (region) {
+      doc.root = message; // frees the envelope around it, none of whose namespaces the message uses
+      handedOver = true;
+      return { version, service, message: new ReceivedMessage(doc, text.slice(region.start, region.end)) };
+    }
+    // Document-level call with a node set: a third of the cost of libxml2-wasm's subtree helper.
+    const canonical = doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_EXCLUSIVE_1_0, nodeSet: new Set([message]) });
+    return { version, service, message: new ReceivedMessage(parseText(canonical), canonical, canonical) };
   } finally {
-    doc.dispose();
+    if (!handedOver) doc.dispose();
   }
+}
+
+/**
+ * libxml2 reads bytes: encoding the text with Buffer costs a fraction of libxml2-wasm's own
+ * encoder (`fromString`). Same bytes unless the text holds a lone surrogate (never from an HTTP
+ * body, always decoded from UTF-8), which `fromString` alone reports as libxml2 does.
+ */
+function parseText(text: string): XmlDocument {
+  return LONE_SURROGATE.test(text) ? XmlDocument.fromString(text) : XmlDocument.fromBuffer(Buffer.from(text, 'utf8'));
+}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const qualifiedName = (el: XmlElement) => (el.prefix ? `${el.prefix}:${el.name}` : el.name);
+
+/** The namespaces in scope on the message's root that only its ancestors declare. */
+function inheritedNamespaces(el: XmlElement): Map<string, string> {
+  const own = el.nsDeclarations;
+  return new Map(Object.entries(el.namespaces).filter(([prefix]) => !(prefix in own)));
 }
 
 /**

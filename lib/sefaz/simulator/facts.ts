@@ -1,5 +1,5 @@
-import { XmlDocument, XmlElement } from 'libxml2-wasm';
-import { xpath } from './xpath.js';
+import { XmlDocument } from 'libxml2-wasm';
+import { XPathContext, type NodeRef } from './xpath-context.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
 export interface NfeFacts {
@@ -61,13 +61,17 @@ export interface PartilhaItemFacts {
 /** ICMSTot/vFCPUFDest, vICMSUFDest, vICMSUFRemet (null when absent: the layout makes them optional). */
 export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: string | null; vICMSUFRemet: string | null }
 
-/** The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath (compiled once: xpath.ts). */
+/**
+ * The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath (compiled
+ * once: xpath.ts; through one context: xpath-context.ts).
+ */
 export function nfeFactsList(xml: string | XmlDocument): NfeFacts[] {
   const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+  const x = new XPathContext(doc);
   try {
-    const nfes = doc.find(xpath('//n:NFe')).filter((e): e is XmlElement => e instanceof XmlElement);
-    return nfes.map(factsOf);
+    return x.all(XPathContext.ref(doc), '//n:NFe').map((nfe) => factsOf(x, nfe));
   } finally {
+    x.dispose();
     if (doc !== xml) doc.dispose();
   }
 }
@@ -79,17 +83,18 @@ export function nfeFacts(xml: string): NfeFacts {
   return first;
 }
 
-function factsOf(nfe: XmlElement): NfeFacts {
-  const opt = (path: string): string | null => {
-    const node = nfe.get(xpath(path));
-    return node ? node.content.trim() : null;
-  };
+/** The trimmed text of the first node a path selects from a node, or null. */
+type Reader = (path: string) => string | null;
+
+function factsOf(x: XPathContext, nfe: NodeRef): NfeFacts {
+  const opt: Reader = (path) => x.text(nfe, path)?.trim() ?? null;
   const get = (name: string) => opt(`n:infNFe/n:ide/n:${name}`) ?? '';
-  const inf = nfe.get(xpath('n:infNFe')) as XmlElement | null;
-  const hasDest = !!nfe.get(xpath('n:infNFe/n:dest'));
+  const hasDest = x.first(nfe, 'n:infNFe/n:dest') !== null;
   const dest = (name: string) => opt(`n:infNFe/n:dest/${name}`);
+  const nItem = (det: NodeRef) => x.text(det, '@nItem') ?? '?';
+  const inf = x.first(nfe, 'n:infNFe');
   return {
-    id: inf?.attr('Id')?.value ?? '',
+    id: (inf !== null && x.text(inf, '@Id')) || '',
     cUF: get('cUF'), cNF: get('cNF'), mod: get('mod'), serie: get('serie'), nNF: get('nNF'), dhEmi: get('dhEmi'),
     tpEmis: get('tpEmis'), dhCont: opt('n:infNFe/n:ide/n:dhCont'), xJust: opt('n:infNFe/n:ide/n:xJust'), cDV: get('cDV'), tpAmb: get('tpAmb'), idDest: get('idDest'), indFinal: get('indFinal'), cMunFG: get('cMunFG'),
     emitCnpj: opt('n:infNFe/n:emit/n:CNPJ'),
@@ -99,27 +104,26 @@ function factsOf(nfe: XmlElement): NfeFacts {
       uf: dest('n:enderDest/n:UF'), cMun: dest('n:enderDest/n:cMun'),
     } : null,
     indIEDest: dest('n:indIEDest'),
-    itemsWithoutIcmsUfDest: nfe.find(xpath('n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]')).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
-    itemsWithIcmsUfDest: nfe.find(xpath('n:infNFe/n:det[n:imposto/n:ICMSUFDest]')).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?'),
-    hasIssqn: !!nfe.get(xpath('n:infNFe/n:det/n:imposto/n:ISSQN')),
+    itemsWithoutIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]').map(nItem),
+    itemsWithIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[n:imposto/n:ICMSUFDest]').map(nItem),
+    hasIssqn: x.first(nfe, 'n:infNFe/n:det/n:imposto/n:ISSQN') !== null,
     entregaUf: opt('n:infNFe/n:entrega/n:UF'),
     retiradaUf: opt('n:infNFe/n:retirada/n:UF'),
     tpNF: get('tpNF'), finNFe: get('finNFe'),
-    refNFe: nfe.find(xpath('n:infNFe/n:ide/n:NFref/n:refNFe')).map((e) => e.content.trim()),
-    partilha: partilhaOf(nfe, opt),
+    refNFe: x.all(nfe, 'n:infNFe/n:ide/n:NFref/n:refNFe').map((e) => XPathContext.content(e).trim()),
+    partilha: partilhaOf(x, nfe, opt, nItem),
     additionalInfo: [opt('n:infNFe/n:infAdic/n:infAdFisco'), opt('n:infNFe/n:infAdic/n:infCpl')].filter(Boolean).join(' '),
-    hasInfRespTec: !!nfe.get(xpath('n:infNFe/n:infRespTec')),
+    hasInfRespTec: x.first(nfe, 'n:infNFe/n:infRespTec') !== null,
     digestValue: opt('ds:Signature/ds:SignedInfo/ds:Reference/ds:DigestValue'),
   };
 }
 
-function partilhaOf(nfe: XmlElement, opt: (path: string) => string | null): NfeFacts['partilha'] {
-  const items = nfe.find(xpath('n:infNFe/n:det[n:imposto/n:ICMSUFDest]')).map((node) => {
-    const det = node as XmlElement;
-    const text = (path: string) => det.get(xpath(path))?.content.trim() ?? null;
+function partilhaOf(x: XPathContext, nfe: NodeRef, opt: Reader, nItem: (det: NodeRef) => string): NfeFacts['partilha'] {
+  const items = x.all(nfe, 'n:infNFe/n:det[n:imposto/n:ICMSUFDest]').map((det) => {
+    const text = (path: string) => x.text(det, path)?.trim() ?? null;
     const g = (name: string) => text(`n:imposto/n:ICMSUFDest/n:${name}`);
     return {
-      nItem: det.attr('nItem')?.value ?? '?', cfop: text('n:prod/n:CFOP') ?? '', orig: text('n:imposto/n:ICMS/*/n:orig') ?? '',
+      nItem: nItem(det), cfop: text('n:prod/n:CFOP') ?? '', orig: text('n:imposto/n:ICMS/*/n:orig') ?? '',
       pICMSInter: g('pICMSInter') ?? '', pICMSInterPart: g('pICMSInterPart') ?? '',
       vFCPUFDest: g('vFCPUFDest'), vICMSUFDest: g('vICMSUFDest') ?? '', vICMSUFRemet: g('vICMSUFRemet') ?? '',
     };

@@ -1,5 +1,6 @@
-import { XmlDocument } from 'libxml2-wasm';
+import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
 import { xpath } from './xpath.js';
+import { XPathContext } from './xpath-context.js';
 
 /**
  * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
@@ -8,15 +9,55 @@ import { xpath } from './xpath.js';
  */
 
 /**
- * 404 (MOC 4.00 §4.2, rule of every web service): the data area must not use namespace prefixes;
- * only the XML-DSig Signature may carry its own.
+ * A message as the simulator's services receive it, parsed once per request (issue 18): the
+ * document whose root is the message, and the text that document was parsed from (the message as
+ * it lay in the envelope, or its canonical form when it could not be taken as it was), for the
+ * checks that read bytes: the signature's canonical form, the 404 pre-check, the 214 size. Whoever
+ * made it disposes it.
  */
-export function usesNamespacePrefix(xml: string | XmlDocument): boolean {
-  const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+export class ReceivedMessage {
+  #canonical: string | undefined;
+
+  constructor(readonly doc: XmlDocument, readonly text: string, canonical?: string) {
+    this.#canonical = canonical;
+  }
+
+  /** The message parsed from text (well-formed, or libxml2's error is thrown). */
+  static parse(text: string): ReceivedMessage {
+    return new ReceivedMessage(XmlDocument.fromString(text), text);
+  }
+
+  /**
+   * Its exclusive canonical form: the text the services kept before the message was parsed once
+   * (events store its `evento` bytes in procEventoNFe, so they stay the same).
+   */
+  get canonicalText(): string {
+    return (this.#canonical ??= this.doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_EXCLUSIVE_1_0 }));
+  }
+
+  dispose(): void {
+    this.doc.dispose();
+  }
+}
+
+/**
+ * A prefixed element name in well-formed text: `<` then a name with a colon. Never missed (a
+ * name holds no whitespace, `/` or `>`); a match in a CDATA section is a false alarm settled by XPath.
+ */
+const PREFIXED_START_TAG = /<[^\s!?/>:][^\s/>:]*:/;
+
+/**
+ * 404 (MOC 4.00 §4.2, rule of every web service): the data area must not use namespace prefixes;
+ * only the XML-DSig Signature may carry its own. Text without any prefixed tag needs no XPath
+ * (which costs a walk of the whole document building every element's name).
+ */
+export function usesNamespacePrefix(xml: string | ReceivedMessage): boolean {
+  const msg = typeof xml === 'string' ? ReceivedMessage.parse(xml) : xml;
   try {
-    return doc.find(xpath("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]")).length > 0;
+    if (!PREFIXED_START_TAG.test(msg.text)) return false;
+    return msg.doc.find(xpath("//*[contains(name(), ':') and not(ancestor-or-self::ds:Signature)]")).length > 0;
   } finally {
-    if (doc !== xml) doc.dispose();
+    if (msg !== xml) msg.dispose();
   }
 }
 
@@ -29,24 +70,13 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
   } catch {
     return out;
   }
+  const x = new XPathContext(doc);
   try {
     // Names are the handlers' own (a bounded set), so each expression is compiled once.
-    for (const name of names) out[name] = doc.get(xpath(`//n:${name}`))?.content.trim() ?? null;
+    for (const name of names) out[name] = x.text(XPathContext.ref(doc), `//n:${name}`)?.trim() ?? null;
     return out;
   } finally {
+    x.dispose();
     if (doc !== xml) doc.dispose();
-  }
-}
-
-/**
- * The message parsed once for every check of a request (prefixes, fields, schema, facts,
- * signatures), or null when it is not well-formed (the schema check then reports it). The caller
- * disposes it.
- */
-export function parseMessage(xml: string): XmlDocument | null {
-  try {
-    return XmlDocument.fromString(xml);
-  } catch {
-    return null;
   }
 }

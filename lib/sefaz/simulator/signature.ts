@@ -1,13 +1,16 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
-import { XmlC14NMode, XmlDocument, XmlElement, type XmlNode } from 'libxml2-wasm';
-import { xpath } from './xpath.js';
+import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
+import { signedTexts, type SignedTexts } from './signed-text.js';
+import { XPathContext, type NodeRef } from './xpath-context.js';
 
 /**
  * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
- * C14N 1.0, SHA-1 digest, RSA-SHA1, X509Certificate in KeyInfo), done as libxml2 canonical XML of
- * the signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
+ * C14N 1.0, SHA-1 digest, RSA-SHA1, X509Certificate in KeyInfo), done as canonical XML of the
+ * signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
  * XMLDSig library (digest, signature value, the certificate it names) at a fraction of the cost
- * (issue 18, item 1). The certificate itself is judged by signer-certificate.ts.
+ * (issue 18, item 1). The canonical forms are the received text itself when it is canonical
+ * already (signed-text.ts: this product's signer and most NF-e signers write it so), else
+ * libxml2's. The certificate itself is judged by signer-certificate.ts.
  *
  * 298 when the signature does not follow the profile (algorithms, one Reference to the element,
  * its transforms), 290 when its X509Certificate is not a certificate, 297 when the digest or the
@@ -26,44 +29,90 @@ export type SignatureOutcome =
 
 const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
 
-function only(parent: XmlElement, name: string): XmlElement | null {
-  const found = parent.find(xpath(`ds:${name}`));
-  return found.length === 1 && found[0] instanceof XmlElement ? found[0] : null;
-}
-/** `ds:SignedInfo/ds:Reference/@URI='#id'`, the predicate of a signature over `id`. */
-const references = (signature: XmlNode, id: string) => signature.find(xpath('ds:SignedInfo/ds:Reference/@URI')).some((uri) => uri.content === `#${id}`);
-const algorithm = (el: XmlElement | null) => el?.attr('Algorithm')?.value ?? null;
 /**
  * Inclusive C14N 1.0 of one element's subtree. The document-level call with a node set costs a third
  * of libxml2-wasm's subtree helper (which builds a JS wrapper for every node it asks about).
  */
-const canonical = (doc: XmlDocument, el: XmlElement, withComments: boolean) =>
-  doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([el]) });
-const b64 = (el: XmlElement | null) => (el?.content ?? '').replace(/\s+/g, '');
+const canonical = (doc: XmlDocument, el: NodeRef, withComments: boolean) =>
+  doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([XPathContext.wrap(el)]) });
+const b64 = (el: NodeRef | null | undefined) => (el ? XPathContext.content(el) : '').replace(/\s+/g, '');
+
+/** The signature's lookups, through one XPath context. */
+function reader(x: XPathContext, id: string) {
+  return {
+    /** The only XML-DSig child `name` of `parent`, or null (none, or more than one). */
+    only(parent: NodeRef, name: string): NodeRef | null {
+      const found = x.all(parent, `ds:${name}`);
+      return found.length === 1 ? found[0]! : null;
+    },
+    /** `ds:SignedInfo/ds:Reference/@URI='#id'`, the predicate of a signature over `id`. */
+    references: (signature: NodeRef) => x.all(signature, 'ds:SignedInfo/ds:Reference/@URI').some((uri) => XPathContext.content(uri) === `#${id}`),
+    algorithm: (el: NodeRef | null) => (el === null ? null : x.text(el, '@Algorithm')),
+  };
+}
+
+/**
+ * Both canonical forms by libxml2, or why the signature is outside the profile. SignedInfo first:
+ * the enveloped transform may change the document. It cuts the signature out of what it signs (NF-e
+ * places it beside the signed element, but one inside must go before the digest).
+ */
+function libxml2Canonical(
+  doc: XmlDocument, x: XPathContext, at: { target: NodeRef; signedInfo: NodeRef; id: string }, o: { owned: boolean; signedInfoComments: boolean },
+): { target: string; signedInfo: string } | string {
+  const signedInfoC14n = canonical(doc, at.signedInfo, o.signedInfoComments);
+  const inner = x.all(at.target, './/ds:Signature').filter(reader(x, at.id).references);
+  // A document shared with other checks is never changed: a caller that validated it against
+  // the XSD first cannot have a signature inside the signed element anyway.
+  if (inner.length && !o.owned) return 'a signature inside the signed element';
+  for (const el of inner) XPathContext.wrap(el).remove();
+  // Without comments whatever the Transform: the same-document URI `#id` selects the element
+  // "but not comments" before any transform (XMLDSig 1.0 §4.3.3.3), as .NET's SignedXml (the
+  // authorities'), xml-crypto and xmlsec dereference it; #WithComments changes nothing there.
+  return { target: canonical(doc, at.target, false), signedInfo: signedInfoC14n };
+}
 
 /** Parses the X509Certificate text; the simulator passes a memoized one (parsing costs ~0.6 ms). */
 export type CertificateReader = (base64: string) => X509Certificate;
 const readCertificate: CertificateReader = (text) => new X509Certificate(Buffer.from(text, 'base64'));
 
-/** Verifies the signature over the element whose Id is `id` (Reference URI `#id`). */
-export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
+const OTHER_ENCODING = /^\uFEFF?\s*<\?xml[^>]*encoding\s*=\s*["'](?!utf-?8["'])/i;
+
+/** A parsed document with the text it was parsed from (a simulator ReceivedMessage). */
+export interface ParsedText { doc: XmlDocument; text: string }
+
+/**
+ * Verifies the signature over the element whose Id is `id` (Reference URI `#id`). The document
+ * comes as text, parsed, or both (then its text may spare the C14N).
+ */
+export function verifyEnvelopedSignature(xml: string | XmlDocument | ParsedText, id: string, certificateOf: CertificateReader = readCertificate): SignatureOutcome {
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return fail(298, `Id "${id}" not referable`);
   let doc: XmlDocument;
   try {
-    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml instanceof XmlDocument ? xml : xml.doc;
   } catch (err) {
     return fail(297, `malformed XML: ${(err as Error).message}`);
   }
-  const owned = doc !== xml;
+  // libxml2 decodes what a declaration names; the text is what JS decoded (UTF-8 unless declared otherwise).
+  const text = typeof xml === 'string' ? (OTHER_ENCODING.test(xml) ? null : xml) : xml instanceof XmlDocument ? null : xml.text;
+  const owned = typeof xml === 'string';
+  const x = new XPathContext(doc);
+  const { only, references, algorithm } = reader(x, id);
   try {
+    // The canonical forms from the text when it is canonical (then it also settled the Id's uniqueness).
+    const fromText = text === null ? null : signedTexts(text, id);
     // One element with this Id, or a signature-wrapping attempt. (The Id is the request's: the
     // compiled XPaths select broadly and the value is compared here.)
-    const targets = doc.find(xpath('//@Id')).filter((a) => a.content === id).map((a) => a.parent);
-    if (targets.length !== 1 || !(targets[0] instanceof XmlElement)) return fail(298, `${targets.length} elements with Id ${id}`);
-    const target = targets[0];
-    const signatures = doc.find(xpath('//ds:Signature')).filter((sig) => references(sig, id));
-    if (signatures.length !== 1 || !(signatures[0] instanceof XmlElement)) return fail(298, `${signatures.length} signatures reference #${id}`);
-    const signature = signatures[0];
+    let signedElement: SignedTexts | NodeRef;
+    if (fromText) {
+      signedElement = fromText;
+    } else {
+      const targets = x.all(XPathContext.ref(doc), '//*[@Id]').filter((el) => x.text(el, '@Id') === id);
+      if (targets.length !== 1) return fail(298, `${targets.length} elements with Id ${id}`);
+      signedElement = targets[0]!;
+    }
+    const signatures = x.all(XPathContext.ref(doc), '//ds:Signature').filter(references);
+    if (signatures.length !== 1) return fail(298, `${signatures.length} signatures reference #${id}`);
+    const signature = signatures[0]!;
     const signedInfo = only(signature, 'SignedInfo');
     const reference = signedInfo && only(signedInfo, 'Reference');
     if (!signedInfo || !reference) return fail(298, 'SignedInfo must hold exactly one Reference');
@@ -71,11 +120,11 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     if (c14n !== C14N && c14n !== C14N_COMMENTS) return fail(298, `CanonicalizationMethod ${c14n}`);
     if (algorithm(only(signedInfo, 'SignatureMethod')) !== RSA_SHA1) return fail(298, 'SignatureMethod must be rsa-sha1');
     if (algorithm(only(reference, 'DigestMethod')) !== SHA1) return fail(298, 'DigestMethod must be sha1');
-    const transforms = reference.find(xpath('ds:Transforms/ds:Transform')).map((t) => algorithm(t as XmlElement));
+    const transforms = x.all(reference, 'ds:Transforms/ds:Transform').map(algorithm);
     if (transforms.length !== 2 || transforms[0] !== ENVELOPED || (transforms[1] !== C14N && transforms[1] !== C14N_COMMENTS)) {
       return fail(298, `Transforms ${transforms.join(', ')}`);
     }
-    const certText = b64(signature.find(xpath('ds:KeyInfo/ds:X509Data/ds:X509Certificate'))[0] as XmlElement | undefined ?? null);
+    const certText = b64(x.first(signature, 'ds:KeyInfo/ds:X509Data/ds:X509Certificate'));
     if (!certText) return fail(298, 'no X509Certificate in KeyInfo');
     let certificate: X509Certificate;
     try {
@@ -83,17 +132,14 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     } catch {
       return fail(290, 'X509Certificate is not a certificate');
     }
-    const signedInfoC14n = canonical(doc, signedInfo, c14n === C14N_COMMENTS);
     const digestValue = b64(only(reference, 'DigestValue'));
     const signatureValue = b64(only(signature, 'SignatureValue'));
-    // Enveloped transform: the signature is not part of what it signs (NF-e places it beside the
-    // signed element, but a signature inside it must be cut out before the digest).
-    const inner = target.find(xpath('.//ds:Signature')).filter((sig) => references(sig, id));
-    // A document shared with other checks is never changed: a caller that validated it against
-    // the XSD first cannot have a signature inside the signed element anyway.
-    if (inner.length && !owned) return fail(298, 'a signature inside the signed element');
-    for (const el of inner) el.remove();
-    const digest = createHash('sha1').update(canonical(doc, target, transforms[1] === C14N_COMMENTS)).digest('base64');
+    const signed = typeof signedElement === 'number' ? libxml2Canonical(doc, x, { target: signedElement, signedInfo, id }, {
+      owned, signedInfoComments: c14n === C14N_COMMENTS,
+    }) : signedElement;
+    if (typeof signed === 'string') return fail(298, signed);
+    const signedInfoC14n = signed.signedInfo;
+    const digest = createHash('sha1').update(signed.target).digest('base64');
     if (digest !== digestValue) return fail(297, 'digest mismatch');
     let valid = false;
     try {
@@ -103,6 +149,7 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument, id: string, 
     }
     return valid ? { ok: true, certificate, certificateBase64: certText } : fail(297, 'signature value mismatch');
   } finally {
+    x.dispose();
     if (owned) doc.dispose();
   }
 }

@@ -5,8 +5,7 @@ import { nfeFactsList, type NfeFacts } from '../../../lib/sefaz/simulator/facts.
 import { authorizationCStat, checkNote, duplicateMotivo, withItem } from '../../../lib/sefaz/simulator/rules.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
-import { messageFields, parseMessage, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
-import type { XmlDocument } from 'libxml2-wasm';
+import { messageFields, usesNamespacePrefix, type ReceivedMessage } from '../../../lib/sefaz/simulator/message.js';
 import { svcOf } from '../../../lib/sefaz/simulator/contingency.js';
 import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { mayRequestRejection, requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
@@ -28,8 +27,8 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     R.protNFe({ ...m, tpAmb: SIMULATOR_TP_AMB, chNFe: f.id.slice(3), dhRecbto: brasiliaDateTime(req.now) });
 
   /** Signature, certificate and every rule of the note, in the authority's order: its refusal, or null. */
-  function refusalByRules(payload: XmlDocument, f: NfeFacts, req: RequestInfo): string | null {
-    const sig = d.signatures.check(payload, f.id, req.now);
+  function refusalByRules(msg: ReceivedMessage, f: NfeFacts, req: RequestInfo): string | null {
+    const sig = d.signatures.check(msg, f.id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeAutorizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id: f.id.slice(3), details: [sig.reason] });
     const rules = ufRules(siglaOf(f.cUF));
     const broken = checkNote({
@@ -76,53 +75,44 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
     return { prots, receipt };
   }
 
-  const NFeAutorizacao4: NfeHandler = async (payload, req) => {
-    // Parsed once for every check below (the hot path of the simulator: issue 18).
-    const doc = parseMessage(payload);
-    if (!doc) {
-      // Not well-formed (the envelope's parser let it through only as text): a schema failure, recorded with libxml2's message.
-      schemaValid(d, NFE_SCHEMAS.enviNFe, payload, 'NFeAutorizacao4', 225, req.now);
-      return R.retEnviNFe({ tpAmb: SIMULATOR_TP_AMB, cUF: '91', dhRecbto: brasiliaDateTime(req.now) }, motivo(225));
+  const NFeAutorizacao4: NfeHandler = async (msg, req) => {
+    // Every check below reads the one parsed message (the hot path of the simulator: issue 18).
+    const { doc } = msg;
+    const f = messageFields(doc, ['cUF', 'indSinc']);
+    const head = { tpAmb: SIMULATOR_TP_AMB, cUF: f.cUF && /^\d{2}$/.test(f.cUF) ? f.cUF : '91', dhRecbto: brasiliaDateTime(req.now) };
+    // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
+    if (usesNamespacePrefix(msg)) return R.retEnviNFe(head, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.enviNFe, doc, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
+    const sync = f.indSinc === '1';
+    const notes = nfeFactsList(doc);
+    const refusals = notes.map((n) => refusalByRules(msg, n, req));
+    const only = notes.length === 1 && !refusals[0] ? notes[0]! : null;
+    let prots: string[];
+    let receipt: string;
+    let receiptSaved = false;
+    if (only && !mayRequestRejection(only.additionalInfo, only.tpAmb)) {
+      // The common case, one note that passed every rule: its receipt and protocol are drawn, and an
+      // asynchronous batch's receipt written, by the same single statement as the note.
+      const r = await recordNote(only, req, {
+        receipt: R.receiptFormat(head.cUF), protocol: R.protocolFormat(authorizerOf(req, only.cUF, only.mod), only.cUF, req.now),
+        saveReceipt: sync ? undefined : { c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB) },
+      });
+      ({ receipt, receiptSaved } = r);
+      prots = [r.prot];
+    } else {
+      ({ prots, receipt } = await authorizeBatch(notes, refusals, req, head.cUF));
     }
-    try {
-      const f = messageFields(doc, ['cUF', 'indSinc']);
-      const head = { tpAmb: SIMULATOR_TP_AMB, cUF: f.cUF && /^\d{2}$/.test(f.cUF) ? f.cUF : '91', dhRecbto: brasiliaDateTime(req.now) };
-      // 404: the authorities refuse namespace prefixes in the data area (MOC 4.00 §4.2).
-      if (usesNamespacePrefix(doc)) return R.retEnviNFe(head, motivo(404));
-      if (!schemaValid(d, NFE_SCHEMAS.enviNFe, doc, 'NFeAutorizacao4', 225, req.now)) return R.retEnviNFe(head, motivo(225));
-      const sync = f.indSinc === '1';
-      const notes = nfeFactsList(doc);
-      const refusals = notes.map((n) => refusalByRules(doc, n, req));
-      const only = notes.length === 1 && !refusals[0] ? notes[0]! : null;
-      let prots: string[];
-      let receipt: string;
-      let receiptSaved = false;
-      if (only && !mayRequestRejection(only.additionalInfo, only.tpAmb)) {
-        // The common case, one note that passed every rule: its receipt and protocol are drawn, and an
-        // asynchronous batch's receipt written, by the same single statement as the note.
-        const r = await recordNote(only, req, {
-          receipt: R.receiptFormat(head.cUF), protocol: R.protocolFormat(authorizerOf(req, only.cUF, only.mod), only.cUF, req.now),
-          saveReceipt: sync ? undefined : { c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB) },
-        });
-        ({ receipt, receiptSaved } = r);
-        prots = [r.prot];
-      } else {
-        ({ prots, receipt } = await authorizeBatch(notes, refusals, req, head.cUF));
-      }
-      if (sync) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
-      if (!receiptSaved) await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
-      return R.retEnviNFe(head, motivo(103), { receipt });
-    } finally {
-      doc.dispose();
-    }
+    if (sync) return R.retEnviNFe(head, motivo(104), { prot: prots.join('') });
+    if (!receiptSaved) await store.saveReceipt({ receipt, c_uf: head.cUF, tp_amb: Number(SIMULATOR_TP_AMB), prot_xml: prots.join(''), created_at: req.now });
+    return R.retEnviNFe(head, motivo(103), { receipt });
   };
 
-  const NFeRetAutorizacao4: NfeHandler = async (payload, req) => {
-    const f = messageFields(payload, ['tpAmb', 'nRec']);
+  const NFeRetAutorizacao4: NfeHandler = async (msg, req) => {
+    const f = messageFields(msg.doc, ['tpAmb', 'nRec']);
     const nRec = f.nRec && /^\d{15}$/.test(f.nRec) ? f.nRec : '0'.repeat(15);
     const head = { tpAmb: SIMULATOR_TP_AMB, cUF: nRec.slice(0, 2), dhRecbto: brasiliaDateTime(req.now), nRec };
-    if (usesNamespacePrefix(payload)) return R.retConsReciNFe(head, motivo(404));
-    if (!schemaValid(d, NFE_SCHEMAS.consReciNFe, payload, 'NFeRetAutorizacao4', 215, req.now)) return R.retConsReciNFe(head, motivo(215));
+    if (usesNamespacePrefix(msg)) return R.retConsReciNFe(head, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.consReciNFe, msg.doc, 'NFeRetAutorizacao4', 215, req.now)) return R.retConsReciNFe(head, motivo(215));
     if (f.tpAmb !== SIMULATOR_TP_AMB) return R.retConsReciNFe(head, motivo(252));
     const row = await store.receipt(nRec);
     if (!row) return R.retConsReciNFe(head, motivo(106));

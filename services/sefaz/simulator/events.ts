@@ -23,15 +23,15 @@ const MINUTE = 60_000;
 
 export function eventHandler(d: HandlerDeps): NfeHandler {
   const { store } = d;
-  return async (payload, req) => {
-    const f = messageFields(payload, ['cOrgao', 'idLote']);
+  return async (msg, req) => {
+    const f = messageFields(msg.doc, ['cOrgao', 'idLote']);
     const cOrgao = f.cOrgao && /^\d{2}$/.test(f.cOrgao) ? f.cOrgao : '91';
     const batch = { idLote: f.idLote && /^\d{1,15}$/.test(f.idLote) ? f.idLote : '0', tpAmb: SIMULATOR_TP_AMB, cOrgao };
     const dhRegEvento = brasiliaDateTime(req.now);
-    if (usesNamespacePrefix(payload)) return R.retEnvEvento(batch, motivo(404));
-    if (!schemaValid(d, NFE_SCHEMAS.envEvento, payload, 'NFeRecepcaoEvento4', 215, req.now)) return R.retEnvEvento(batch, motivo(215));
-    const evento = rawElements(payload, 'evento')[0]!;
-    const inf = child(parseXml(payload), 'infEvento')!;
+    if (usesNamespacePrefix(msg)) return R.retEnvEvento(batch, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.envEvento, msg.doc, 'NFeRecepcaoEvento4', 215, req.now)) return R.retEnvEvento(batch, motivo(215));
+    const evento = rawElements(msg.canonicalText, 'evento')[0]!;
+    const inf = child(parseXml(msg.canonicalText), 'infEvento')!;
     const id = inf.getAttribute('Id') ?? '';
     const get = (n: string) => text(inf, n) ?? '';
     const chNFe = get('chNFe');
@@ -44,12 +44,12 @@ export function eventHandler(d: HandlerDeps): NfeHandler {
     const answer = (cStat: SimulatorCStat) => R.retEnvEvento(batch, motivo(128), retOf(cStat, cstatText(cStat)));
     const specific = tpEvento === '110111' ? NFE_SCHEMAS.envEventoCancNFe : tpEvento === '110110' ? NFE_SCHEMAS.envCCe : null;
     if (!specific) return answer(493);
-    const xsd = validateXml(specific, payload);
+    const xsd = validateXml(specific, msg.doc);
     if (!xsd.valid) {
       d.rejections.record({ at: req.now.toISOString(), service: 'NFeRecepcaoEvento4', cStat: 493, id, details: xsd.errors.slice(0, 10) });
       return answer(493);
     }
-    const sig = d.signatures.check(payload, id, req.now);
+    const sig = d.signatures.check(msg, id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeRecepcaoEvento4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id, details: [sig.reason] });
     if (sig.signatureCStat) return answer(sig.signatureCStat);
     if (sig.signerCStat) return answer(sig.signerCStat);

@@ -7,6 +7,7 @@ import type { SefazService } from '../../../lib/sefaz/services.js';
 import type { SimulatorStore } from './store.js';
 import type { SignatureChecker } from './signatures.js';
 import type { RejectionLog } from './rejection-log.js';
+import type { ReceivedMessage } from '../../../lib/sefaz/simulator/message.js';
 
 /** What every simulated web service receives besides the message. */
 export interface RequestInfo {
@@ -19,7 +20,8 @@ export interface RequestInfo {
   now: Date;
 }
 
-export type NfeHandler = (payload: string, req: RequestInfo) => Promise<string>;
+/** A service: the message (parsed once, the server's to dispose) → the nfeResultMsg content. */
+export type NfeHandler = (msg: ReceivedMessage, req: RequestInfo) => Promise<string>;
 
 export interface HandlerDeps {
   store: SimulatorStore;

@@ -15,18 +15,18 @@ import { authorizerOf, schemaValid, tableText, type HandlerDeps, type NfeHandler
  */
 export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
   const { store } = d;
-  return async (payload, req) => {
-    const peeked = messageFields(payload, ['cUF']).cUF;
+  return async (msg, req) => {
+    const peeked = messageFields(msg.doc, ['cUF']).cUF;
     const cUF = peeked && /^\d{2}$/.test(peeked) ? peeked : '91';
     const base = { tpAmb: SIMULATOR_TP_AMB, cUF, dhRecbto: brasiliaDateTime(req.now) };
-    if (usesNamespacePrefix(payload)) return R.retInutNFe({ ...base, ...motivo(404) });
-    if (!schemaValid(d, NFE_SCHEMAS.inutNFe, payload, 'NFeInutilizacao4', 215, req.now)) return R.retInutNFe({ ...base, ...motivo(215) });
-    const inf = child(parseXml(payload), 'infInut')!;
+    if (usesNamespacePrefix(msg)) return R.retInutNFe({ ...base, ...motivo(404) });
+    if (!schemaValid(d, NFE_SCHEMAS.inutNFe, msg.doc, 'NFeInutilizacao4', 215, req.now)) return R.retInutNFe({ ...base, ...motivo(215) });
+    const inf = child(parseXml(msg.canonicalText), 'infInut')!;
     const get = (n: string) => text(inf, n) ?? '';
     const id = inf.getAttribute('Id') ?? '';
     const fields = { ano: get('ano'), CNPJ: get('CNPJ'), mod: get('mod'), serie: get('serie'), nNFIni: get('nNFIni'), nNFFin: get('nNFFin') };
     const reject = (cStat: number, xMotivo = cstatText(cStat)) => R.retInutNFe({ ...base, cStat, xMotivo, ...fields });
-    const sig = d.signatures.check(payload, id, req.now);
+    const sig = d.signatures.check(msg, id, req.now);
     if (sig.reason) d.rejections.record({ at: req.now.toISOString(), service: 'NFeInutilizacao4', cStat: sig.signatureCStat ?? sig.signerCStat ?? 0, id, details: [sig.reason] });
     const broken: SimulatorCStat | null = sig.signatureCStat ?? sig.signerCStat
       ?? (!sig.signerCnpj || sig.signerCnpj.slice(0, 8) !== fields.CNPJ.slice(0, 8) ? 213 : null)

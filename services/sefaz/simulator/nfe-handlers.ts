@@ -22,12 +22,12 @@ export type { RequestInfo, NfeHandler, HandlerDeps } from './handler-context.js'
 export function nfeHandlers(d: HandlerDeps): Record<SefazService, NfeHandler> {
   const { store } = d;
 
-  const NFeConsultaProtocolo4: NfeHandler = async (payload, req) => {
-    const f = messageFields(payload, ['tpAmb', 'chNFe']);
+  const NFeConsultaProtocolo4: NfeHandler = async (msg, req) => {
+    const f = messageFields(msg.doc, ['tpAmb', 'chNFe']);
     const chNFe = f.chNFe && /^\d{44}$/.test(f.chNFe) ? f.chNFe : '0'.repeat(44);
     const head = { tpAmb: SIMULATOR_TP_AMB, cUF: chNFe.slice(0, 2), dhRecbto: brasiliaDateTime(req.now), chNFe };
-    if (usesNamespacePrefix(payload)) return R.retConsSitNFe(head, motivo(404));
-    if (!schemaValid(d, NFE_SCHEMAS.consSitNFe, payload, 'NFeConsultaProtocolo4', 215, req.now)) return R.retConsSitNFe(head, motivo(215));
+    if (usesNamespacePrefix(msg)) return R.retConsSitNFe(head, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.consSitNFe, msg.doc, 'NFeConsultaProtocolo4', 215, req.now)) return R.retConsSitNFe(head, motivo(215));
     if (f.tpAmb !== SIMULATOR_TP_AMB) return R.retConsSitNFe(head, motivo(252));
     if (!parseAccessKey(chNFe).ok) return R.retConsSitNFe(head, motivo(236));
     if (!servesUf(req.authorizers, chNFe.slice(0, 2), req.model)) return R.retConsSitNFe(head, motivo(226));
@@ -37,12 +37,12 @@ export function nfeHandlers(d: HandlerDeps): Record<SefazService, NfeHandler> {
     return R.retConsSitNFe(head, motivo(note.status === 'canceled' ? 101 : 100), note.prot_xml, procEventos);
   };
 
-  const NFeStatusServico4: NfeHandler = async (payload, req) => {
-    const f = messageFields(payload, ['tpAmb', 'cUF']);
+  const NFeStatusServico4: NfeHandler = async (msg, req) => {
+    const f = messageFields(msg.doc, ['tpAmb', 'cUF']);
     const cUF = f.cUF && /^\d{2}$/.test(f.cUF) ? f.cUF : '91';
     const head = { tpAmb: SIMULATOR_TP_AMB, cUF, dhRecbto: brasiliaDateTime(req.now) };
-    if (usesNamespacePrefix(payload)) return R.retConsStatServ(head, motivo(404));
-    if (!schemaValid(d, NFE_SCHEMAS.consStatServ, payload, 'NFeStatusServico4', 215, req.now)) return R.retConsStatServ(head, motivo(215));
+    if (usesNamespacePrefix(msg)) return R.retConsStatServ(head, motivo(404));
+    if (!schemaValid(d, NFE_SCHEMAS.consStatServ, msg.doc, 'NFeStatusServico4', 215, req.now)) return R.retConsStatServ(head, motivo(215));
     if (f.tpAmb !== SIMULATOR_TP_AMB) return R.retConsStatServ(head, motivo(252));
     if (!servesUf(req.authorizers, cUF, req.model)) return R.retConsStatServ(head, motivo(289));
     return R.retConsStatServ(head, motivo(107)); // 'down' faults are answered by the server before this

@@ -8,11 +8,11 @@ import { clientCnpjOf } from './client-cnpj.js';
 import { UF_CODES } from '../../../lib/nfe/access-key.js';
 import { retConsStatServ } from '../../../lib/sefaz/simulator/responses.js';
 import {
-  declaredVersion, parseSoapRequest, soapActionFault, soapAnswer, soapFault, SoapFaultError, versionMismatchFault, type SoapVersion,
+  declaredVersion, parseSoapRequest, soapActionFault, soapAnswer, soapFault, SoapFaultError, versionMismatchFault, type SoapRequestMessage, type SoapVersion,
 } from '../../../lib/sefaz/simulator/envelope.js';
 import { soapAction } from '../../../lib/sefaz/soap.js';
 import { resolvePath, soapPathPattern } from '../../../lib/sefaz/simulator/paths.js';
-import { messageFields } from '../../../lib/sefaz/simulator/message.js';
+import { messageFields, type ReceivedMessage } from '../../../lib/sefaz/simulator/message.js';
 import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
@@ -168,27 +168,40 @@ export class SefazSimulator {
     const envelope = await ctx.body();
     // The binding is the Content-Type's: faults are written in it, and the envelope must agree.
     const declared = declaredVersion(req.headers['content-type']);
-    let payload: string;
-    let version: SoapVersion;
+    let parsed: SoapRequestMessage | undefined;
     try {
       if (declared === '1.1') { const wrong = soapActionFault(req.headers.soapaction, soapAction(service)); if (wrong) throw wrong; }
-      const msg = parseSoapRequest(envelope);
-      const mismatch = versionMismatchFault(declared, msg.version);
+      parsed = parseSoapRequest(envelope);
+      const mismatch = versionMismatchFault(declared, parsed.version);
       if (mismatch) throw mismatch;
-      if (msg.service !== service) throw new SoapFaultError(`nfeDadosMsg no namespace de ${msg.service}, endereço de ${service}`, msg.version);
-      ({ payload, version } = msg);
+      if (parsed.service !== service) throw new SoapFaultError(`nfeDadosMsg no namespace de ${parsed.service}, endereço de ${service}`, parsed.version);
     } catch (err) {
+      parsed?.message.dispose();
       // The authorities' SOAP stacks answer an unreadable envelope with a Fault and HTTP 500.
       const fault = soapFault(declared, (err as Error).message, err instanceof SoapFaultError ? err.code : 'Client');
       res.writeHead(500, { 'content-type': fault.contentType }).end(fault.body);
       return;
     }
-    // The message's UF costs a parse of its own: read only for a fault or a refusal before the
-    // handler, which parses the message itself (issue 18).
+    const { message, version } = parsed;
+    try {
+      await this.answer(ctx, handlers, { service, pathUf, clientCnpj, authorizers: target.authorizers, model: target.model }, message, version);
+    } finally {
+      message.dispose();
+    }
+  }
+
+  /** A readable request for `service`: faults that strike after reading it, else its handler's answer. */
+  private async answer(
+    { req, res }: RouteContext, handlers: Record<SefazService, NfeHandler>,
+    to: { service: SefazService; pathUf: string | null; clientCnpj: string | null; authorizers: string[]; model: '55' | '65' | null },
+    message: ReceivedMessage, version: SoapVersion,
+  ): Promise<void> {
+    const { service, pathUf } = to;
+    // The message's UF, read only for a fault or a refusal before the handler.
     let peeked: string | null | undefined;
     const msgCuf = (): string | null => {
       if (peeked === undefined) {
-        const f = messageFields(payload, ['cUF', 'cOrgao', 'chNFe']);
+        const f = messageFields(message.doc, ['cUF', 'cOrgao', 'chNFe']);
         peeked = [f.cUF, f.cOrgao, f.chNFe?.slice(0, 2)].find((v): v is string => !!v && /^\d{2}$/.test(v)) ?? null;
       }
       return peeked;
@@ -212,9 +225,10 @@ export class SefazSimulator {
     }
     const slow = this.faults.take('slow', faultUf(), service);
     if (slow) await sleep(slow.delayMs ?? 2_000);
-    const result = Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES
-      ? refuseMessage(service, payload, motivo(214), at())
-      : await handlers[service](payload, { clientCnpj, authorizers: target.authorizers, model: target.model, now });
+    // The message as it arrived in the envelope (its canonical form when it had to be re-read).
+    const result = Buffer.byteLength(message.text, 'utf8') > MAX_MESSAGE_BYTES
+      ? refuseMessage(service, message.text, motivo(214), at())
+      : await handlers[service](message, { clientCnpj: to.clientCnpj, authorizers: to.authorizers, model: to.model, now });
     if (this.faults.take('drop-after-processing', faultUf(), service)) { req.socket.destroy(); return; }
     this.reply(res, version, service, result);
   }

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { XmlDocument } from 'libxml2-wasm';
-import { verifyEnvelopedSignature } from '../../../lib/sefaz/simulator/signature.js';
+import { verifyEnvelopedSignature, type ParsedText } from '../../../lib/sefaz/simulator/signature.js';
 import { judgeChain, judgeSigner, type ChainVerdict } from '../../../lib/sefaz/simulator/signer-certificate.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
 import type { SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
@@ -32,7 +32,7 @@ export class SignatureChecker {
     this.trusted = trustedCaPems.flatMap(splitPem).map((pem) => new X509Certificate(pem));
   }
 
-  check(xml: string | XmlDocument, id: string, now: Date): SignatureVerdict {
+  check(xml: string | XmlDocument | ParsedText, id: string, now: Date): SignatureVerdict {
     const sig = verifyEnvelopedSignature(xml, id, (text) => this.parsed(text).cert);
     if (!sig.ok) return { signatureCStat: sig.cStat, signerCStat: null, signerCnpj: null, reason: sig.reason };
     // The certificate the signature was checked with (parsed from the same text), with its chain's

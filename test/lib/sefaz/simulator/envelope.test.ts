@@ -4,17 +4,60 @@ import {
 } from '../../../../lib/sefaz/simulator/envelope.js';
 
 const WSDL = 'http://www.portalfiscal.inf.br/nfe/wsdl/NFeStatusServico4';
-const MSG = '<consStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ></consStatServ>';
+const NFE = 'http://www.portalfiscal.inf.br/nfe';
+const MSG = `<consStatServ xmlns="${NFE}" versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ></consStatServ>`;
+
+/** What a service receives, read and disposed. */
+function received(envelope: string) {
+  const { version, service, message } = parseSoapRequest(envelope);
+  try {
+    const { root } = message.doc;
+    return { version, service, text: message.text, canonical: message.canonicalText, root: `{${root.namespaceUri}}${root.name}`, elements: message.doc.find('//*').length };
+  } finally {
+    message.dispose();
+  }
+}
+const inEnvelope12 = (msg: string, around = '') => `<s:Envelope xmlns:s="${SOAP12_NS}"${around}><s:Body><nfeDadosMsg xmlns="${WSDL}">${msg}</nfeDadosMsg></s:Body></s:Envelope>`;
 
 test('parseSoapRequest reads any prefix and any placement of the namespaces, and returns the message standalone', (t) => {
   const shapes = [
     `<soap12:Envelope xmlns:soap12="${SOAP12_NS}"><soap12:Body><nfeDadosMsg xmlns="${WSDL}">${MSG}</nfeDadosMsg></soap12:Body></soap12:Envelope>`,
     `<env:Envelope xmlns:env="${SOAP12_NS}" xmlns:nfe="${WSDL}"><env:Body><nfe:nfeDadosMsg>${MSG}</nfe:nfeDadosMsg></env:Body></env:Envelope>`,
     `<Envelope xmlns="${SOAP12_NS}"><!-- x --><Body xmlns:w="${WSDL}">\n <w:nfeDadosMsg>\n${MSG}\n</w:nfeDadosMsg></Body></Envelope>`,
+    `\n<s:Envelope xmlns:s="${SOAP12_NS}"><s:Header><a:Action xmlns:a="urn:a"><b>x</b></a:Action><c/></s:Header><s:Body><nfeDadosMsg xmlns="${WSDL}">${MSG}</nfeDadosMsg></s:Body></s:Envelope>\n`,
   ];
-  for (const s of shapes) t.deepEqual(parseSoapRequest(s), { version: '1.2', service: 'NFeStatusServico4', payload: MSG });
+  for (const s of shapes) {
+    t.deepEqual(received(s), { version: '1.2', service: 'NFeStatusServico4', text: MSG, canonical: MSG, root: `{${NFE}}consStatServ`, elements: 4 });
+  }
   const s11 = `<?xml version="1.0" encoding="ISO-8859-1"?><S:Envelope xmlns:S="${SOAP11_NS}"><S:Header/><S:Body><nfeDadosMsg xmlns="${WSDL}">${MSG}</nfeDadosMsg></S:Body></S:Envelope>`;
-  t.like(parseSoapRequest(s11), { version: '1.1', service: 'NFeStatusServico4' });
+  t.like(received(s11), { version: '1.1', service: 'NFeStatusServico4', text: MSG });
+});
+
+test('parseSoapRequest hands the message over as it arrived when it stands alone in a plain envelope', (t) => {
+  // Not canonical (attribute order, spacing, a comment, a self-closed tag), self-contained: its own bytes.
+  const loose = `<consStatServ versao="4.00"  xmlns="${NFE}" xmlns:x="urn:unused"><tpAmb>2</tpAmb><!-- c --><cUF>35</cUF><xServ >STATUS</xServ><e/></consStatServ>`;
+  t.deepEqual(received(inEnvelope12(loose, ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"')), {
+    version: '1.2', service: 'NFeStatusServico4', text: loose, elements: 5, root: `{${NFE}}consStatServ`,
+    canonical: `<consStatServ xmlns="${NFE}" versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ><e></e></consStatServ>`,
+  });
+});
+
+test('parseSoapRequest re-reads the canonical form of a message that needs the envelope around it, or of an envelope of another shape', (t) => {
+  const DS = 'http://www.w3.org/2000/09/xmldsig#';
+  // The ds prefix of the Envelope is used inside: the canonical form declares it where it is used.
+  const usesEnvelopePrefix = `<consStatServ xmlns="${NFE}" versao="4.00"><tpAmb>2</tpAmb><ds:x/></consStatServ>`;
+  const declared = `<consStatServ xmlns="${NFE}" versao="4.00"><tpAmb>2</tpAmb><ds:x xmlns:ds="${DS}"></ds:x></consStatServ>`;
+  t.like(received(inEnvelope12(usesEnvelopePrefix, ` xmlns:ds="${DS}"`)), { text: declared, canonical: declared, elements: 3 });
+  // No default namespace of its own: nfeDadosMsg's applies, and stays.
+  t.like(received(inEnvelope12('<consStatServ versao="4.00"><tpAmb>2</tpAmb></consStatServ>')), {
+    text: `<consStatServ xmlns="${WSDL}" versao="4.00"><tpAmb>2</tpAmb></consStatServ>`, root: `{${WSDL}}consStatServ`,
+  });
+  // Something after the message, a comment before the Envelope, a second Body: the same message.
+  for (const other of [
+    inEnvelope12(`${MSG}<!-- after -->`),
+    `<!-- before -->${inEnvelope12(MSG)}`,
+    inEnvelope12(MSG).replace('</s:Body>', '</s:Body><s:Body></s:Body>'),
+  ]) t.like(received(other), { text: MSG, canonical: MSG, elements: 4 });
 });
 
 test('parseSoapRequest refuses what is not an envelope with a message, keeping the version for the Fault', (t) => {
