@@ -111,7 +111,7 @@ function messageEnd(text: string, shape: EnvelopeShape): number {
     if (text.charCodeAt(pos - 1) !== 0x3e /* > */) return -1;
     pos--;
     while (pos > 0 && isSpace(text.charCodeAt(pos - 1))) pos--;
-    if (!text.startsWith(name, pos - name.length) || !text.startsWith('</', pos - name.length - 2)) return -1;
+    if (pos < name.length + 2 || !text.startsWith(name, pos - name.length) || !text.startsWith('</', pos - name.length - 2)) return -1;
     pos -= name.length + 2;
   }
   return tagEnd;
