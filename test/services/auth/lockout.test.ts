@@ -93,12 +93,15 @@ test.serial('an unknown e-mail costs the same Argon2id work as a wrong password 
   };
   const known: number[] = [];
   const unknown: number[] = [];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 6; i++) {
     known.push(await work('timing@example.com'));
     unknown.push(await work(`ghost${i}@example.com`));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratio = median(unknown) / median(known);
-  t.log(`median CPU known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms`);
+  // The least of each: whatever else the process does meanwhile (its pollers, GC) only adds CPU,
+  // so the minimum is the request's own work (a median of four once read 34 against 13 ms on a
+  // loaded CI machine). A path that skipped the hash would still be a fraction of the other.
+  const least = (xs: number[]) => Math.min(...xs);
+  const ratio = least(unknown) / least(known);
+  t.log(`least CPU known ${least(known).toFixed(1)} ms, unknown ${least(unknown).toFixed(1)} ms`);
   t.true(ratio > 0.5 && ratio < 2, `ratio ${ratio.toFixed(2)}`);
 });
