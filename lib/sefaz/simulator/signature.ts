@@ -1,5 +1,6 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
-import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
+import { XmlDocument, type XmlElement } from 'libxml2-wasm';
+import { canonicalSubtree } from '../../xml/c14n.js';
 import { signedTexts, type SignedTexts } from './signed-text.js';
 import { XPathContext, type NodeRef } from './xpath-context.js';
 
@@ -29,12 +30,8 @@ export type SignatureOutcome =
 
 const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
 
-/**
- * Inclusive C14N 1.0 of one element's subtree. The document-level call with a node set costs a third
- * of libxml2-wasm's subtree helper (which builds a JS wrapper for every node it asks about).
- */
-const canonical = (doc: XmlDocument, el: NodeRef, withComments: boolean) =>
-  doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([XPathContext.wrap(el)]) });
+/** lib/xml/c14n.ts canonicalSubtree of an element this file holds as a libxml2 pointer. */
+const canonical = (doc: XmlDocument, el: NodeRef, withComments: boolean) => canonicalSubtree(doc, XPathContext.wrap(el) as XmlElement, withComments);
 const b64 = (el: NodeRef | null | undefined) => (el ? XPathContext.content(el) : '').replace(/\s+/g, '');
 
 /** The signature's lookups, through one XPath context. */
