@@ -1,18 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { BuiltDocument } from '../../lib/emission/pipeline.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import { nextCheckAt } from '../../lib/emission/reconciliation.js';
-import { transmissionStart } from '../../lib/emission/transmission.js';
 import { DomainError } from '../../lib/errors/index.js';
 import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.js';
 import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import { prepared } from '../shared/prepared.js';
+import { GroupQueue } from '../shared/group-queue.js';
+import { MAX_NUMBER, numberGroup, type PendingNote } from './numbering-group.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
-import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, toRecord, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
+import { createdRecord, createdRow, HISTORY_COLUMNS } from './created-row.js';
+import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
 
-const MAX_NUMBER = 999_999_999;
+/** Notes of one series numbered in one transaction at most (numbering-group.ts). */
+const MAX_GROUP = 32;
 /** Locks a space's sequence row and advances it; the number it held (claimNext). */
 const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number';
 
@@ -22,6 +23,9 @@ const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id =
  * runs under that lock). The document store (store.ts) hands its creations here.
  */
 export class NumberingStore {
+  /** A series' new notes that will be transmitted at once, grouped per series (numbering-group.ts). */
+  private readonly groups = new GroupQueue<string, PendingNote, DocumentRecord>(MAX_GROUP, (_space, notes) => this.numberNotes(notes));
+
   constructor(private readonly d: StoreDeps) {}
 
   private t(name: string): string {
@@ -35,13 +39,41 @@ export class NumberingStore {
    * passthrough `numero` are skipped.
    */
   async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
-    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    const key = sequenceKey(doc);
     try {
+      if (next === 'transmit' && supportsDirectTransactions(this.d.knex)) {
+        return await this.groups.submit(`${key.issuer_id}/${key.model}/${key.series}/${key.environment}`, { doc, build });
+      }
       return await this.numbered(doc, key, build, next);
     } catch (err) {
       if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
       throw err;
     }
+  }
+
+  /**
+   * The notes of one series that queued while this node numbered its previous ones: a group in one
+   * transaction when there are several (numbering-group.ts), else, or when the group rolled back,
+   * each on its own (`numbered`), which answers every unusual case for its own note.
+   */
+  private async numberNotes(notes: PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
+    if (notes.length > 1) {
+      try {
+        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), sequenceKey(notes[0]!.doc), notes);
+        return records.map((value) => ({ status: 'fulfilled', value }));
+      } catch (err) {
+        if (!(err instanceof RollBack)) throw err;
+      }
+    }
+    const settled: Array<PromiseSettledResult<DocumentRecord>> = [];
+    for (const note of notes) {
+      try {
+        settled.push({ status: 'fulfilled', value: await this.numbered(note.doc, sequenceKey(note.doc), note.build, 'transmit') });
+      } catch (err) {
+        settled.push({ status: 'rejected', reason: err });
+      }
+    }
+    return settled;
   }
 
   /**
@@ -143,7 +175,7 @@ export class NumberingStore {
    * never interleave.
    */
   async createWithNumber(doc: NewDocument, number: number, built: BuiltDocument, then?: AfterInsert): Promise<DocumentRecord> {
-    const key = { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+    const key = sequenceKey(doc);
     try {
       return await this.d.knex.transaction(async (trx) => {
         await ensureSequence(trx, this.d.schema, key, doc.cnpj);
@@ -180,34 +212,17 @@ export class NumberingStore {
    * numbers), so a refusal here only sends the caller to firstFree.
    */
   private async writeCreated(trx: DirectTx, doc: NewDocument, number: number, built: BuiltDocument, transmit: boolean, ifFree?: SequenceKey): Promise<DocumentRecord | undefined> {
-    const now = this.d.now();
-    const created = {
-      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: doc.model, series: doc.series, number, environment: doc.environment, uf: doc.uf,
-      key_kind: doc.keyKind, access_key: built.accessKey, cnf: doc.cnf, tp_emis: doc.tpEmis, emitted_at: doc.emittedAt,
-      status: 'CREATED', amount_cents: doc.amountCents.toString(), protocol: null, authorized_at: null, erros: null, motivo: null,
-      request_body: JSON.stringify(doc.requestBody ?? null), tributacao_resolvida: doc.tributacaoResolvida ? JSON.stringify(doc.tributacaoResolvida) : null, transmitted_xml: built.xml, digest_value: built.digestValue, qr_code: built.qrCode ?? null,
-      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now, next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: 0, transmitting_until: null as Date | null,
-    };
-    const asRecord = (r: typeof created) => toRecord({ ...r, has_transmitted_xml: true, has_authorized_xml: false });
-    const history: Knex.Value[][] = [[created.id, null, 'CREATED', 'emission', null, JSON.stringify({ accessKey: built.accessKey, number }), now]];
-    let row = created;
-    if (transmit) {
-      const start = transmissionStart(asRecord(created), now);
-      if (start.kind !== 'start') throw new Error(`a new document cannot start its transmission (${start.kind})`);
-      row = { ...created, status: 'TRANSMITTING', transmissions: start.attempt, transmitting_until: start.leaseUntil };
-      history.push([created.id, 'CREATED', 'TRANSMITTING', 'emission', null, JSON.stringify({ attempt: start.attempt }), now]);
-    }
+    const { row, history } = createdRow(this.d.now(), doc, number, built, transmit);
     // One statement: the document, the partner's first-document flag and the history rows
     // (writable CTEs; the history's foreign key is checked at the end of the statement).
     const columns = Object.keys(row);
     const names = columns.map(() => '??').join(', ');
     const values = columns.map(() => '?').join(', ');
-    const historyColumns = 'document_id, from_status, to_status, trigger, motivo, detail, at';
     if (!ifFree) {
       const flag = firstDocumentCte('first_document', this.d.schema, row);
       await trx.query(
         `with created as (insert into ?? (${names}) values (${values})), ${flag.sql}
-         insert into ?? (${historyColumns}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+         insert into ?? (${HISTORY_COLUMNS}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]), ...flag.bindings, this.t('document_history'), ...history.flat()],
         { prepare: true },
       );
@@ -222,7 +237,7 @@ export class NumberingStore {
            where not exists (select 1 from ?? where ${space} and number = ?)
              and not exists (select 1 from ?? where ${space} and status <> 'REJECTED' and start_number <= ? and end_number >= ?)
            returning id), ${flag.sql}
-         insert into ?? (${historyColumns}) select h.* from created, (values ${history.map(() => typed).join(', ')}) as h (${historyColumns})
+         insert into ?? (${HISTORY_COLUMNS}) select h.* from created, (values ${history.map(() => typed).join(', ')}) as h (${HISTORY_COLUMNS})
          returning document_id`,
         [this.t('documents'), ...columns, ...(Object.values(row) as Knex.Value[]),
           this.t('documents'), ...k, number, this.t('inutilizacoes'), ...k, number, number,
@@ -231,7 +246,10 @@ export class NumberingStore {
       );
       if (!rows.length) return undefined;
     }
-    // Built from what was written: no re-read while the sequence row is locked.
-    return asRecord(row);
+    return createdRecord({ row, history });
   }
+}
+
+function sequenceKey(doc: Omit<NewDocument, 'cnf'>): SequenceKey {
+  return { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
 }

@@ -29,6 +29,23 @@ export function firstDocumentCte(name: string, schema: string, doc: { id: string
   };
 }
 
+/**
+ * firstDocumentCte for several documents stored in one statement (a group of a series' notes:
+ * services/emission/numbering-group.ts). Its text depends only on how many documents there are
+ * (so a prepared form serves every group of that size): each partner's first, in the order given, sets the flag.
+ */
+export function firstDocumentsCte(name: string, schema: string, docs: ReadonlyArray<{ id: string; partner_id: string; created_at: Date }>): { sql: string; bindings: Knex.Value[] } {
+  // The position orders a partner's documents of the group: the lowest number is its first.
+  const rows = docs.map((_, i) => `(?::varchar, ?::uuid, ?::timestamptz, ${i})`).join(', ');
+  return {
+    sql: `${name} as (insert into ?? (partner_id, document_id, created_at)
+      select distinct on (partner_id) partner_id, document_id, created_at from (values ${rows}) as d (partner_id, document_id, created_at, position)
+      order by partner_id, position
+      on conflict (partner_id) do nothing)`,
+    bindings: [`${schema}.${PARTNER_ACTIVITY_TABLE}`, ...docs.flatMap((d) => [d.partner_id, d.id, d.created_at])],
+  };
+}
+
 export async function partnerActivity(knex: Knex, schema: string, partnerId: string): Promise<PartnerActivity> {
   const row = await knex(`${schema}.${PARTNER_ACTIVITY_TABLE}`).where({ partner_id: partnerId }).first('created_at');
   return { partnerId, hasDocuments: !!row, firstDocumentAt: row ? new Date(row.created_at).toISOString() : null };

@@ -22,8 +22,8 @@ export function statementsOf(trx: Knex.Transaction): DirectTx {
 
 /** The body asks for the transaction to be rolled back and the caller to take its other path. */
 export class RollBack extends Error {
-  constructor(readonly reason: string) {
-    super(`direct transaction rolled back: ${reason}`);
+  constructor(readonly reason: string, options?: { cause?: unknown }) {
+    super(`direct transaction rolled back: ${reason}`, options);
     this.name = 'RollBack';
   }
 }

@@ -1,0 +1,133 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { startStack, type Stack } from '../../support/stack.js';
+import { DocumentStore } from '../../../services/emission/store.js';
+import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
+import type { DocumentRecord } from '../../../lib/emission/document.js';
+
+/**
+ * A series' notes that queue while this node numbers one are numbered in one transaction
+ * (services/emission/numbering-group.ts, issue 18), with the guarantees of a single note's
+ * numbering: consecutive numbers, every note stored TRANSMITTING with its history and the
+ * partner's first-document flag, and each unusual case answered for its own note.
+ */
+let stack: Stack;
+let store: DocumentStore;
+const claims: string[] = [];
+
+test.before(async () => {
+  stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
+  store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+  stack.knex.on('query', (q: { sql: string }) => { if (/next_number = next_number \+/.test(q.sql)) claims.push(q.sql); });
+});
+test.after.always(async () => { await stack?.stop(); });
+
+let series = 0;
+/** A series of its own (numbering follows the CNPJ across issuer rows). */
+function aSpace() {
+  const issuerId = randomUUID();
+  return {
+    issuerId, cnpj: '11222333000181', model: '55' as const, series: ++series, environment: 2 as const, partnerId: `partner-${randomUUID()}`,
+    uf: 'SP', keyKind: 'live' as const, amountCents: 1000n, requestBody: { nota: true }, idempotencyKey: null as string | null,
+    idempotencyFingerprint: null as string | null, tpEmis: 1, emittedAt: new Date('2026-11-26T10:00:00-03:00'),
+  };
+}
+type Doc = ReturnType<typeof aSpace>;
+
+/** What a finished note would be: its key and XML name its number. */
+const built = (number: number) => async () => ({
+  cnf: String(10_000_000 + number),
+  built: { xml: `<NFe n="${number}"/>`, accessKey: `3526111122233300018155001${String(number).padStart(9, '0')}1000000001`.slice(0, 44), digestValue: `d${number}` },
+});
+
+/**
+ * The first note of `doc`'s series is held in its transaction until the others have been
+ * submitted, so they queue behind it and are handed over together.
+ */
+async function queuedBehindOne(doc: Doc, others: Array<{ doc?: Partial<Doc>; build?: (n: number) => Promise<any> }>): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => { open = r; });
+  let entered!: () => void;
+  const inside = new Promise<void>((r) => { entered = r; });
+  const first = store.createNumbered(doc, async (n) => { entered(); await gate; return built(n)(); }, 'transmit');
+  await inside;
+  const rest = others.map((o) => store.createNumbered({ ...doc, ...o.doc }, o.build ?? ((n) => built(n)()), 'transmit'));
+  open();
+  return Promise.allSettled([first, ...rest]);
+}
+
+const rowsOf = (issuerId: string) => stack.knex('emission.documents').where({ issuer_id: issuerId }).orderBy('number')
+  .select('id', 'number', 'status', 'transmissions', 'transmitted_xml', 'access_key', 'idempotency_key');
+const numbers = (settled: Array<PromiseSettledResult<DocumentRecord>>) => settled.map((s) => (s.status === 'fulfilled' ? s.value.number : s.reason.message));
+
+test.serial('notes queued behind a series\' transaction are numbered in one: consecutive, stored TRANSMITTING with their history and the flag', async (t) => {
+  const doc = aSpace();
+  await store.createNumbered(doc, (n) => built(n)(), 'transmit'); // the series' first note creates its sequence row
+  claims.length = 0;
+  const settled = await queuedBehindOne(doc, Array.from({ length: 6 }, () => ({})));
+  t.deepEqual(numbers(settled), [2, 3, 4, 5, 6, 7, 8]);
+  t.is(claims.length, 2, 'one claim for the held note, one for the six behind it');
+  t.regex(claims[1]!, /next_number = next_number \+ 6 /);
+  const rows = await rowsOf(doc.issuerId);
+  t.deepEqual(rows.map((r: any) => [r.number, r.status, r.transmissions, r.transmitted_xml]),
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 'TRANSMITTING', 1, `<NFe n="${n}"/>`]));
+  for (const s of settled) {
+    const record = (s as PromiseFulfilledResult<DocumentRecord>).value;
+    const row = rows.find((r: any) => r.id === record.id);
+    t.is(record.accessKey, row.access_key);
+    t.is(record.status, 'TRANSMITTING');
+    const history = await stack.knex('emission.document_history').where({ document_id: record.id }).orderBy('id').select('from_status', 'to_status', 'trigger', 'detail');
+    t.deepEqual(history, [
+      { from_status: null, to_status: 'CREATED', trigger: 'emission', detail: { accessKey: record.accessKey, number: record.number } },
+      { from_status: 'CREATED', to_status: 'TRANSMITTING', trigger: 'emission', detail: { attempt: 1 } },
+    ]);
+  }
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: doc.issuerId }).first()).next_number), 9);
+});
+
+test.serial('a group sets the flag of a partner whose first notes it holds', async (t) => {
+  const doc = aSpace();
+  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  const newcomer = { partnerId: `newcomer-${randomUUID()}` };
+  const settled = await queuedBehindOne(doc, [{}, { doc: newcomer }, { doc: newcomer }, { doc: newcomer }]);
+  t.deepEqual(numbers(settled), [2, 3, 4, 5, 6]);
+  const flag = await stack.knex('emission.partner_first_documents').where({ partner_id: newcomer.partnerId }).first('document_id');
+  t.is(flag?.document_id, (settled[2] as PromiseFulfilledResult<DocumentRecord>).value.id, 'the newcomer\'s lowest number in the group');
+});
+
+test.serial('a note whose finishing throws fails alone; the group is numbered one by one and stays consecutive', async (t) => {
+  const doc = aSpace();
+  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  claims.length = 0;
+  const boom = async () => { throw new Error('assinatura falhou'); };
+  const settled = await queuedBehindOne(doc, [{}, {}, { build: boom }, {}]);
+  t.deepEqual(numbers(settled), [2, 3, 4, 'assinatura falhou', 5]);
+  t.deepEqual((await rowsOf(doc.issuerId)).map((r: any) => r.number), [1, 2, 3, 4, 5]);
+  t.is(claims.length, 1 + 1 + 4, 'the held note, the group (rolled back), then each note on its own');
+});
+
+test.serial('a number held by a passthrough note or an inutilização inside the group\'s range is skipped, as for one note', async (t) => {
+  const doc = aSpace();
+  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  await store.createWithNumber({ ...doc, cnf: '10000004' }, 4, { xml: '<NFe n="4"/>', accessKey: '3'.repeat(44), digestValue: 'd4' });
+  const now = new Date();
+  await stack.knex('emission.inutilizacoes').insert({
+    id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: '55', series: doc.series, environment: 2, start_number: 6, end_number: 7,
+    justificativa: 'Numeração pulada por falha do sistema do emissor', status: 'HOMOLOGATED', attempts: 1, created_at: now, updated_at: now,
+  });
+  const settled = await queuedBehindOne(doc, [{}, {}, {}, {}]);
+  t.deepEqual(numbers(settled), [2, 3, 5, 8, 9]);
+  t.deepEqual((await rowsOf(doc.issuerId)).map((r: any) => r.number), [1, 2, 3, 4, 5, 8, 9]);
+});
+
+test.serial('two notes of one group under one Idempotency-Key: one is stored, the other is told the key is bound', async (t) => {
+  const doc = aSpace();
+  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  const key = `pedido-${randomUUID()}`;
+  const keyed = { idempotencyKey: key, idempotencyFingerprint: 'f'.repeat(64) };
+  const settled = await queuedBehindOne(doc, [{}, { doc: keyed }, { doc: keyed }, {}]);
+  t.deepEqual(settled.map((s) => s.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  t.true((settled[3] as PromiseRejectedResult).reason instanceof KeyAlreadyBound);
+  t.deepEqual(numbers(settled).filter((n) => typeof n === 'number'), [2, 3, 4, 5]);
+  t.deepEqual((await rowsOf(doc.issuerId)).filter((r: any) => r.idempotency_key === key).map((r: any) => r.number), [4]);
+});
