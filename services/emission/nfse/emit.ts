@@ -3,7 +3,7 @@ import { toCents } from '../../../lib/money.js';
 import { brasiliaDateTime, brasiliaDay } from '../../../lib/emission/build-context.js';
 import { nfseEmissionView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { checkNfse } from '../../../lib/nfse/check.js';
-import { buildSignedDps } from '../../../lib/nfse/document.js';
+import { draftDps, finishDps } from '../../../lib/nfse/document.js';
 import { checkAdesaoMunicipio, SEFIN_MUNICIPIO_NAO_ADERENTE } from '../../../lib/nfse/rules/municipio.js';
 import { validateNfseBody } from '../../../lib/nfse/validate.js';
 import type { IssuerSnapshot } from '../../../lib/issuer/types.js';
@@ -35,9 +35,10 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
 /**
  * One DPS, in the order of issue 16: issuer (400 without issuerId, 404, 403) → strict validation
  * (400) → rules 2-10 (422) → preflight (422: certificate, inscrição municipal, address) →
- * municipality adherence (422 when confirmed nao_aderente) → nDPS under the sequence row lock,
- * built, signed and XSD-checked in the same transaction (a refusal there rolls the number back) and
- * committed already TRANSMITTING with idDps → Sefin → outcome with its webhook in the outbox.
+ * municipality adherence (422 when confirmed nao_aderente) → the DPS built and XSD-checked with a
+ * provisional nDPS (XML_FORA_DO_ESQUEMA before any number is taken: lib/nfse/document.ts draftDps)
+ * → nDPS under the sequence row lock, written into the draft and signed in the same transaction
+ * and committed already TRANSMITTING with idDps → Sefin → outcome with its webhook in the outbox.
  *
  * The Idempotency-Key is bound to the DPS in its numbering transaction, as for NF-e
  * (services/emission/idempotent-retry.ts): a retry — after a 5xx, a crash, a timeout — answers that
@@ -75,13 +76,15 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
     issuerId: issuer.id, serie: dps.serie, environment, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt' as const, codigoMunicipio,
     amountCents: toCents(dps.valores.valorServicos), requestBody: req.body, idempotencyKey: key, idempotencyFingerprint: fingerprint, emittedAt: now, avisos,
   };
+  // Built and checked before the claim, so the série's lock spans only the renumbering and the signature (issue 18).
+  const draft = draftDps(dps, { issuer, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
   let doc: NfseRecord;
   /** The signed DPS stored with the new row: kept to transmit, not read back. */
   let storedXml = '';
   try {
     doc = await deps.nfse.createNumbered(base, async (nDPS) => {
-      const signed = buildSignedDps(dps, { issuer, nDPS, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
-      storedXml = signed.xml; // a retried transaction rebuilds: the last build is the one stored
+      const signed = finishDps(draft, nDPS, signer);
+      storedXml = signed.xml; // a retried transaction finishes again: the last one is stored
       return { xml: signed.xml, idDps: signed.id };
     });
   } catch (err) {

@@ -156,8 +156,9 @@ export class NfseStore {
   /**
    * Allocates the next nDPS of the space and stores the DPS built with it, already TRANSMITTING
    * (attempt 1 and its lease), in one transaction holding the sequence row lock: concurrent nodes
-   * queue on the lock, and a build that throws (XSD, signature) rolls the number back, so nDPS stay
-   * consecutive without gaps. The request's Idempotency-Key is bound in the same insert: a key
+   * queue on the lock, and a build that throws rolls the number back, so nDPS stay consecutive
+   * without gaps (emit.ts checks the XSD on a draft before the claim; under the lock the draft is
+   * only numbered and signed: lib/nfse/document.ts finishDps). The request's Idempotency-Key is bound in the same insert: a key
    * another request bound first is refused (KeyAlreadyBound) and the number goes back with the
    * rollback.
    */
