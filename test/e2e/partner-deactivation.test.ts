@@ -1,8 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { startStack, type Stack } from '../support/stack.js';
-import { integratorWithA1 } from '../support/e2e.js';
+import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 import { createPartnerWithKey, loginAs, type LoggedIn } from '../support/identity.js';
-import { aValidNfeBody } from '../support/nfe-factories.js';
+import { aValidNfceBody, aValidNfeBody } from '../support/nfe-factories.js';
 import { aValidNfseBody, NFSE_ISSUER } from '../support/nfse-factories.js';
 
 /**
@@ -74,6 +74,27 @@ test.serial('a partner whose only document is an NFS-e (série already numbered:
   t.like(dps.body.data, { status: 'AUTHORIZED', nDPS: 7 });
   await refusesDeactivation(t, partner.partnerId, headers);
   t.is(await firstDocumentOf(partner.partnerId), dps.body.data.id, 'set with the first DPS');
+});
+
+// The NF-e/NFC-e paths besides the hot one (services/emission/numbering-store.ts): the
+// integrator's own `numero` (createWithNumber) and an offline contingency NFC-e, numbered in a knex
+// transaction with work after the insert (createNumbered's general path).
+test.serial('a partner whose only document is an NF-e under its own numero is not deactivated', async (t) => {
+  const { partner, headers } = await integratorWithA1(stack);
+  const note = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ numero: 41 }) });
+  t.is(note.status, 201, note.text);
+  t.like(note.body.data, { number: 41 });
+  await refusesDeactivation(t, partner.partnerId, headers);
+  t.is(await firstDocumentOf(partner.partnerId), note.body.data.id);
+});
+
+test.serial('a partner whose only document is an NFC-e in offline contingency is not deactivated', async (t) => {
+  const { partner, headers } = await integratorWithA1(stack, SANDBOX_CSC);
+  const note = await stack.request('POST', '/v1/nfce', { headers, body: aValidNfceBody({ contingencia: true, justificativaContingencia: 'Sem conexao com a internet na loja' }) });
+  t.is(note.status, 201, note.text);
+  t.like(note.body.data, { status: 'CONTINGENCIA_PENDENTE', model: '65' });
+  await refusesDeactivation(t, partner.partnerId, headers);
+  t.is(await firstDocumentOf(partner.partnerId), note.body.data.id);
 });
 
 test.serial('a partner without documents is deactivated and its key refused', async (t) => {
