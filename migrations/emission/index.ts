@@ -1,7 +1,7 @@
 import type { Migration } from '../../services/shared/migrations.js';
 import { outboxMigration } from '../../services/mixins/outbox.mixin.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
-import { nfseEventReconciliationMigration, nfseIdempotencyMigration, nfseMigration } from './nfse.js';
+import { nfseEventReconciliationMigration, nfseIdempotencyMigration, nfseMigration, nfsePartnerFirstDocumentsMigration } from './nfse.js';
 
 /** Tables of the emission service (schema `emission`). */
 export const migrations: Migration[] = [
@@ -340,4 +340,5 @@ export const migrations: Migration[] = [
       });
     },
   },
+  nfsePartnerFirstDocumentsMigration,
 ];

@@ -138,3 +138,19 @@ export const nfseEventReconciliationMigration: Migration = {
     await knex.raw(`create index nfse_events_due_idx on ??.nfse_events (next_check_at) where status = 'PENDING' and next_check_at is not null`, [schema]);
   },
 };
+
+/**
+ * The NFS-e store did not set the partner's first-document flag (migration 050,
+ * services/emission/partner-activity.ts) until now, so a partner that had emitted only NFS-e could
+ * be deactivated (API.md, Resources > Partner). Partners with DPS get their flag here; a DPS older
+ * than the document a flag already names becomes the first, so firstDocumentAt stays true.
+ */
+export const nfsePartnerFirstDocumentsMigration: Migration = {
+  name: '063_nfse_partner_first_documents',
+  async up(knex, schema) {
+    await knex.raw(`insert into ??.partner_first_documents as f (partner_id, document_id, created_at)
+        select distinct on (partner_id) partner_id, id, created_at from ??.nfse_documents order by partner_id, created_at, id
+      on conflict (partner_id) do update set document_id = excluded.document_id, created_at = excluded.created_at
+        where excluded.created_at < f.created_at`, [schema, schema]);
+  },
+};

@@ -10,9 +10,10 @@ import { emissionStatements, listed } from '../support/statement-count.js';
  * with the list. 4 statements (18 before the DPS took the NF-e's shape):
  * the municipality's adherence (rule 9, read before numbering); the claim of the nDPS (lock +
  * advance, sent with its BEGIN in one message: services/shared/direct-transaction.ts) and the
- * insert already TRANSMITTING with its two history rows, committed together; then the outcome as
- * one statement of its own (the update guarded by the attempt, with history, billing counter,
- * adherence and outbox row). Five round trips with the COMMIT.
+ * insert already TRANSMITTING with its two history rows and the partner's first-document flag,
+ * committed together; then the outcome as one statement of its own (the update guarded by the
+ * attempt, with history, billing counter, adherence and outbox row). Five round trips with the
+ * COMMIT.
  */
 const EMISSION_STATEMENTS_PER_NFSE = 4;
 
@@ -28,6 +29,7 @@ test('an authorized NFS-e costs the emission service at most its budget of SQL s
   t.true(statements.length <= EMISSION_STATEMENTS_PER_NFSE, listed(statements));
   t.is(statements.length, 4, listed(statements)); // the listener sees them all: adherence, claim, insert, outcome
   t.regex(statements[1]!, /^begin; update "emission"\."nfse_sequences"/, 'BEGIN travels with the claim');
+  t.regex(statements[2]!, /insert into "emission"\."partner_first_documents"/, 'the first-document flag rides in the insert of the DPS');
 
   // Fewer statements, the same rows as before: the history, one event, the billing count, the adherence.
   const id = res.body.data.id;

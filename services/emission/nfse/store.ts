@@ -8,6 +8,7 @@ import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from 
 import type { AdesaoMunicipio, NfseAviso } from '../../../lib/nfse/types.js';
 import { DomainError } from '../../../lib/errors/index.js';
 import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../document-row.js';
+import { firstDocumentCte } from '../partner-activity.js';
 import { billingCte, insertStatement, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
 import { runStatement } from '../../shared/pg-statement.js';
@@ -209,7 +210,8 @@ export class NfseStore {
   /**
    * Builds the DPS with the claimed nDPS and inserts it already TRANSMITTING, as markTransmitting
    * would start its attempt 1 (lib/emission/transmission.ts), with its CREATED and TRANSMITTING
-   * history rows, in one statement: a new DPS's first transmission costs no transaction of its own.
+   * history rows and the partner's first-document flag, in one statement: a new DPS's first
+   * transmission costs no transaction of its own.
    * Crash-safe as the separate commit was: a DPS left TRANSMITTING is taken over when its lease
    * expires (the 2 minutes a CREATED one also waited), consulted by idDps, and sent when Sefin does
    * not know it.
@@ -228,10 +230,12 @@ export class NfseStore {
       idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now,
       next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: start.attempt, transmitting_until: start.leaseUntil,
     };
+    // The partner's first-document flag rides in the same statement (API.md, Resources > Partner:
+    // a partner that emitted an NFS-e cannot be deactivated either), as the NF-e insert does.
     const statement = insertStatement(this.tables, row, [
       { from: null, to: 'CREATED', trigger: 'emission', motivo: null, detail: { idDps: built.idDps, nDps }, at: now },
       { from: 'CREATED', to: 'TRANSMITTING', trigger: 'emission', motivo: null, detail: { attempt: start.attempt }, at: now },
-    ]);
+    ], [firstDocumentCte('first_document', this.d.schema, row)]);
     await tx.query(statement.sql, statement.bindings, { prepare: true });
     // Built from what was written: no re-read while the sequence row is locked.
     return toNfseRecord(row);
