@@ -140,7 +140,7 @@ export interface AppConfig {
   };
   readonly lookupProviderUrl: string | null;
   /**
-   * Lease of the per-node caches of issuer rows and webhook configs (CACHE_LEASE_MS, default 5000,
+   * Lease of the per-node caches of issuer rows, webhook configs and authentications (CACHE_LEASE_MS, default 5000,
    * 0 turns them off; services/shared/cluster-cache.ts): the longest a write waits for a node that
    * does not acknowledge its invalidation. The same on every node.
    */

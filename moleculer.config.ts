@@ -89,7 +89,6 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
     skipProcessEventRegistration: true,
     contextParamsCloning: false,
     validator: false,
-    cacher: { type: 'MemoryLRU', options: { max: 10_000, ttl: 2 } },
     tracking: { enabled: true, shutdownTimeout: 10_000 },
     metrics: false,
     tracing: false,

@@ -174,8 +174,8 @@ const ApiGateway: ServiceSchema = {
 
     /**
      * moleculer-web authentication hook. Public routes are limited per IP; every other route
-     * needs a JWT or an API key, resolved by v1.auth (sessions are checked on each call, behind a
-     * cache of at most two seconds, so a logout holds on every node), then limited per partner.
+     * needs a JWT or an API key, resolved by v1.auth (behind each auth node's cache, which every
+     * revocation drops on every node before it answers, so a logout holds at once), then limited per partner.
      */
     async authenticate(this: GatewaySelf, ctx: GatewayCtx, _route: unknown, req: Req, res: ServerResponse) {
       const action = req.$action ?? {};

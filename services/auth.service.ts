@@ -4,24 +4,24 @@ import { migrations } from '../migrations/auth/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import { createMailer } from './shared/mailer.js';
 import type { CallerMeta } from './shared/caller.js';
-import { sha256Hex } from '../lib/auth/secrets.js';
 import { PLANS } from '../lib/plans.js';
 import { USER_ROLES } from '../lib/auth/identity.js';
 import * as S from '../lib/auth/schemas.js';
 import type { AuthDeps } from './auth/context.js';
-import { authenticate, revokeSessions, refresh } from './auth/sessions.js';
+import { authenticate, revokeSessions, refresh, type AuthenticateParams } from './auth/sessions.js';
 import { login, verifySecondFactor, setupTotp, enableTotp, disableTotp, changePassword } from './auth/login.js';
 import { register, listAccessRequests, approveAccessRequest, provisionPartner, resendOwnerInvite, acceptInvite, forgotPassword, resetPassword } from './auth/onboarding.js';
 import { deactivatePartner, getPartner, issueKey, listKeys, markEmitted, regenerateKey, setPlan, insertPartner, insertUser } from './auth/partners.js';
 import { partnerView } from './auth/context.js';
 import { purgeExpired, type PurgeResult } from './auth/purge.js';
-import { AUTHENTICATION_CACHE, dropAuthenticationCaches } from './auth/cache-propagation.js';
+import { AuthenticationCache } from './auth/authentication-cache.js';
 
 type Ctx<P = any> = Context<P, CallerMeta>;
 
 /** The auth service as its actions and methods see it (DbMixin's knex and t(), its own state). */
 type Auth = Service & DbMethods & {
   _deps?: AuthDeps;
+  authentications: AuthenticationCache;
   purgeTimer?: NodeJS.Timeout;
   purgeRunning?: Promise<PurgeResult | void> | null;
   deps(): AuthDeps;
@@ -47,14 +47,9 @@ const AuthService: ServiceSchema = {
   actions: {
     authenticate: {
       visibility: 'public',
-      // At most 2 s (API.md: logout immediate; the cache is also dropped on every revocation).
-      // The key is a hash: the cacher logs its keys at debug level, and credentials must not appear.
-      cache: {
-        ttl: 2,
-        keygen: (name: string, params: any) => `${name}:${sha256Hex(JSON.stringify([params.authorization ?? null, params.apiKey ?? null, params.purpose]))}`,
-      },
+      // From this node's cache, exact across nodes (API.md: logout immediate): services/auth/authentication-cache.ts.
       params: { authorization: { type: 'string', optional: true }, apiKey: { type: 'string', optional: true }, purpose: { type: 'enum', values: ['api', 'mfa'] } },
-      handler(this: Auth, ctx: Ctx) { return authenticate(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx<AuthenticateParams>) { return this.authentications.authenticate(ctx.params, () => authenticate(this.deps(), ctx.params)); },
     },
 
     login: {
@@ -181,10 +176,10 @@ const AuthService: ServiceSchema = {
     },
 
     // Internal actions (other services, REPL, bin/admin.ts)
-    /** One node's part of a revocation (services/auth/cache-propagation.ts). */
+    /** One node's part of `credentialsChanged` (services/auth/authentication-cache.ts); any params: it drops all. */
     dropAuthenticationCache: {
       visibility: 'public',
-      async handler(this: Auth) { await this.broker.cacher?.clean(AUTHENTICATION_CACHE); return { nodeID: this.broker.nodeID }; },
+      handler(this: Auth) { this.authentications.dropAll(); return { dropped: true }; },
     },
     markPartnerEmitted: {
       visibility: 'public', params: { partnerId: 'uuid' },
@@ -251,8 +246,14 @@ const AuthService: ServiceSchema = {
   events: {
     // Still honoured from nodes of the previous version during a rolling deploy.
     'auth.credentials.changed': {
-      handler(this: Service) { void this.broker.cacher?.clean(AUTHENTICATION_CACHE); },
+      handler(this: Service) { auth(this).authentications.dropAll(); },
     },
+  },
+
+  created(this: Service) {
+    const self = auth(this);
+    const { config, clock } = runtimeOf(self.broker);
+    self.authentications = new AuthenticationCache(self.broker, { leaseMs: config.cacheLeaseMs, logger: self.logger, clock });
   },
 
   started(this: Service) {
@@ -273,6 +274,7 @@ const AuthService: ServiceSchema = {
   async stopped(this: Service) {
     const self = auth(this);
     clearInterval(self.purgeTimer);
+    self.authentications.close();
     await self.purgeRunning;
   },
 
@@ -294,7 +296,7 @@ const AuthService: ServiceSchema = {
         t: (table: string) => this.t(table),
         config, clock, mailer, logger: this.logger, broker: this.broker,
         argon2: config.auth.argon2,
-        credentialsChanged: () => dropAuthenticationCaches(this.broker, this.logger),
+        credentialsChanged: () => this.authentications.credentialsChanged(),
         sendMail: async (to: string, subject: string, text: string) => {
           try { await mailer.send({ to, subject, text }); }
           catch (err) { this.logger.warn({ err: (err as Error).message }, 'mail not sent'); }

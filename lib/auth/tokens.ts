@@ -21,6 +21,8 @@ export interface AccessClaims {
   typ: 'access';
   sub: string;
   sid: string;
+  /** When the token stops being valid (its exp): a cached authentication must not outlive it. */
+  expiresAt: Date;
 }
 
 export interface MfaClaims {
@@ -53,11 +55,11 @@ export function verifyToken(token: string, type: 'mfa', secret: string, now: Dat
 export function verifyToken(token: string, type: TokenType, secret: string, now: Date): AccessClaims | MfaClaims | null {
   try {
     const claims = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, clockTimestamp: Math.floor(now.getTime() / 1000) }) as jwt.JwtPayload;
-    if (claims.typ !== type || typeof claims.sub !== 'string') return null;
-    if (type === 'access') return typeof claims.sid === 'string' ? { typ: 'access', sub: claims.sub, sid: claims.sid } : null;
+    if (claims.typ !== type || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
+    if (type === 'access') return typeof claims.sid === 'string' ? { typ: 'access', sub: claims.sub, sid: claims.sid, expiresAt: new Date(claims.exp * 1000) } : null;
     // Without a jti the token could not be marked spent: refused (only tokens signed before
     // single use existed lack one, and those expire within 5 minutes of the upgrade).
-    if (typeof claims.jti !== 'string' || !UUID.test(claims.jti) || typeof claims.exp !== 'number') return null;
+    if (typeof claims.jti !== 'string' || !UUID.test(claims.jti)) return null;
     return { typ: 'mfa', sub: claims.sub, jti: claims.jti, expiresAt: new Date(claims.exp * 1000) };
   } catch {
     return null;

@@ -19,8 +19,10 @@ export interface AuthDeps {
   /** Cost of new password hashes (config.auth.argon2). */
   argon2: Argon2Params;
   /**
-   * Drops cached authentications on every auth node (logout, revocation, plan change) and resolves
-   * once every reachable node did: when a revocation answers, the credential fails on every node.
+   * After a write that changes what authentication answers committed (logout, revocation, plan
+   * change), before it answers: drops the cached authentications on every auth node, or waits out
+   * the lease of a node that does not acknowledge (services/auth/authentication-cache.ts). When the
+   * write answers, the credential fails on every node.
    */
   credentialsChanged(): Promise<void>;
   /** Sends mail without failing the caller: a lost message can be re-sent, a half-done flow cannot. */

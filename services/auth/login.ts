@@ -208,9 +208,8 @@ export async function enableTotp(d: AuthDeps, caller: Caller | undefined, totpCo
     return withToken ? issueSession(d, user, trx) : null;
   });
   d.logger.info({ userId: user.id }, '2fa enabled');
+  // The spent mfa_token needs no cache drop: mfa authentications are never cached (services/auth/authentication-cache.ts).
   if (!session) return { enabled: true, recoveryCodes: codes };
-  // The spent token may sit in the 2-second authentication cache of some node: drop it there.
-  await d.credentialsChanged();
   await clearBucket(d, lockoutKeys(user.email, undefined)[0]!);
   return { enabled: true, recoveryCodes: codes, ...session };
 }

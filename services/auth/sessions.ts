@@ -108,26 +108,36 @@ async function callerForUser(d: AuthDeps, userId: string, scheme: Caller['scheme
   };
 }
 
-async function authenticateBearer(d: AuthDeps, token: string, purpose: 'api' | 'mfa'): Promise<Caller> {
+/**
+ * Who a credential is, and until when (epoch ms of the service clock) that answer can hold without
+ * a write: the token's or session's end, whichever comes first; Infinity for an API key, which
+ * ends only by a write (revocation, deactivation). A cache serves it no longer than that.
+ */
+export interface Authentication {
+  caller: Caller;
+  validUntil: number;
+}
+
+async function authenticateBearer(d: AuthDeps, token: string, purpose: 'api' | 'mfa'): Promise<Authentication> {
   const now = d.clock.now();
   if (purpose === 'mfa') {
     const mfa = verifyToken(token, 'mfa', d.config.jwtSecret, now);
     if (mfa) {
       const caller = await callerForUser(d, mfa.sub, 'mfa');
-      if (caller && !(await isMfaTokenSpent(d, mfa.jti))) return { ...caller, mfaToken: { jti: mfa.jti, expiresAt: mfa.expiresAt.toISOString() } };
+      if (caller && !(await isMfaTokenSpent(d, mfa.jti))) return { caller: { ...caller, mfaToken: { jti: mfa.jti, expiresAt: mfa.expiresAt.toISOString() } }, validUntil: mfa.expiresAt.getTime() };
       throw new DomainError('UNAUTHORIZED');
     }
   }
   const claims = verifyToken(token, 'access', d.config.jwtSecret, now);
   if (!claims) throw new DomainError('UNAUTHORIZED');
-  const session = await d.knex(d.t('sessions')).where({ id: claims.sid, user_id: claims.sub }).whereNull('revoked_at').where('expires_at', '>', now).first('id');
+  const session = await d.knex(d.t('sessions')).where({ id: claims.sid, user_id: claims.sub }).whereNull('revoked_at').where('expires_at', '>', now).first('expires_at');
   if (!session) throw new DomainError('UNAUTHORIZED');
   const caller = await callerForUser(d, claims.sub, 'jwt', claims.sid);
   if (!caller) throw new DomainError('UNAUTHORIZED');
-  return caller;
+  return { caller, validUntil: Math.min(claims.expiresAt.getTime(), new Date(session.expires_at).getTime()) };
 }
 
-async function authenticateKey(d: AuthDeps, raw: string): Promise<Caller> {
+async function authenticateKey(d: AuthDeps, raw: string): Promise<Authentication> {
   const parsed = parseApiKey(raw);
   if (!parsed) throw new DomainError('UNAUTHORIZED');
   const row = await d.knex(`${d.t('api_keys')} as k`)
@@ -140,10 +150,18 @@ async function authenticateKey(d: AuthDeps, raw: string): Promise<Caller> {
   if (!row || !apiKeyMatches(parsed, row.secret_hash) || !row.active) throw new DomainError('UNAUTHORIZED');
   const subscriptionActive = row.subscription_status === 'ACTIVE';
   if (parsed.kind === 'live' && !subscriptionActive) throw new DomainError('ASSINATURA_INATIVA');
-  return {
+  const caller: Caller = {
     scheme: 'key', partnerId: row.partner_id, userId: null, role: null, isOwner: false, keyKind: parsed.kind,
     plan: row.plan, rateLimit: requestsPerSecond(row.plan, row.enterprise_rate_limit), subscriptionActive,
   };
+  return { caller, validUntil: Number.POSITIVE_INFINITY };
+}
+
+/** What the gateway sends v1.auth.authenticate: the request's credentials, and which routes they are for. */
+export interface AuthenticateParams {
+  authorization?: string;
+  apiKey?: string;
+  purpose: 'api' | 'mfa';
 }
 
 /**
@@ -151,7 +169,7 @@ async function authenticateKey(d: AuthDeps, raw: string): Promise<Caller> {
  * live session, an mfa_token only when purpose is 'mfa' (the /v1/auth/2fa/* routes), or an API
  * key. A Bearer token wins when both are sent.
  */
-export async function authenticate(d: AuthDeps, p: { authorization?: string; apiKey?: string; purpose: 'api' | 'mfa' }): Promise<Caller> {
+export async function authenticate(d: AuthDeps, p: AuthenticateParams): Promise<Authentication> {
   const token = bearerToken(p.authorization);
   if (token) return authenticateBearer(d, token, p.purpose);
   // A non-Bearer Authorization (a proxy's Basic, say) does not hide a valid x-api-key.

@@ -3,7 +3,7 @@ import { LeasedCache } from './leased-cache.js';
 
 /**
  * A per-node cache of rows that nearly never change (the issuer of a note, a partner's webhook
- * config: issue 18), with one promise: once a write's HTTP answer has been sent, no node serves
+ * config: issue 18; who a credential is: services/auth/authentication-cache.ts), with one promise: once a write's HTTP answer has been sent, no node serves
  * what the row was before that write. Each node keeps a LeasedCache (entries serve for a lease L
  * counted from the start of the read that loaded them); the writing service, after its
  * transaction committed and before it answers, calls `invalidate`:
@@ -34,7 +34,10 @@ import { LeasedCache } from './leased-cache.js';
  * Without a transporter (the embedded mode) there is one node and the invalidation is local.
  */
 export interface ClusterCacheOptions {
-  /** Full name of the action every node with this cache answers by calling `drop` (params { keys }). */
+  /**
+   * Full name of the action every node with this cache answers: by calling `drop` (params
+   * { keys }, sent by `invalidate`) or `dropAll` (params { all: true }, sent by `invalidateAll`).
+   */
   dropAction: string;
   /** L, in ms; 0 turns the cache off (every get loads). */
   leaseMs: number;
@@ -86,6 +89,11 @@ export class ClusterCache<V> {
     this.local.invalidate(keys);
   }
 
+  /** This node's part of `invalidateAll`. */
+  dropAll(): void {
+    this.local.invalidateAll();
+  }
+
   /**
    * After a write committed, before it answers: these keys are dropped on every node,
    * or the lease of whatever a silent node holds has run out (see the file's comment).
@@ -93,6 +101,21 @@ export class ClusterCache<V> {
   async invalidate(keys: readonly string[]): Promise<void> {
     const deadline = performance.now() + this.opts.leaseMs + CLOCK_MARGIN_MS;
     this.drop(keys);
+    await this.propagate({ keys }, deadline);
+  }
+
+  /**
+   * `invalidate` of every key, for a cache whose writes cannot name the keys they change (the
+   * authentications: a key is a credential, a write is about a partner or a user).
+   */
+  async invalidateAll(): Promise<void> {
+    const deadline = performance.now() + this.opts.leaseMs + CLOCK_MARGIN_MS;
+    this.dropAll();
+    await this.propagate({ all: true }, deadline);
+  }
+
+  /** Step 1 of the file's comment: every other node's ack, or the deadline. */
+  private async propagate(params: { keys: readonly string[] } | { all: true }, deadline: number): Promise<void> {
     if (this.opts.leaseMs === 0) return;
     const others = new Set((this.broker.registry.actions.get(this.opts.dropAction)?.endpoints ?? []).map((ep) => ep.id));
     others.delete(this.broker.nodeID);
@@ -100,7 +123,7 @@ export class ClusterCache<V> {
       try {
         // Untracked: a call that timed out stays pending inside Moleculer, and a tracked one would
         // hold up this node's graceful stop for its whole shutdown timeout.
-        await this.broker.call(this.opts.dropAction, { keys }, { nodeID, timeout: Math.max(1, deadline - performance.now()), retries: 0, tracking: false });
+        await this.broker.call(this.opts.dropAction, params, { nodeID, timeout: Math.max(1, deadline - performance.now()), retries: 0, tracking: false });
       } catch (err) {
         this.opts.logger.warn({ nodeID, action: this.opts.dropAction, err: (err as Error).message }, 'cache drop not acknowledged by a node; the write answers once its entries expired');
         const rest = deadline - performance.now();

@@ -38,7 +38,7 @@ test('an authorized NF-e costs the emission service at most its budget of SQL st
  * row and the partner's webhook config come from each node's cache (services/shared/cluster-cache.ts),
  * so what is left is the emission's 3 with the COMMIT, the simulator's one call and the relay's
  * published mark: 6 (8 before those caches). The relays' polls of every outbox (timers) and the
- * authentication (its own 2-second cache, which a slow machine may outlive here) are left out.
+ * authentication (its own cache, whose lease a node holds off for after it starts) are left out.
  */
 const NOTE_STATEMENTS = 6;
 const outboxPolls = /"\w+"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "\w+"\."outbox" where "channel"/;
@@ -61,7 +61,7 @@ test('a note after the first of its issuer reads neither the issuer row nor the 
   let relayed!: () => void;
   const published = new Promise<void>((resolve) => { relayed = resolve; });
   const listener = (q: { sql: string }) => {
-    // The caller's authentication is Moleculer's 2-second cache per node (services/auth), not this test's subject.
+    // The caller's authentication is auth's own per-node cache (services/auth/authentication-cache.ts), not this test's subject.
     if (outboxPolls.test(q.sql) || /^select "k"\."secret_hash"/.test(q.sql)) return;
     seen.push(q.sql);
     if (/^update "emission"\."outbox" set published_at/.test(q.sql)) relayed();

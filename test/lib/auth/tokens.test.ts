@@ -8,8 +8,11 @@ const later = (s: number) => new Date(now.getTime() + s * 1000);
 
 test('access tokens carry sub and sid and expire after 12 hours', (t) => {
   const tok = signAccessToken('u1', 's1', secret, now);
-  t.deepEqual(verifyToken(tok, 'access', secret, later(ACCESS_TTL_S - 1)), { typ: 'access', sub: 'u1', sid: 's1' });
+  t.deepEqual(verifyToken(tok, 'access', secret, later(ACCESS_TTL_S - 1)), { typ: 'access', sub: 'u1', sid: 's1', expiresAt: later(ACCESS_TTL_S) });
   t.is(verifyToken(tok, 'access', secret, later(ACCESS_TTL_S)), null);
+  // Ours always carry exp; one without would be valid forever (and cached without an end).
+  const endless = jwt.sign({ typ: 'access', sub: 'u1', sid: 's1', iat: Math.floor(now.getTime() / 1000) }, secret, { algorithm: 'HS256', issuer: 'fiscal-api' });
+  t.is(verifyToken(endless, 'access', secret, now), null);
 });
 
 test('mfa tokens expire after 5 minutes and are not access tokens', (t) => {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createPartnerWithKey, loginAs } from '../../support/identity.js';
-import { authStack, assertError, sleep } from './helpers.js';
+import { authStack, assertError, cachedAuthentication } from './helpers.js';
 
 const key = (apiKey: string) => ({ 'x-api-key': apiKey });
 
@@ -75,11 +75,12 @@ test('deactivating a partner revokes its keys and sessions (401); refused with 4
   const p = await createPartnerWithKey(stack);
   const member = await loginAs(stack, { partnerId: p.partnerId });
   t.is((await stack.request('GET', '/v1/auth/me', { headers: key(p.apiKey) })).status, 200);
+  t.like(cachedAuthentication(stack.nodes[0]!, key(p.apiKey))?.caller, { partnerId: p.partnerId, keyKind: 'live' });
   assertError(t, await stack.request('POST', `/v1/admin/partners/${p.partnerId}/deactivate`, { headers: member.headers }), 403, 'PERMISSAO_INSUFICIENTE');
   const off = await stack.request('POST', `/v1/admin/partners/${p.partnerId}/deactivate`, { headers: sa.headers });
   t.is(off.status, 200, off.text);
   t.like(off.body.data, { partnerId: p.partnerId, active: false, revokedKeys: 1, endedSessions: 1 });
-  await sleep(2100); // beyond the authentication cache, whatever node answers
+  // At once: the deactivation answered after every auth node dropped its cached authentications.
   assertError(t, await stack.request('GET', '/v1/auth/me', { headers: key(p.apiKey) }), 401, 'UNAUTHORIZED', 'Credenciais inválidas');
   assertError(t, await stack.request('GET', '/v1/auth/me', { headers: member.headers }), 401, 'UNAUTHORIZED');
   const relogin = await stack.request('POST', '/v1/auth/login', { body: { email: member.email, password: member.password } });

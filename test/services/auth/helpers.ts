@@ -1,7 +1,9 @@
 import type { ExecutionContext } from 'ava';
+import type { ServiceBroker } from 'moleculer';
 import { startStack, type Stack, type HttpResult } from '../../support/stack.js';
 import type { Clock } from '../../../services/shared/clock.js';
 import { FakeEmissionActivity } from '../../support/fake-emission.js';
+import { authenticationKey, type AuthenticationCache } from '../../../services/auth/authentication-cache.js';
 
 /**
  * A gateway + auth stack with a cheap Argon2id cost (testEnv's, unless `argon2MemoryKiB`), and the
@@ -34,3 +36,9 @@ export function assertError(t: ExecutionContext, res: HttpResult, status: number
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What this node's auth cache holds for these request headers (services/auth/authentication-cache.ts), without loading. */
+export function cachedAuthentication(broker: ServiceBroker, headers: { authorization?: string; 'x-api-key'?: string }) {
+  const cache = (broker.getLocalService('v1.auth') as unknown as { authentications: AuthenticationCache }).authentications;
+  return cache.cluster.local.peek(authenticationKey({ authorization: headers.authorization, apiKey: headers['x-api-key'] }));
+}

@@ -106,7 +106,7 @@ test('completing the 2FA enrollment spends the mfa_token; a wrong code before it
   t.is(enable.status, 200, enable.text);
   t.truthy(enable.body.data.access_token);
 
-  // Within the 2-second authentication cache too: the spend dropped it.
+  // At once: an mfa_token's authentication is never cached (services/auth/authentication-cache.ts).
   assertInvalidCredentials(t, await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: codeAt(setup.body.data.secret, clock) } }), '/v1/auth/2fa/enable');
   assertInvalidCredentials(t, await stack.request('POST', '/v1/auth/2fa/setup', { headers: mfa }), '/v1/auth/2fa/setup');
   t.is(await sessionsOf(stack, p.ownerUserId), 1);
