@@ -1,9 +1,11 @@
 /**
  * Numbers per second of ONE series (issue 18: "≥ 2,000 numbers/s per series"). Every note of an
  * issuer's series queues on its sequence row from the claim to the commit, so a series' rate is
- * bounded by what runs under that lock. This drives the emission store's own numbering
- * (DocumentStore.createNumbered, the direct transaction on Postgres with fsync on) from
- * BENCH_WORKERS concurrent callers on one series, with what the service runs under the lock:
+ * bounded by what runs under that lock. This drives the emission store's own numbering (the
+ * direct transaction on Postgres with fsync on) from BENCH_WORKERS concurrent callers on one
+ * series, through the issuer's numbering slots as the service takes them (services/emission/emit.ts:
+ * EMISSION_NUMBERING_PER_ISSUER slots; the notes that waited for one are numbered in one
+ * transaction, services/emission/numbering-group.ts), with what the service runs under the lock:
  *
  * - `finish` (today's path): the note was drafted and checked against the XSD before the claim;
  *   under the lock it is renumbered and signed (lib/nfe/document.ts finishNfe);
@@ -19,6 +21,10 @@
 import { randomUUID } from 'node:crypto';
 import { startStack } from '../test/support/stack.js';
 import { DocumentStore } from '../services/emission/store.js';
+import { numberingGroup } from '../services/emission/numbering-store.js';
+import { MAX_NUMBERING_GROUP, type PendingNote } from '../services/emission/numbering-group.js';
+import { Bulkhead } from '../services/shared/bulkhead.js';
+import { loadConfig } from '../config.js';
 import { buildSignedNfe, draftNfe, finishNfe } from '../lib/nfe/document.js';
 import { createSigner } from '../lib/sign/signer.js';
 import { aContext, aNfe, anIssuer, anItem, testSigningMaterial, totalsOf } from '../test/support/checked-note-factories.js';
@@ -31,6 +37,9 @@ const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
 const signer = createSigner(testSigningMaterial());
 const issuer = anIssuer();
 const store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+const { numbering } = loadConfig({});
+const slots = new Bulkhead({ concurrency: numbering.perIssuer, maxQueued: numbering.maxQueued, queueTimeoutMs: numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP });
+const numberNote = (note: PendingNote) => slots.runGrouped(note.doc.issuerId, numberingGroup(note.doc), note, (notes) => store.createNumberedGroup(notes), (r) => { throw new Error(`refused: ${r.reason}`); });
 
 let runs = 0;
 async function run(items: number, mode: 'finish' | 'build') {
@@ -50,13 +59,13 @@ async function run(items: number, mode: 'finish' | 'build') {
     const signed = mode === 'finish' ? finishNfe(draft, ctx, signer) : buildSignedNfe(note, totals, ctx, signer);
     return { cnf: cNF, built: { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue } };
   };
-  await store.createNumbered(doc, underLock, 'transmit');
+  await numberNote({ doc, build: underLock });
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   let notes = 0;
   await Promise.all(Array.from({ length: workers }, async () => {
     while (performance.now() < until) {
-      await store.createNumbered(doc, underLock, 'transmit');
+      await numberNote({ doc, build: underLock });
       notes++;
     }
   }));

@@ -21,6 +21,7 @@ import { StageTimer } from './emission/stage-timer.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
 import { retransmitFailed, type AuthorityRef } from './emission/recovery.js';
+import { MAX_NUMBERING_GROUP } from './emission/numbering-group.js';
 import { Bulkhead } from './shared/bulkhead.js';
 import { AUTHORITY_EVENTS } from './shared/authority-events.js';
 import { FiscalEventStore } from './emission/event-store.js';
@@ -314,7 +315,8 @@ const EmissionService: ServiceSchema = {
     self.onOutcome = outcomeReporter(self.logger, metrics);
     self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
     // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
-    self.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs });
+    // A new note that waited takes the notes of its series waiting behind it into its transaction (issue 18).
+    self.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {

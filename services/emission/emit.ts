@@ -23,6 +23,9 @@ import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
 import { respond, type EmissionAnswer } from './answer.js';
 import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
+import { numberingGroup } from './numbering-store.js';
+import type { PendingNote } from './numbering-group.js';
+import type { QueueRefusal } from '../shared/bulkhead.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -119,9 +122,12 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   });
 
   // Waits for one of the issuer's numbering slots; refused (503, before any number) only when truly overloaded.
-  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering
-    ? deps.numbering.run(issuer.id, work, (r) => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId: issuer.id, motivo: r.reason }); })
-    : work());
+  const overloaded = (r: QueueRefusal): never => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId: issuer.id, motivo: r.reason }); };
+  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering ? deps.numbering.run(issuer.id, work, overloaded) : work());
+  // The same slots; a new note that waited for one is numbered with the notes of its series that waited with it.
+  const numberedWithSeries = (note: PendingNote): Promise<DocumentRecord> => (deps.numbering
+    ? deps.numbering.runGrouped(issuer.id, numberingGroup(note.doc), note, (notes) => deps.store.createNumberedGroup(notes), overloaded)
+    : deps.store.createNumbered(note.doc, note.build, 'transmit'));
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
   /** The signed XML stored with a new document: kept to transmit, not read back. */
@@ -165,15 +171,18 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
     const draft = await pipeline.draft(note, totals, ctxFor(PROVISIONAL_NUMBER, chooseCnf(PROVISIONAL_NUMBER, random), emittedAt, base.tpEmis), material, onStep);
     const txStart = mark;
     buildMs = 0; // only the signing inside the transaction is kept out of 'persist' below
+    const finish = async (number: number) => {
+      if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
+      const cnf = chooseCnf(number, random);
+      const built = await pipeline.finish(draft, number, cnf, material, onStep);
+      storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
+      return { cnf, built };
+    };
     try {
-      doc = await numbered(() => deps.store.createNumbered(base, async (number) => {
-        if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
-        const cnf = chooseCnf(number, random);
-        const built = await pipeline.finish(draft, number, cnf, material, onStep);
-        storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
-        return { cnf, built };
-      // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts insertCreated).
-      }, enter ?? 'transmit'));
+      if (enter) doc = await numbered(() => deps.store.createNumbered(base, finish, enter));
+      // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts
+      // insertCreated), numbered with the series' notes that waited for a slot with it.
+      else doc = await numberedWithSeries({ doc: base, build: finish });
       fused = !enter;
     } catch (err) {
       return boundMeanwhile(err);

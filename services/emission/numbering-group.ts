@@ -8,6 +8,8 @@ import type { NewDocument } from './document-row.js';
 import type { SequenceKey } from './fiscal-identity.js';
 
 export const MAX_NUMBER = 999_999_999;
+/** Notes of one series numbered in one transaction at most: one statement of about 64 rows and their XML. */
+export const MAX_NUMBERING_GROUP = 32;
 
 /** A note waiting for its number: what it will be stored as, and how it is finished once numbered. */
 export interface PendingNote {
@@ -19,8 +21,9 @@ export interface PendingNote {
 const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - ? as first';
 
 /**
- * Issue 18 (≥ 2,000 numbers/s per series): several notes of one series that arrived while the
- * series' lock was held by this node are numbered in ONE transaction: one claim of N consecutive
+ * Issue 18 (≥ 2,000 numbers/s per series): several notes of one series that waited together for
+ * the issuer's numbering slot on this node (services/shared/bulkhead.ts runGrouped) are numbered in
+ * ONE transaction: one claim of N consecutive
  * numbers, each note finished (renumbered and signed) with its number, one statement storing the N
  * documents TRANSMITTING with their history and first-document flags, one commit: its WAL flush
  * and round trips are shared by the group instead of paid by each note (group commit).

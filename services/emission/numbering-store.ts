@@ -6,14 +6,11 @@ import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.j
 import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import { prepared } from '../shared/prepared.js';
-import { GroupQueue } from '../shared/group-queue.js';
 import { MAX_NUMBER, numberGroup, type PendingNote } from './numbering-group.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
 import { createdRecord, createdRow, HISTORY_COLUMNS } from './created-row.js';
 import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
 
-/** Notes of one series numbered in one transaction at most (numbering-group.ts). */
-const MAX_GROUP = 32;
 /** Locks a space's sequence row and advances it; the number it held (claimNext). */
 const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - 1 as number';
 
@@ -23,9 +20,6 @@ const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id =
  * runs under that lock). The document store (store.ts) hands its creations here.
  */
 export class NumberingStore {
-  /** A series' new notes that will be transmitted at once, grouped per series (numbering-group.ts). */
-  private readonly groups = new GroupQueue<string, PendingNote, DocumentRecord>(MAX_GROUP, (_space, notes) => this.numberNotes(notes));
-
   constructor(private readonly d: StoreDeps) {}
 
   private t(name: string): string {
@@ -41,9 +35,6 @@ export class NumberingStore {
   async createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     const key = sequenceKey(doc);
     try {
-      if (next === 'transmit' && supportsDirectTransactions(this.d.knex)) {
-        return await this.groups.submit(`${key.issuer_id}/${key.model}/${key.series}/${key.environment}`, { doc, build });
-      }
       return await this.numbered(doc, key, build, next);
     } catch (err) {
       if (bindingRefused(err)) throw new KeyAlreadyBound(doc.idempotencyKey!);
@@ -52,14 +43,19 @@ export class NumberingStore {
   }
 
   /**
-   * The notes of one series that queued while this node numbered its previous ones: a group in one
-   * transaction when there are several (numbering-group.ts), else, or when the group rolled back,
-   * each on its own (`numbered`), which answers every unusual case for its own note.
+   * New notes of one series (`numberingGroup`) that will be transmitted at once, numbered as
+   * createNumbered(…, 'transmit') numbers each, with one settled result per note in order. The
+   * emission hands over the notes that queued together for the series' numbering
+   * (services/shared/bulkhead.ts runGrouped): on Postgres several are numbered in one transaction
+   * (numbering-group.ts); on PGlite, with one, or when the group rolled back, each is numbered on
+   * its own, which answers every unusual case for its own note.
    */
-  private async numberNotes(notes: PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
-    if (notes.length > 1) {
+  async createNumberedGroup(notes: readonly PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
+    if (notes.length > 1 && supportsDirectTransactions(this.d.knex)) {
+      const key = sequenceKey(notes[0]!.doc);
+      if (notes.some((n) => numberingGroup(n.doc) !== numberingGroup(notes[0]!.doc))) throw new Error('createNumberedGroup: notes of different series');
       try {
-        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), sequenceKey(notes[0]!.doc), notes);
+        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), key, notes);
         return records.map((value) => ({ status: 'fulfilled', value }));
       } catch (err) {
         if (!(err instanceof RollBack)) throw err;
@@ -68,7 +64,7 @@ export class NumberingStore {
     const settled: Array<PromiseSettledResult<DocumentRecord>> = [];
     for (const note of notes) {
       try {
-        settled.push({ status: 'fulfilled', value: await this.numbered(note.doc, sequenceKey(note.doc), note.build, 'transmit') });
+        settled.push({ status: 'fulfilled', value: await this.createNumbered(note.doc, note.build, 'transmit') });
       } catch (err) {
         settled.push({ status: 'rejected', reason: err });
       }
@@ -252,4 +248,9 @@ export class NumberingStore {
 
 function sequenceKey(doc: Omit<NewDocument, 'cnf'>): SequenceKey {
   return { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
+}
+
+/** The numbering space of a new note, as the key its notes are grouped by (createNumberedGroup). */
+export function numberingGroup(doc: Omit<NewDocument, 'cnf'>): string {
+  return `${doc.issuerId}/${doc.model}/${doc.series}/${doc.environment}`;
 }

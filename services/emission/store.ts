@@ -12,6 +12,7 @@ import { runStatement } from '../shared/pg-statement.js';
 import { billingCte, transitionStatement, type Cte, type DocumentTables } from './transition-sql.js';
 import { COLUMNS, toRecord, type AfterInsert, type NewDocument, type NumberSpace, type StoreDeps } from './document-row.js';
 import { NumberingStore } from './numbering-store.js';
+import type { PendingNote } from './numbering-group.js';
 
 /**
  * Persistence of documents: reads, the transmission's state changes, history, billing and their
@@ -86,6 +87,11 @@ export class DocumentStore {
   /** A new document with the series' next number (services/emission/numbering-store.ts). */
   createNumbered(doc: Omit<NewDocument, 'cnf'>, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, next?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
     return this.numbering.createNumbered(doc, build, next);
+  }
+
+  /** New documents of one series queued together, numbered at once (services/emission/numbering-store.ts). */
+  createNumberedGroup(notes: readonly PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
+    return this.numbering.createNumberedGroup(notes);
   }
 
   /** A new document under the integrator's own `numero` (services/emission/numbering-store.ts). */

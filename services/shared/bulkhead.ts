@@ -5,18 +5,32 @@
  * never takes another issuer's: lanes share nothing. The wait is bounded twice so a caller always
  * gets an answer before its own timeout: at most `maxQueued` waiting (`queue-full`) and at most
  * `queueTimeoutMs` each (`queue-timeout`). Both refusals happen before the work starts.
+ *
+ * Grouped calls (`runGrouped`, issue 18): a waiting call that gets a slot takes along the calls of
+ * its group waiting behind it (at most `maxGroup` in all), and one run serves them all. A series'
+ * notes that queued while its numbering was busy are numbered in one transaction
+ * (services/emission/numbering-group.ts): the slot, its database connection and the commit are
+ * shared instead of waited for one by one.
  */
 export interface BulkheadOptions {
   concurrency: number;
   maxQueued: number;
   queueTimeoutMs: number;
+  /** Calls one grouped run may serve (default 1: none are grouped). */
+  maxGroup?: number;
 }
 
 export type QueueRefusal = { reason: 'queue-full' | 'queue-timeout'; waiting: number; timeoutMs: number };
 
+/** How a waiting call leaves the queue: it leads a run (with the calls it took along), rides another's run, or times out. */
+type Turn = { kind: 'lead'; riders: Waiter[] } | { kind: 'ride'; result: Promise<PromiseSettledResult<unknown>> } | { kind: 'timeout' };
+
 interface Waiter {
-  start(): void;
-  timer: NodeJS.Timeout;
+  turn(t: Turn): void;
+  timer?: NodeJS.Timeout;
+  /** A grouped call: its group and item. */
+  group?: string;
+  item?: unknown;
 }
 
 interface Lane {
@@ -32,41 +46,89 @@ export class Bulkhead {
   /** Runs `work` in `lane` when a slot is free; `refused` answers instead when the wait is refused. */
   async run<T>(lane: string, work: () => Promise<T>, refused: (r: QueueRefusal) => T): Promise<T> {
     const l = this.lane(lane);
-    if (l.active >= this.opts.concurrency) {
-      if (l.waiting.length >= this.opts.maxQueued) {
-        return refused({ reason: 'queue-full', waiting: l.waiting.length, timeoutMs: this.opts.queueTimeoutMs });
-      }
-      const got = await new Promise<boolean>((resolve) => {
-        const waiter: Waiter = {
-          start: () => { clearTimeout(waiter.timer); resolve(true); },
-          timer: setTimeout(() => {
-            l.waiting.splice(l.waiting.indexOf(waiter), 1);
-            resolve(false);
-          }, this.opts.queueTimeoutMs),
-        };
-        l.waiting.push(waiter);
-      });
-      if (!got) {
-        this.forget(lane, l);
-        return refused({ reason: 'queue-timeout', waiting: l.waiting.length, timeoutMs: this.opts.queueTimeoutMs });
-      }
-    } else {
-      l.active++;
-    }
+    const turn = await this.admit(l, lane, {});
+    if (turn.kind === 'timeout') return refused(this.refusal('queue-timeout', l));
+    if (turn.kind === 'refused') return refused(turn.refusal);
     try {
       return await work();
     } finally {
-      const next = l.waiting.shift();
-      // The slot passes straight to the next waiter: nobody can overtake the queue.
-      if (next) next.start();
-      else { l.active--; this.forget(lane, l); }
+      this.release(lane, l);
     }
+  }
+
+  /**
+   * As `run`, for `item` of `group`: `work` runs once for the items of the group's calls that
+   * waited together and answers one settled result per item, in order. A throw fails them all.
+   */
+  async runGrouped<I, T>(lane: string, group: string, item: I, work: (items: I[]) => Promise<Array<PromiseSettledResult<T>>>, refused: (r: QueueRefusal) => T): Promise<T> {
+    const l = this.lane(lane);
+    const turn = await this.admit(l, lane, { group, item });
+    if (turn.kind === 'timeout') return refused(this.refusal('queue-timeout', l));
+    if (turn.kind === 'refused') return refused(turn.refusal);
+    if (turn.kind === 'ride') return settledValue(await turn.result) as T;
+    const riders = turn.riders;
+    const run = (async () => {
+      try {
+        const results = await work([item, ...riders.map((r) => r.item as I)]);
+        if (results.length !== riders.length + 1) throw new Error(`Bulkhead: ${results.length} results for ${riders.length + 1} grouped calls`);
+        return results;
+      } finally {
+        this.release(lane, l);
+      }
+    })();
+    riders.forEach((rider, i) => rider.turn({ kind: 'ride', result: run.then((results) => results[i + 1]!, (reason) => ({ status: 'rejected', reason })) }));
+    return settledValue((await run)[0]!);
   }
 
   /** Calls running and waiting in a lane (tests, diagnostics). */
   load(lane: string): { active: number; waiting: number } {
     const l = this.lanes.get(lane);
     return { active: l?.active ?? 0, waiting: l?.waiting.length ?? 0 };
+  }
+
+  /** A slot at once, or a place in the queue until a turn comes (refused when the queue is full). */
+  private async admit(l: Lane, lane: string, call: Pick<Waiter, 'group' | 'item'>): Promise<Turn | { kind: 'refused'; refusal: QueueRefusal }> {
+    if (l.active < this.opts.concurrency) {
+      l.active++;
+      return { kind: 'lead', riders: [] };
+    }
+    if (l.waiting.length >= this.opts.maxQueued) return { kind: 'refused', refusal: this.refusal('queue-full', l) };
+    const turn = await new Promise<Turn>((resolve) => {
+      const waiter: Waiter = {
+        ...call,
+        turn: (t) => { clearTimeout(waiter.timer); resolve(t); },
+      };
+      waiter.timer = setTimeout(() => {
+        l.waiting.splice(l.waiting.indexOf(waiter), 1);
+        resolve({ kind: 'timeout' });
+      }, this.opts.queueTimeoutMs);
+      l.waiting.push(waiter);
+    });
+    if (turn.kind === 'timeout') this.forget(lane, l);
+    return turn;
+  }
+
+  /** The slot passes straight to the next waiter (nobody can overtake the queue), with the waiters of its group behind it. */
+  private release(lane: string, l: Lane): void {
+    const next = l.waiting.shift();
+    if (!next) {
+      l.active--;
+      this.forget(lane, l);
+      return;
+    }
+    const riders: Waiter[] = [];
+    const maxGroup = this.opts.maxGroup ?? 1;
+    if (next.group !== undefined) {
+      for (let i = 0; i < l.waiting.length && riders.length < maxGroup - 1;) {
+        if (l.waiting[i]!.group === next.group) riders.push(...l.waiting.splice(i, 1));
+        else i++;
+      }
+    }
+    next.turn({ kind: 'lead', riders });
+  }
+
+  private refusal(reason: QueueRefusal['reason'], l: Lane): QueueRefusal {
+    return { reason, waiting: l.waiting.length, timeoutMs: this.opts.queueTimeoutMs };
   }
 
   private lane(key: string): Lane {
@@ -81,4 +143,9 @@ export class Bulkhead {
   private forget(key: string, l: Lane): void {
     if (l.active === 0 && l.waiting.length === 0) this.lanes.delete(key);
   }
+}
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'fulfilled') return result.value;
+  throw result.reason;
 }

@@ -133,18 +133,19 @@ test.serial('a connection lost as the numbering commits answers 503; the note wa
   const issuer = world.addIssuer(p.partnerId);
   const headers = keyed(p.headers);
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
-  const createNumbered = emission.store.createNumbered;
+  // A new note is numbered with the notes of its series that waited with it (store.createNumberedGroup).
+  const createNumberedGroup = emission.store.createNumberedGroup;
   // The commit went through; its answer never came back.
-  emission.store.createNumbered = async (...args: unknown[]) => {
-    await createNumbered.apply(emission.store, args);
+  emission.store.createNumberedGroup = async (...args: unknown[]) => {
+    await createNumberedGroup.apply(emission.store, args);
     throw new Error('Connection terminated unexpectedly');
   };
-  t.teardown(() => { emission.store.createNumbered = createNumbered; });
+  t.teardown(() => { emission.store.createNumberedGroup = createNumberedGroup; });
   const calls = world.authorizeCalls.length;
   const consults = world.consultCalls.length;
 
   const failed = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
-  emission.store.createNumbered = createNumbered;
+  emission.store.createNumberedGroup = createNumberedGroup;
   const [doc] = await documentsOf(p.partnerId);
   assertUnavailable(t, failed, { invoiceId: doc.id, status: 'TRANSMITTING' });
   const accessKey = (await stack.knex('emission.documents').where({ id: doc.id }).first('access_key')).access_key;

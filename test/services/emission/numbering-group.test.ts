@@ -3,11 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../support/stack.js';
 import { DocumentStore } from '../../../services/emission/store.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
+import { numberingGroup } from '../../../services/emission/numbering-store.js';
+import { Bulkhead } from '../../../services/shared/bulkhead.js';
 import type { DocumentRecord } from '../../../lib/emission/document.js';
 
 /**
- * A series' notes that queue while this node numbers one are numbered in one transaction
- * (services/emission/numbering-group.ts, issue 18), with the guarantees of a single note's
+ * A series' notes that waited together for the issuer's numbering slot are numbered in one
+ * transaction (services/emission/numbering-group.ts, issue 18), with the guarantees of a single note's
  * numbering: consecutive numbers, every note stored TRANSMITTING with its history and the
  * partner's first-document flag, and each unusual case answered for its own note.
  */
@@ -33,6 +35,11 @@ function aSpace() {
   };
 }
 type Doc = ReturnType<typeof aSpace>;
+type Build = (n: number) => Promise<{ cnf: string; built: { xml: string; accessKey: string; digestValue: string } }>;
+
+/** The issuer's numbering slot as the emission service takes it (services/emission/emit.ts): one at a time here. */
+const slots = new Bulkhead({ concurrency: 1, maxQueued: 100, queueTimeoutMs: 10_000, maxGroup: 32 });
+const numberNote = (doc: Doc, build: Build) => slots.runGrouped(doc.issuerId, numberingGroup(doc), { doc, build }, (notes) => store.createNumberedGroup(notes), (r) => { throw new Error(r.reason); });
 
 /** What a finished note would be: its key and XML name its number. */
 const built = (number: number) => async () => ({
@@ -44,14 +51,14 @@ const built = (number: number) => async () => ({
  * The first note of `doc`'s series is held in its transaction until the others have been
  * submitted, so they queue behind it and are handed over together.
  */
-async function queuedBehindOne(doc: Doc, others: Array<{ doc?: Partial<Doc>; build?: (n: number) => Promise<any> }>): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
+async function queuedBehindOne(doc: Doc, others: Array<{ doc?: Partial<Doc>; build?: Build }>): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
   let open!: () => void;
   const gate = new Promise<void>((r) => { open = r; });
   let entered!: () => void;
   const inside = new Promise<void>((r) => { entered = r; });
-  const first = store.createNumbered(doc, async (n) => { entered(); await gate; return built(n)(); }, 'transmit');
+  const first = numberNote(doc, async (n) => { entered(); await gate; return built(n)(); });
   await inside;
-  const rest = others.map((o) => store.createNumbered({ ...doc, ...o.doc }, o.build ?? ((n) => built(n)()), 'transmit'));
+  const rest = others.map((o) => numberNote({ ...doc, ...o.doc }, o.build ?? ((n) => built(n)())));
   open();
   return Promise.allSettled([first, ...rest]);
 }
@@ -62,7 +69,7 @@ const numbers = (settled: Array<PromiseSettledResult<DocumentRecord>>) => settle
 
 test.serial('notes queued behind a series\' transaction are numbered in one: consecutive, stored TRANSMITTING with their history and the flag', async (t) => {
   const doc = aSpace();
-  await store.createNumbered(doc, (n) => built(n)(), 'transmit'); // the series' first note creates its sequence row
+  await numberNote(doc, (n) => built(n)()); // the series' first note creates its sequence row
   claims.length = 0;
   const settled = await queuedBehindOne(doc, Array.from({ length: 6 }, () => ({})));
   t.deepEqual(numbers(settled), [2, 3, 4, 5, 6, 7, 8]);
@@ -87,7 +94,7 @@ test.serial('notes queued behind a series\' transaction are numbered in one: con
 
 test.serial('a group sets the flag of a partner whose first notes it holds', async (t) => {
   const doc = aSpace();
-  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  await numberNote(doc, (n) => built(n)());
   const newcomer = { partnerId: `newcomer-${randomUUID()}` };
   const settled = await queuedBehindOne(doc, [{}, { doc: newcomer }, { doc: newcomer }, { doc: newcomer }]);
   t.deepEqual(numbers(settled), [2, 3, 4, 5, 6]);
@@ -97,7 +104,7 @@ test.serial('a group sets the flag of a partner whose first notes it holds', asy
 
 test.serial('a note whose finishing throws fails alone; the group is numbered one by one and stays consecutive', async (t) => {
   const doc = aSpace();
-  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  await numberNote(doc, (n) => built(n)());
   claims.length = 0;
   const boom = async () => { throw new Error('assinatura falhou'); };
   const settled = await queuedBehindOne(doc, [{}, {}, { build: boom }, {}]);
@@ -108,7 +115,7 @@ test.serial('a note whose finishing throws fails alone; the group is numbered on
 
 test.serial('a number held by a passthrough note or an inutilização inside the group\'s range is skipped, as for one note', async (t) => {
   const doc = aSpace();
-  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  await numberNote(doc, (n) => built(n)());
   await store.createWithNumber({ ...doc, cnf: '10000004' }, 4, { xml: '<NFe n="4"/>', accessKey: '3'.repeat(44), digestValue: 'd4' });
   const now = new Date();
   await stack.knex('emission.inutilizacoes').insert({
@@ -122,7 +129,7 @@ test.serial('a number held by a passthrough note or an inutilização inside the
 
 test.serial('two notes of one group under one Idempotency-Key: one is stored, the other is told the key is bound', async (t) => {
   const doc = aSpace();
-  await store.createNumbered(doc, (n) => built(n)(), 'transmit');
+  await numberNote(doc, (n) => built(n)());
   const key = `pedido-${randomUUID()}`;
   const keyed = { idempotencyKey: key, idempotencyFingerprint: 'f'.repeat(64) };
   const settled = await queuedBehindOne(doc, [{}, { doc: keyed }, { doc: keyed }, {}]);

@@ -57,3 +57,51 @@ test('Bulkhead frees the slot when the work throws', async (t) => {
   await t.throwsAsync(b.run('a', async () => { throw new Error('boom'); }, (r) => r.reason), { message: 'boom' });
   t.is(await b.run('a', async () => 'next', (r) => r.reason), 'next');
 });
+
+test('Bulkhead runGrouped: a call given the slot takes along the waiting calls of its group (at most maxGroup), in arrival order; others keep their place', async (t) => {
+  const bulkhead = new Bulkhead({ concurrency: 1, maxQueued: 10, queueTimeoutMs: 1_000, maxGroup: 3 });
+  const runs: string[][] = [];
+  const held = gate();
+  const work = async (items: string[]) => {
+    runs.push(items);
+    if (items[0] === 'a1') await held.done;
+    return items.map((i) => (i === 'a4' ? { status: 'rejected' as const, reason: new Error(`falhou ${i}`) } : { status: 'fulfilled' as const, value: i.toUpperCase() }));
+  };
+  const refused = () => 'recusado';
+  const calls = [['s', 'a1'], ['s', 'a2'], ['t', 'b1'], ['s', 'a3'], ['s', 'a4'], ['s', 'a5'], ['t', 'b2']].map(([group, item]) => bulkhead.runGrouped('emissor', group!, item!, work, refused));
+  await tick();
+  t.deepEqual(bulkhead.load('emissor'), { active: 1, waiting: 6 });
+  held.release();
+  const settled = await Promise.allSettled(calls);
+  t.deepEqual(runs, [['a1'], ['a2', 'a3', 'a4'], ['b1', 'b2'], ['a5']]);
+  t.deepEqual(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message)), ['A1', 'A2', 'B1', 'A3', 'falhou a4', 'A5', 'B2']);
+  t.deepEqual(bulkhead.load('emissor'), { active: 0, waiting: 0 });
+});
+
+test('Bulkhead runGrouped: a run that throws fails every call it served and frees the slot; refusals are as for run', async (t) => {
+  const bulkhead = new Bulkhead({ concurrency: 1, maxQueued: 2, queueTimeoutMs: 1_000, maxGroup: 8 });
+  const held = gate();
+  const first = bulkhead.runGrouped('emissor', 's', 1, async (items) => { await held.done; return items.map((i) => ({ status: 'fulfilled' as const, value: i })); }, () => -1);
+  const failing = async () => { throw new Error('transação falhou'); };
+  const second = bulkhead.runGrouped('emissor', 's', 2, failing, () => -1);
+  const third = bulkhead.runGrouped('emissor', 's', 3, failing, () => -1);
+  t.is(await bulkhead.runGrouped('emissor', 's', 4, failing, (r) => (r.reason === 'queue-full' ? -2 : -3)), -2);
+  held.release();
+  t.is(await first, 1);
+  await t.throwsAsync(second, { message: 'transação falhou' });
+  await t.throwsAsync(third, { message: 'transação falhou' });
+  t.deepEqual(bulkhead.load('emissor'), { active: 0, waiting: 0 });
+  t.is(await bulkhead.runGrouped('emissor', 's', 5, async (items) => items.map((i) => ({ status: 'fulfilled' as const, value: i * 10 })), () => -1), 50);
+});
+
+test('Bulkhead runGrouped: a grouped call waiting past queueTimeoutMs is refused and runs nothing', async (t) => {
+  const bulkhead = new Bulkhead({ concurrency: 1, maxQueued: 5, queueTimeoutMs: 30, maxGroup: 8 });
+  const held = gate();
+  let ran = 0;
+  const work = async (items: number[]) => { ran += items.length; await held.done; return items.map((i) => ({ status: 'fulfilled' as const, value: i })); };
+  const first = bulkhead.runGrouped('emissor', 's', 1, work, () => -1);
+  t.is(await bulkhead.runGrouped('emissor', 's', 2, work, (r) => (r.reason === 'queue-timeout' ? -2 : -3)), -2);
+  held.release();
+  t.is(await first, 1);
+  t.is(ran, 1);
+});
