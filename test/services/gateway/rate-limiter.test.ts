@@ -70,6 +70,38 @@ test.serial('RedisRateLimiter keeps tenants apart: a partner over its limit leav
   t.deepEqual(await hits(limiter, 'p:neighbour', 2), [window(5, 4, true), window(5, 3, true)]);
 });
 
+test.serial('RedisRateLimiter refuses without Redis once this node saw the window used up; another node asks Redis and is refused too', async (t) => {
+  const prefix = `rl-${randomUUID()}:`;
+  const [a, b] = [new RedisRateLimiter(connection(), prefix), new RedisRateLimiter(connection(), prefix)];
+  await b.hit('p:other', 5, NOW); // b's connection has loaded the script: its next hit is one EVALSHA
+  t.deepEqual((await hits(a, 'p:spent', 5)).map((r) => r.remaining), [4, 3, 2, 1, 0]);
+  let refused: RateLimitResult[] = [];
+  const onA = await commandsDuring(redis.url, async () => { refused = await hits(a, 'p:spent', 3); });
+  t.deepEqual(onA, []);
+  t.deepEqual(refused, [window(5, 0, false), window(5, 0, false), window(5, 0, false)]);
+  const onB = await commandsDuring(redis.url, async () => { refused = await hits(b, 'p:spent', 1); });
+  t.deepEqual(onB, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:spent:${RESET - 1}`]]);
+  t.deepEqual(refused, [window(5, 0, false)]);
+});
+
+test.serial('RedisRateLimiter asks Redis again for a raised limit in the same window and for the next window', async (t) => {
+  const prefix = `rl-${randomUUID()}:`;
+  const limiter = new RedisRateLimiter(connection(), prefix);
+  await hits(limiter, 'p:upgraded', 6); // the 6th, refused here, was not counted in Redis
+  let raised!: RateLimitResult;
+  let next!: RateLimitResult;
+  const commands = await commandsDuring(redis.url, async () => {
+    raised = await limiter.hit('p:upgraded', 10, NOW); // under a plan of 10/s now: Redis counts 6
+    next = await limiter.hit('p:upgraded', 5, NOW + 1000);
+  });
+  t.deepEqual(commands, [
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET - 1}`],
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET}`],
+  ]);
+  t.deepEqual(raised, window(10, 4, true));
+  t.deepEqual(next, { limit: 5, remaining: 4, reset: RESET + 1, allowed: true });
+});
+
 test.serial('RedisRateLimiter keeps counting after SCRIPT FLUSH: the NOSCRIPT answer is followed by EVAL, then EVALSHA again', async (t) => {
   const prefix = `rl-${randomUUID()}:`;
   const limiter = new RedisRateLimiter(connection(), prefix);
@@ -79,8 +111,9 @@ test.serial('RedisRateLimiter keeps counting after SCRIPT FLUSH: the NOSCRIPT an
   let after: RateLimitResult[] = [];
   const commands = await commandsDuring(redis.url, async () => { after = await hits(limiter, 'p:flushed', 4); });
   t.deepEqual(after, [window(5, 1, true), window(5, 0, true), window(5, 0, false), window(5, 0, false)]);
-  // The refused EVALSHA never ran the script (NOSCRIPT), so the count moved once per hit.
-  t.deepEqual(commands.map((c) => c[0]!.toLowerCase()), ['evalsha', 'eval', 'evalsha', 'evalsha', 'evalsha']);
+  // The refused EVALSHA never ran the script (NOSCRIPT), so the count moved once per hit; the two
+  // refusals after the 5th hit are this node's own (the next test).
+  t.deepEqual(commands.map((c) => c[0]!.toLowerCase()), ['evalsha', 'eval', 'evalsha']);
   t.deepEqual(commands[1]!.slice(2), ['1', key]);
 });
 
