@@ -6,7 +6,7 @@ import { RequestContextMiddleware } from './services/middlewares/request-context
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
 import { TransportCapMiddleware } from './services/middlewares/transport-cap.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
-import { GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
+import { CLAIM_INTERVAL_MS, GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
 import { LoopbackTransporter } from './services/shared/loopback-transporter.js';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
@@ -99,7 +99,7 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
       (ChannelsMiddleware as any)({
         // Redis Streams whose consumer groups come back by themselves (services/shared/redis-streams.ts).
         adapter: config.redisUrl
-          ? new SelfHealingRedisAdapter({ redis: { url: config.redisUrl, consumerOptions: { startID: GROUP_START_ID } }, maxRetries: 5 })
+          ? new SelfHealingRedisAdapter({ redis: { url: config.redisUrl, consumerOptions: { startID: GROUP_START_ID, claimInterval: CLAIM_INTERVAL_MS } }, maxRetries: 5 })
           : { type: 'Fake' },
       }) as any,
     ],
