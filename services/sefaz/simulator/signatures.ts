@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { XmlDocument } from 'libxml2-wasm';
-import { verifyEnvelopedSignature, type ParsedText } from '../../../lib/sefaz/simulator/signature.js';
+import { verifyEnvelopedSignature } from '../../../lib/sefaz/simulator/signature.js';
+import type { ParsedText } from '../../../lib/xml/xmldsig.js';
 import { judgeChain, judgeSigner, type ChainVerdict } from '../../../lib/sefaz/simulator/signer-certificate.js';
 import { certificateCnpj } from '../../../lib/sefaz/simulator/certificate-cnpj.js';
 import type { SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { XmlC14NMode, XmlDocument, type XmlElement } from 'libxml2-wasm';
-import { signedTexts } from '../../../../lib/sefaz/simulator/signed-text.js';
-import { createA1, createCa } from '../../../support/certificates.js';
-import { productSignedNfe } from '../../../support/product-signed.js';
+import { signedTexts } from '../../../lib/xml/signed-text.js';
+import { createA1, createCa } from '../../support/certificates.js';
+import { productSignedNfe } from '../../support/product-signed.js';
 
 const NFE = 'http://www.portalfiscal.inf.br/nfe';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
