@@ -75,7 +75,7 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     const dps = dpsFacts(doc);
     const tpAmb = Number(dps.tpAmb);
     const reject = (erro: SefinMessage) => rejection(ctx.res, tpAmb, now, [erro], { idDPS: dps.id });
-    const sig = verifyEnvelopedSignature(doc, dps.id, s.deps.certificates.certificate);
+    const sig = verifyEnvelopedSignature({ doc, text: received.xml }, dps.id, s.deps.certificates.certificate);
     if (!sig.valid) return reject(ruleMessage('E0714', sig.reason));
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject(ruleMessage('E0715', 'fora da validade'));
