@@ -77,6 +77,9 @@ const cases: Record<string, { xml: string; id?: string; valid: boolean }> = {
   'valid, the default namespace declared again on infDPS': { xml: dps.xml.replace('<infDPS ', '<infDPS xmlns="http://www.sped.fazenda.gov.br/nfse" '), valid: true },
   'valid, the Reference URI written with a character reference': { xml: dps.xml.replace(`URI="#${dps.id}"`, `URI="&#35;${dps.id}"`), valid: true },
   'valid, empty-element tags in SignedInfo': { xml: dps.xml.replace(/(<(\w+) Algorithm="[^"]+")><\/\2>/g, '$1/>'), valid: true },
+  'an Algorithm in another namespace before the plain one (the first by local name is read, as before)': {
+    xml: dps.xml.replace('<CanonicalizationMethod Algorithm=', '<CanonicalizationMethod xmlns:p="urn:p" p:Algorithm="urn:other" Algorithm='), valid: false,
+  },
   'a prefixed namespace declared on DPS, in scope of infDPS (digest mismatch)': { xml: dps.xml.replace('<DPS ', '<DPS xmlns:n="urn:n" '), valid: false },
   'whitespace between the elements of infDPS (digest mismatch)': { xml: dps.xml.replace('<serie>', '\n  <serie>'), valid: false },
   'wrapping: a second element whose Id is written with a character reference': {
