@@ -1,4 +1,5 @@
 import { XmlC14NMode, type XmlDocument, type XmlElement } from 'libxml2-wasm';
+import { XPathContext, type NodeRef } from './xpath-context.js';
 
 /**
  * Inclusive C14N 1.0 of one element's subtree (with the namespaces it inherits), as XMLDSig digests
@@ -8,4 +9,9 @@ import { XmlC14NMode, type XmlDocument, type XmlElement } from 'libxml2-wasm';
  */
 export function canonicalSubtree(doc: XmlDocument, el: XmlElement, withComments = false): string {
   return doc.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_1_0, withComments, nodeSet: new Set([el]) });
+}
+
+/** canonicalSubtree of an element held as a libxml2 pointer (xpath-context.ts). */
+export function canonicalSubtreeAt(doc: XmlDocument, el: NodeRef, withComments = false): string {
+  return canonicalSubtree(doc, XPathContext.wrap(el) as XmlElement, withComments);
 }

@@ -1,5 +1,6 @@
 import { XmlDocument } from 'libxml2-wasm';
-import { XPathContext, type NodeRef } from './xpath-context.js';
+import { XPathContext, type NodeRef } from '../../xml/xpath-context.js';
+import { XPATH_NS } from './xpath.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
 export interface NfeFacts {
@@ -63,11 +64,11 @@ export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: s
 
 /**
  * The facts of every NFe of a document (an NFe, or an enviNFe), read with libxml2 XPath (compiled
- * once: xpath.ts; through one context: xpath-context.ts).
+ * once: xpath.ts; through one context: lib/xml/xpath-context.ts).
  */
 export function nfeFactsList(xml: string | XmlDocument): NfeFacts[] {
   const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
-  const x = new XPathContext(doc);
+  const x = new XPathContext(doc, XPATH_NS);
   try {
     return x.all(XPathContext.ref(doc), '//n:NFe').map((nfe) => factsOf(x, nfe));
   } finally {

@@ -1,6 +1,6 @@
 import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
-import { xpath } from './xpath.js';
-import { XPathContext } from './xpath-context.js';
+import { XPathContext } from '../../xml/xpath-context.js';
+import { xpath, XPATH_NS } from './xpath.js';
 
 /**
  * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
@@ -70,7 +70,7 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
   } catch {
     return out;
   }
-  const x = new XPathContext(doc);
+  const x = new XPathContext(doc, XPATH_NS);
   try {
     // Names are the handlers' own (a bounded set), so each expression is compiled once.
     for (const name of names) out[name] = x.text(XPathContext.ref(doc), `//n:${name}`)?.trim() ?? null;

@@ -1,8 +1,12 @@
-import { createHash, verify, X509Certificate } from 'node:crypto';
-import { XmlDocument, type XmlElement } from 'libxml2-wasm';
-import { canonicalSubtree } from '../../xml/c14n.js';
-import { signedTexts, type SignedTexts } from './signed-text.js';
-import { XPathContext, type NodeRef } from './xpath-context.js';
+import { createHash, verify, type X509Certificate } from 'node:crypto';
+import { XmlDocument } from 'libxml2-wasm';
+import { canonicalSubtreeAt } from '../../xml/c14n.js';
+import { signedTexts, type SignedTexts } from '../../xml/signed-text.js';
+import { XPathContext, type NodeRef } from '../../xml/xpath-context.js';
+import {
+  C14N, C14N_COMMENTS, ENVELOPED, readCertificate, RSA_SHA1, SHA1, type CertificateReader, type ParsedText,
+} from '../../xml/xmldsig.js';
+import { XPATH_NS } from './xpath.js';
 
 /**
  * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
@@ -10,28 +14,19 @@ import { XPathContext, type NodeRef } from './xpath-context.js';
  * signed element and of SignedInfo plus node:crypto: the same check as a generic DOM/XPath
  * XMLDSig library (digest, signature value, the certificate it names) at a fraction of the cost
  * (issue 18, item 1). The canonical forms are the received text itself when it is canonical
- * already (signed-text.ts: this product's signer and most NF-e signers write it so), else
+ * already (lib/xml/signed-text.ts: this product's signer and most NF-e signers write it so), else
  * libxml2's. The certificate itself is judged by signer-certificate.ts.
  *
  * 298 when the signature does not follow the profile (algorithms, one Reference to the element,
  * its transforms), 290 when its X509Certificate is not a certificate, 297 when the digest or the
  * value does not match.
  */
-const DS = 'http://www.w3.org/2000/09/xmldsig#';
-const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
-const C14N_COMMENTS = `${C14N}#WithComments`;
-const ENVELOPED = `${DS}enveloped-signature`;
-const RSA_SHA1 = `${DS}rsa-sha1`;
-const SHA1 = `${DS}sha1`;
-
 export type SignatureOutcome =
   | { ok: true; certificate: X509Certificate; certificateBase64: string }
   | { ok: false; cStat: 290 | 297 | 298; reason: string };
 
 const fail = (cStat: 290 | 297 | 298, reason: string): SignatureOutcome => ({ ok: false, cStat, reason });
 
-/** lib/xml/c14n.ts canonicalSubtree of an element this file holds as a libxml2 pointer. */
-const canonical = (doc: XmlDocument, el: NodeRef, withComments: boolean) => canonicalSubtree(doc, XPathContext.wrap(el) as XmlElement, withComments);
 const b64 = (el: NodeRef | null | undefined) => (el ? XPathContext.content(el) : '').replace(/\s+/g, '');
 
 /** The signature's lookups, through one XPath context. */
@@ -56,7 +51,7 @@ function reader(x: XPathContext, id: string) {
 function libxml2Canonical(
   doc: XmlDocument, x: XPathContext, at: { target: NodeRef; signedInfo: NodeRef; id: string }, o: { owned: boolean; signedInfoComments: boolean },
 ): { target: string; signedInfo: string } | string {
-  const signedInfoC14n = canonical(doc, at.signedInfo, o.signedInfoComments);
+  const signedInfoC14n = canonicalSubtreeAt(doc, at.signedInfo, o.signedInfoComments);
   const inner = x.all(at.target, './/ds:Signature').filter(reader(x, at.id).references);
   // A document shared with other checks is never changed: a caller that validated it against
   // the XSD first cannot have a signature inside the signed element anyway.
@@ -65,17 +60,8 @@ function libxml2Canonical(
   // Without comments whatever the Transform: the same-document URI `#id` selects the element
   // "but not comments" before any transform (XMLDSig 1.0 §4.3.3.3), as .NET's SignedXml (the
   // authorities'), xml-crypto and xmlsec dereference it; #WithComments changes nothing there.
-  return { target: canonical(doc, at.target, false), signedInfo: signedInfoC14n };
+  return { target: canonicalSubtreeAt(doc, at.target, false), signedInfo: signedInfoC14n };
 }
-
-/** Parses the X509Certificate text; the simulator passes a memoized one (parsing costs ~0.6 ms). */
-export type CertificateReader = (base64: string) => X509Certificate;
-const readCertificate: CertificateReader = (text) => new X509Certificate(Buffer.from(text, 'base64'));
-
-const OTHER_ENCODING = /^\uFEFF?\s*<\?xml[^>]*encoding\s*=\s*["'](?!utf-?8["'])/i;
-
-/** A parsed document with the text it was parsed from (a simulator ReceivedMessage). */
-export interface ParsedText { doc: XmlDocument; text: string }
 
 /**
  * Verifies the signature over the element whose Id is `id` (Reference URI `#id`). The document
@@ -89,10 +75,9 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument | ParsedText,
   } catch (err) {
     return fail(297, `malformed XML: ${(err as Error).message}`);
   }
-  // libxml2 decodes what a declaration names; the text is what JS decoded (UTF-8 unless declared otherwise).
-  const text = typeof xml === 'string' ? (OTHER_ENCODING.test(xml) ? null : xml) : xml instanceof XmlDocument ? null : xml.text;
+  const text = typeof xml === 'string' ? xml : xml instanceof XmlDocument ? null : xml.text;
   const owned = typeof xml === 'string';
-  const x = new XPathContext(doc);
+  const x = new XPathContext(doc, XPATH_NS);
   const { only, references, algorithm } = reader(x, id);
   try {
     // The canonical forms from the text when it is canonical (then it also settled the Id's uniqueness).

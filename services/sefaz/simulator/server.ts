@@ -24,6 +24,7 @@ import { nfeHandlers, type NfeHandler } from './nfe-handlers.js';
 import { readBody, Router, type RouteContext } from './router.js';
 import { SimulatorStore } from './store.js';
 import { SignatureChecker } from './signatures.js';
+import { SignerCertificates } from './signer-certificates.js';
 import { RejectionLog } from './rejection-log.js';
 import type { SimulatorPki } from './pki.js';
 import { registerSefinRoutes } from './sefin/routes.js';
@@ -77,12 +78,14 @@ export class SefazSimulator {
     for (const f of opts.faults ?? []) this.faults.add(f);
     this.rejections = new RejectionLog(200, opts.log);
     // The signing certificate must chain to a CA the simulator trusts for TLS clients (its stand-ins
-    // for ICP-Brasil); its own CA signs nothing but its server certificate.
-    const signatures = new SignatureChecker(opts.clientCaPems ?? []);
+    // for ICP-Brasil); its own CA signs nothing but its server certificate. One memo of signer
+    // certificates for both authorities: a provider that issues NF-e and NFS-e signs both with one.
+    const certificates = new SignerCertificates(opts.clientCaPems ?? []);
+    const signatures = new SignatureChecker(certificates);
     const handlers = nfeHandlers({ store: new SimulatorStore(opts.knex), signatures, rejections: this.rejections });
     this.sefinNonAdherent = new Set(opts.sefinNonAdherent ?? []);
     registerSefinRoutes(this.router, {
-      store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: this.sefinNonAdherent,
+      store: new SefinStore(opts.knex), faults: this.faults, now: this.now, signing: sefinSigningMaterial(), nonAdherent: this.sefinNonAdherent, certificates,
     });
     this.router.add('POST', soapPathPattern(), [], (ctx) => this.soap(ctx, handlers));
   }

@@ -5,6 +5,8 @@ import { elementSpans } from '../../../lib/xml/markup.js';
 import { buildEnviNFe } from '../../../lib/sefaz/messages.js';
 import { createA1, createCa } from '../../support/certificates.js';
 import { sampleNfe } from '../../support/sample-nfe.js';
+import { signedDpsShapes } from '../../support/nfse-signed.js';
+import { generator, mutated, mutations } from '../../support/xml-mutations.js';
 
 /**
  * canonicalElementText against libxml2's C14N 1.0 of the same element as a document subset (with
@@ -81,61 +83,13 @@ test('canonicalElementText gives up (null) on what is not canonical already', (t
   }
 });
 
-/** A small deterministic generator, mulberry32 (the same documents on every run). */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
-
-const at = <T>(rnd: (n: number) => number, xs: T[]): T | undefined => xs[rnd(xs.length)];
-const spliceAt = (s: string, i: number, remove: number, insert: string) => s.slice(0, i) + insert + s.slice(i + remove);
-
-/** Ways documents differ from their canonical form, or from each other, applied at random places. */
-function mutations(rnd: (n: number) => number): ((s: string) => string)[] {
-  const matches = (s: string, re: RegExp) => [...s.matchAll(re)];
-  return [
-    (s) => s.replace(/<(\w+) (\w+)="([^"]*)" (\w+)="([^"]*)"/, '<$1 $4="$5" $2="$3"'),
-    (s) => { const m = at(rnd, matches(s, /="([^"]*)"/g)); return m ? spliceAt(s, m.index!, m[0].length, `='${m[1]}'`) : s; },
-    (s) => s.replace(/<(\w+)([^>]*)><\/\1>/, '<$1$2/>'),
-    (s) => { const m = at(rnd, matches(s, />([A-Za-z])/g)); return m ? spliceAt(s, m.index! + 1, 1, `&#${m[1]!.charCodeAt(0)};`) : s; },
-    (s) => { const m = at(rnd, matches(s, /="[^"]*"/g)); return m ? spliceAt(s, m.index! + 2, 0, '&gt;x&quot;&#x9;') : s; },
-    (s) => { const m = at(rnd, matches(s, /<\/\w+>/g)); return m ? spliceAt(s, m.index!, 0, '<!-- c -->') : s; },
-    (s) => { const m = at(rnd, matches(s, /<(\w+)>/g)); return m ? spliceAt(s, m.index!, m[0].length, `<${m[1]} xmlns="http://www.portalfiscal.inf.br/nfe">`) : s; },
-    (s) => { const m = at(rnd, matches(s, /<(\w+)>/g)); return m ? spliceAt(s, m.index!, m[0].length, `<${m[1]} xmlns:u="urn:u">`) : s; },
-    (s) => s.replace(/></, '>\r\n<'),
-    (s) => s.replace(/></g, () => (rnd(8) === 0 ? '>\n  <' : '><')),
-    (s) => s.replace(/<(\w+) /, '<$1  '),
-    (s) => s.replace(/"(\s*)>/, '" >'),
-    (s) => s.replace(/^<(\w+)/, '<$1 xml:lang="pt"'),
-    (s) => s.replace(/^<(\w+)/, '<$1 xmlns:zz="urn:zz"'),
-    (s) => { const m = at(rnd, matches(s, />([^<]+)</g)); return m ? spliceAt(s, m.index! + 1, m[1]!.length, `<![CDATA[${m[1]}]]>`) : s; },
-    (s) => { const m = at(rnd, matches(s, /<\/\w+>/g)); return m ? spliceAt(s, m.index!, 0, '<?pi  data?>') : s; },
-    (s) => { const m = at(rnd, matches(s, /="[^"]*"/g)); return m ? spliceAt(s, m.index! + 2, 0, '\tx\n') : s; },
-    (s) => { const m = at(rnd, matches(s, />[^<]+</g)); return m ? spliceAt(s, m.index! + 1, 0, 'a>b "q" \'s\' Ç ☃ 😀') : s; },
-    (s) => s.replace(/<\/(\w+)>/, '</$1 >'),
-    (s) => { const m = at(rnd, matches(s, /<(\w+)( [^>]*)?>/g)); return m ? spliceAt(s, m.index!, m[0].length, `<${m[1]}${m[2] ?? ''} xmlns="">`) : s; },
-    (s) => s.replace(/<(\w+)>/, '<$1 xmlns:a="urn:1" xmlns:b="urn:2">'),
-    (s) => s.replace(/<(\w+)>/, '<$1 xmlns:b="urn:2" xmlns:a="urn:1">'),
-    (s) => s.replace(/<(\w+)>([^<]*)<\/\1>/, '<ns1:$1 xmlns:ns1="urn:n">$2</ns1:$1>'),
-    (s) => { const m = at(rnd, matches(s, />[^<]+</g)); return m ? spliceAt(s, m.index! + 1, 0, '&#xD;&#13;&#10;') : s; },
-    (s) => s.replace(/<(\w+) /, '<$1 b="&lt;&amp;" '),
-    (s) => s.replace(/<(\w+)>/, '<$1 z="1" a="2">'),
-  ];
-}
-
 test('canonicalElementText agrees with libxml2 on the elements of 300 documents made non-canonical at random', (t) => {
   const rnd = generator(20261127);
   const mutate = mutations(rnd);
   let answered = 0;
   let gaveUp = 0;
   for (let k = 0; k < 300; k++) {
-    let xml = rnd(2) ? NFE_BATCH : SMALL;
-    for (let j = rnd(4); j > 0; j--) xml = at(rnd, mutate)!(xml);
+    const xml = mutated(rnd, rnd(2) ? NFE_BATCH : SMALL, mutate);
     try {
       XmlDocument.fromString(xml).dispose();
     } catch {
@@ -152,4 +106,30 @@ test('canonicalElementText agrees with libxml2 on the elements of 300 documents 
   t.log(`answered ${answered}, gave up ${gaveUp}`);
   t.true(answered > 5_000);
   t.true(gaveUp > 500, 'the mutations reached the refusals');
+});
+
+test('canonicalElementText agrees with libxml2 on the elements of 150 signed DPS (every scenario) made non-canonical at random', (t) => {
+  const rnd = generator(20261126);
+  const mutate = mutations(rnd);
+  const shapes = signedDpsShapes().map((d) => d.xml);
+  // As signed, every element of every shape is answered (the fast path is taken, not skipped).
+  for (const xml of shapes) for (const [ours, plain] of compare(xml)) t.is(ours, plain);
+  let answered = 0;
+  let gaveUp = 0;
+  for (let k = 0; k < 150; k++) {
+    const xml = mutated(rnd, shapes[k % shapes.length]!, mutate);
+    try {
+      XmlDocument.fromString(xml).dispose();
+    } catch {
+      continue;
+    }
+    for (const [i, [ours, plain, withComments]] of compare(xml, (i) => i < 3 || rnd(4) === 0).entries()) {
+      if (ours === null) { gaveUp++; continue; }
+      answered++;
+      if (ours !== plain || ours !== withComments) t.fail(`element ${i} of ${xml}\nours ${ours}\nlibxml2 ${plain}`);
+    }
+  }
+  t.log(`answered ${answered}, gave up ${gaveUp}`);
+  t.true(answered > 1_000);
+  t.true(gaveUp > 200, 'the mutations reached the refusals');
 });

@@ -41,7 +41,7 @@ export async function handleEvent(ctx: RouteContext, s: SefinContext): Promise<v
     const kind = inf.get(`n:${CANCELLATION}`, NS) ? CANCELLATION : null;
     if (!kind) return reject('E1242', 'o simulador registra apenas o cancelamento (e101101)');
     if (chave !== ctx.params.chave) return reject('E1235', `chNFSe ${chave} difere da chave do caminho`);
-    const sig = verifyEnvelopedSignature(doc, id, s.certificates.certificate);
+    const sig = verifyEnvelopedSignature({ doc, text: received.xml }, id, s.deps.certificates.certificate);
     if (!sig.valid) return reject('E0714', sig.reason);
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject('E0715', 'fora da validade');
@@ -50,7 +50,7 @@ export async function handleEvent(ctx: RouteContext, s: SefinContext): Promise<v
       json(ctx.res, 404, { ...head(tpAmb, now), erro: { codigo: null, descricao: 'Chave de acesso não encontrada.' } });
       return;
     }
-    if (s.certificates.cnpj(sig.certificateBase64!) !== author || author !== nfse.cnpj_cpf) return reject('E0718');
+    if (s.deps.certificates.cnpj(sig.certificateBase64!) !== author || author !== nfse.cnpj_cpf) return reject('E0718');
     const tipoEvento = kind.slice(1);
     const pedCanonical = canonicalSubtree(doc, doc.root).replace(` xmlns="${NFSE_NS}"`, '');
     const eventoXml = await s.deps.store.serializedNfse(chave, async (store) => {

@@ -7,7 +7,7 @@ import { SIMULATOR_VER_APLIC } from '../../../../lib/sefin/simulator/nfse-xml.js
 import type { Signer } from '../../../../lib/sign/signer.js';
 import type { FaultBoard } from '../faults.js';
 import type { RouteContext } from '../router.js';
-import type { SignerCertificates } from './certificates.js';
+import type { SignerCertificates } from '../signer-certificates.js';
 import type { SefinStore } from './store.js';
 
 /** What every Sefin route of the simulator shares: its dependencies and the JSON answers. */
@@ -19,13 +19,13 @@ export interface SefinSimulatorDeps {
   signing: SigningMaterial;
   /** IBGE codes of municipalities without convênio: their DPS get E0037. */
   nonAdherent: ReadonlySet<string>;
+  /** The certificates of received signatures, parsed once each (the simulator's memo, shared with its SEFAZ side). */
+  certificates: SignerCertificates;
 }
 
 export interface SefinContext {
   deps: SefinSimulatorDeps;
   signer: Signer;
-  /** The certificates of received signatures, parsed once each. */
-  certificates: SignerCertificates;
   clientCnpj: string | null;
 }
 

@@ -16,7 +16,6 @@ import { canonicalSubtree } from '../../../../lib/xml/c14n.js';
 import { NFSE_SCHEMAS } from '../../../../lib/xml/schemas.js';
 import type { FaultMode } from '../faults.js';
 import type { RouteContext, Router } from '../router.js';
-import { SignerCertificates } from './certificates.js';
 import { emitenteOf } from './emitente.js';
 import { handleEvent } from './events.js';
 import { head, json, jsonBody, rejection, type SefinContext, type SefinSimulatorDeps } from './http.js';
@@ -36,7 +35,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): void {
   const signer = createSigner(deps.signing);
-  const certificates = new SignerCertificates();
   const route = (method: string, pattern: RegExp, keys: string[], service: string, handler: (ctx: RouteContext, s: SefinContext) => Promise<void>) => {
     router.add(method, pattern, keys, async (ctx) => {
       const clientCnpj = clientCnpjOf(ctx.req.socket as TLSSocket);
@@ -53,7 +51,7 @@ export function registerSefinRoutes(router: Router, deps: SefinSimulatorDeps): v
       const drop = take('drop-after-processing');
       // Processed and committed, then the connection goes before any byte of the answer.
       if (drop) ctx.res.end = (() => { ctx.req.socket.destroy(); return ctx.res; }) as typeof ctx.res.end;
-      await handler(ctx, { deps, signer, certificates, clientCnpj });
+      await handler(ctx, { deps, signer, clientCnpj });
     });
   };
   route('POST', /^\/SefinNacional\/nfse$/, [], 'SefinNfse', submit);
@@ -77,11 +75,11 @@ async function submit(ctx: RouteContext, s: SefinContext): Promise<void> {
     const dps = dpsFacts(doc);
     const tpAmb = Number(dps.tpAmb);
     const reject = (erro: SefinMessage) => rejection(ctx.res, tpAmb, now, [erro], { idDPS: dps.id });
-    const sig = verifyEnvelopedSignature(doc, dps.id, s.certificates.certificate);
+    const sig = verifyEnvelopedSignature({ doc, text: received.xml }, dps.id, s.deps.certificates.certificate);
     if (!sig.valid) return reject(ruleMessage('E0714', sig.reason));
     const cert = sig.certificate!;
     if (Date.parse(cert.validTo) < now.getTime() || Date.parse(cert.validFrom) > now.getTime()) return reject(ruleMessage('E0715', 'fora da validade'));
-    const signerCnpj = s.certificates.cnpj(sig.certificateBase64!);
+    const signerCnpj = s.deps.certificates.cnpj(sig.certificateBase64!);
     const prestador = dps.prest.cnpj ?? dps.prest.cpf;
     if (!signerCnpj || signerCnpj !== prestador) return reject(ruleMessage('E0718'));
     const expectedId = `DPS${dps.cLocEmi}${dps.prest.cnpj ? '2' : '1'}${(prestador ?? '').padStart(14, '0')}${dps.serie.padStart(5, '0')}${dps.nDPS.padStart(15, '0')}`;

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { XmlDocument } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
 import { verifyEnvelopedSignature } from '../../../../lib/sefaz/simulator/signature.js';
-import { signedTexts } from '../../../../lib/sefaz/simulator/signed-text.js';
+import { signedTexts } from '../../../../lib/xml/signed-text.js';
 import { productSignedNfe } from '../../../support/product-signed.js';
 import { verifyXmlSignature } from '../../../../lib/sign/verify.js';
 import { createA1, createCa } from '../../../support/certificates.js';

@@ -1,11 +1,13 @@
-import { canonicalElementText } from '../../xml/canonical-text.js';
-import { elementSpans, rawAttributes, type ElementSpan } from '../../xml/markup.js';
+import { canonicalElementText } from './canonical-text.js';
+import { elementSpans, rawAttributes, type ElementSpan } from './markup.js';
+import { DS } from './xmldsig.js';
 
 /**
- * The two canonical forms an enveloped NF-e signature covers (the element it references and its
- * SignedInfo), read from the message's text when that text is already canonical there
- * (lib/xml/canonical-text.ts), so that no libxml2 C14N is needed (issue 18). Null whenever that is
- * not certain; the caller then canonicalizes with libxml2.
+ * The two canonical forms an enveloped XML-DSig signature covers (the element it references and
+ * its SignedInfo), read from the document's text when that text is already canonical there
+ * (canonical-text.ts), so that no libxml2 C14N is needed (issue 18): the SEFAZ simulator's NF-e
+ * check and the Sefin simulator's DPS and event check. Null whenever that is not certain; the
+ * caller then canonicalizes with libxml2.
  *
  * The element is the only one whose unqualified `Id` is written as `id`, and no `Id` is written
  * with a reference (then no other one can have that value: the parser changes nothing else in a
@@ -16,9 +18,11 @@ import { elementSpans, rawAttributes, type ElementSpan } from '../../xml/markup.
  */
 export interface SignedTexts { target: string; signedInfo: string }
 
-const DS = 'http://www.w3.org/2000/09/xmldsig#';
+/** A declared encoding other than UTF-8: libxml2 decoded the bytes it names, the text is what JS decoded. */
+const OTHER_ENCODING = /^\uFEFF?\s*<\?xml[^>]*encoding\s*=\s*["'](?!utf-?8["'])/i;
 
 export function signedTexts(text: string, id: string): SignedTexts | null {
+  if (OTHER_ENCODING.test(text)) return null;
   const spans = elementSpans(text);
   if (!spans) return null;
   const uri = `#${id}`;

@@ -1,8 +1,10 @@
 import test from 'ava';
 import { XmlC14NMode, XmlDocument, type XmlElement } from 'libxml2-wasm';
-import { signedTexts } from '../../../../lib/sefaz/simulator/signed-text.js';
-import { createA1, createCa } from '../../../support/certificates.js';
-import { productSignedNfe } from '../../../support/product-signed.js';
+import { signedTexts } from '../../../lib/xml/signed-text.js';
+import { createA1, createCa } from '../../support/certificates.js';
+import { signedDpsShapes } from '../../support/nfse-signed.js';
+import { productSignedNfe } from '../../support/product-signed.js';
+import { generator, mutated, mutations } from '../../support/xml-mutations.js';
 
 const NFE = 'http://www.portalfiscal.inf.br/nfe';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -50,4 +52,29 @@ test('signedTexts gives up (null) where libxml2 must decide', (t) => {
   const inside = xml.replace(/(<Signature[\s\S]*<\/Signature>)<\/NFe>/, '</NFe>').replace('</infRespTec>', `</infRespTec>${/<Signature[\s\S]*<\/Signature>/.exec(xml)![0]}`);
   t.is(signedTexts(inside, id), null, 'a signature inside the element it signs');
   t.is(signedTexts(`<!DOCTYPE enviNFe>${xml}`, id), null);
+});
+
+test('signedTexts reads both forms of every DPS shape and event as signed, and agrees with libxml2 on 200 made non-canonical at random', (t) => {
+  const shapes = signedDpsShapes();
+  for (const { name, xml, id } of shapes) t.deepEqual(signedTexts(xml, id), libxml2Forms(xml, id), name);
+  const rnd = generator(20261128);
+  const mutate = mutations(rnd);
+  let answered = 0;
+  let gaveUp = 0;
+  for (let k = 0; k < 200; k++) {
+    const { xml: base, id } = shapes[k % shapes.length]!;
+    const xml = mutated(rnd, base, mutate);
+    try {
+      XmlDocument.fromString(xml).dispose();
+    } catch {
+      continue; // a mutation that broke well-formedness
+    }
+    const ours = signedTexts(xml, id);
+    if (ours === null) { gaveUp++; continue; }
+    answered++;
+    t.deepEqual(ours, libxml2Forms(xml, id), xml);
+  }
+  t.log(`answered ${answered}, gave up ${gaveUp}`);
+  t.true(answered > 40);
+  t.true(gaveUp > 40, 'the mutations reached the refusals');
 });

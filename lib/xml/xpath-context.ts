@@ -4,7 +4,7 @@ import {
   xmlNodeGetContent, XmlNodeSetStruct, xmlXPathCompiledEval, xmlXPathFreeContext, xmlXPathFreeObject, xmlXPathNewContext,
   XmlXPathObjectStruct, xmlXPathRegisterNs, xmlXPathSetContextNode,
 } from 'libxml2-wasm/lib/libxml2.mjs';
-import { xpath, XPATH_NS } from './xpath.js';
+import { compiledXPath, type Namespaces } from './xpath-cache.js';
 
 /**
  * One XPath context for many lookups in one document (issue 18). libxml2-wasm's `get`/`find`
@@ -12,10 +12,12 @@ import { xpath, XPATH_NS } from './xpath.js';
  * call, and wrap every node they return in a JS object: four fifths of a field lookup. Here the
  * context is made once, nodes stay libxml2 pointers (`NodeRef`), and a node's text is read with one
  * call (xmlNodeGetContent, as XmlNode.content does). The answers are those of `get`/`find` with
- * the same compiled expressions (xpath.ts): the first node in document order, or all of them.
+ * the same compiled expressions (xpath-cache.ts, with the namespace map given here: a module
+ * constant, as that cache requires): the first node in document order, or all of them. Shared by
+ * the SEFAZ simulator (fields, facts, signature) and the Sefin one (DPS and event signatures).
  *
  * Uses libxml2-wasm's internal pointers (`_ptr`, `_nodePtr`) and low-level bindings, as its own
- * C14N module does; test/lib/sefaz/simulator/xpath-context.test.ts holds it to the public API.
+ * C14N module does; test/lib/xml/xpath-context.test.ts holds it to the public API.
  * The creator disposes it (before the document).
  */
 export type NodeRef = number & { readonly __node: unique symbol };
@@ -26,10 +28,13 @@ const compiledPointer = (x: XmlXPath): number => (x as unknown as { _ptr: number
 
 export class XPathContext {
   #ptr: number;
+  readonly #namespaces: Namespaces;
 
-  constructor(doc: XmlDocument) {
+  /** `namespaces`: the prefixes the expressions use, a module constant (the compiled XPaths are cached per map). */
+  constructor(doc: XmlDocument, namespaces: Namespaces) {
+    this.#namespaces = namespaces;
     this.#ptr = xmlXPathNewContext(pointerOf(doc));
-    for (const [prefix, uri] of Object.entries(XPATH_NS)) xmlXPathRegisterNs(this.#ptr, prefix, uri);
+    for (const [prefix, uri] of Object.entries(namespaces)) xmlXPathRegisterNs(this.#ptr, prefix, uri);
   }
 
   /** The node behind a libxml2-wasm wrapper (an element, or the document for absolute paths). */
@@ -71,7 +76,7 @@ export class XPathContext {
   #eval(from: NodeRef, expression: string, limit: number): NodeRef[] {
     if (!this.#ptr) throw new Error('XPathContext used after dispose');
     xmlXPathSetContextNode(from, this.#ptr);
-    const result = xmlXPathCompiledEval(compiledPointer(xpath(expression)), this.#ptr);
+    const result = xmlXPathCompiledEval(compiledPointer(compiledXPath(expression, this.#namespaces)), this.#ptr);
     if (!result) throw new Error(`XPath ${expression} failed`);
     try {
       if (XmlXPathObjectStruct.type(result) !== XmlXPathObjectStruct.Type.XPATH_NODESET) throw new Error(`XPath ${expression} is not a node set`);

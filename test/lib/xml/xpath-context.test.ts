@@ -1,7 +1,7 @@
 import test from 'ava';
 import { XmlDocument, type XmlElement } from 'libxml2-wasm';
-import { XPathContext } from '../../../../lib/sefaz/simulator/xpath-context.js';
-import { xpath } from '../../../../lib/sefaz/simulator/xpath.js';
+import { XPathContext } from '../../../lib/xml/xpath-context.js';
+import { xpath, XPATH_NS } from '../../../lib/sefaz/simulator/xpath.js';
 
 const NFE = 'http://www.portalfiscal.inf.br/nfe';
 const XML = `<enviNFe xmlns="${NFE}"><NFe><infNFe Id="NFe1"><det nItem="1"><v> a &amp; b </v></det><det nItem="2"><v>c<!-- x --><![CDATA[<d>]]></v></det></infNFe></NFe>`
@@ -9,7 +9,7 @@ const XML = `<enviNFe xmlns="${NFE}"><NFe><infNFe Id="NFe1"><det nItem="1"><v> a
 
 test('XPathContext answers as libxml2-wasm\'s get, find and content with the same compiled expressions', (t) => {
   const doc = XmlDocument.fromString(XML);
-  const x = new XPathContext(doc);
+  const x = new XPathContext(doc, XPATH_NS);
   try {
     const root = XPathContext.ref(doc);
     const nfes = x.all(root, '//n:NFe');
