@@ -6,6 +6,7 @@ import { createdRecord, createdRow, HISTORY_COLUMNS, type CreatedRow } from './c
 import { firstDocumentsCte } from './partner-activity.js';
 import type { NewDocument } from './document-row.js';
 import type { SequenceKey } from './fiscal-identity.js';
+import type { NumberForecast } from './number-forecast.js';
 
 export const MAX_NUMBER = 999_999_999;
 /** Notes of one series numbered in one transaction at most: one statement of about 64 rows and their XML. */
@@ -35,27 +36,53 @@ const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issue
  * was written, and the caller numbers the notes one by one on the general path, which answers
  * each of those cases for its own note. A failure at COMMIT is not a RollBack: its outcome is
  * unknown, and every note of the group fails as a single note would.
+ *
+ * With a `forecast` (number-forecast.ts) the notes are finished before the claim with the numbers
+ * it foresees, and again under the lock only if the claim answers others: a note's `build` may run
+ * twice, and the last run is the one stored.
  */
-export function numberGroup(knex: Knex, schema: string, now: Date, key: SequenceKey, notes: readonly PendingNote[]): Promise<DocumentRecord[]> {
+export async function numberGroup(knex: Knex, schema: string, now: Date, key: SequenceKey, notes: readonly PendingNote[], forecast?: NumberForecast): Promise<DocumentRecord[]> {
   const n = notes.length;
+  const series = `${key.issuer_id}/${key.model}/${key.series}/${key.environment}`;
+  // Finished before the claim when the series' next numbers can be foreseen: under the lock there
+  // is then only the claim, the insert and the commit.
+  const turn = forecast?.turn(series);
+  const expected = forecast?.take(series, n);
+  const early = expected === undefined ? undefined : await finishAll(notes, expected, now).catch(() => undefined);
   const literals = [`${schema}.number_sequences`, n, key.issuer_id, key.model, key.series, key.environment, n];
-  return directTransaction(knex, CLAIM_GROUP_SQL, literals, async (tx, rows) => {
-    try {
-      if (!rows[0]) throw new RollBack('no sequence row yet');
-      const first = Number(rows[0].first);
-      if (first + n - 1 > MAX_NUMBER) throw new RollBack('numbering exhausted');
-      const created: CreatedRow[] = [];
-      for (const [i, note] of notes.entries()) {
-        const { built, cnf } = await note.build(first + i);
-        created.push(createdRow(now, { ...note.doc, cnf }, first + i, built, true));
+  try {
+    await turn?.ready;
+    return await directTransaction(knex, CLAIM_GROUP_SQL, literals, async (tx, rows) => {
+      try {
+        if (!rows[0]) throw new RollBack('no sequence row yet');
+        const first = Number(rows[0].first);
+        if (first + n - 1 > MAX_NUMBER) throw new RollBack('numbering exhausted');
+        forecast?.claimed(series, first, n, expected);
+        turn?.done();
+        const created = early && expected === first ? early : await finishAll(notes, first, now);
+        if (await writeGroup(tx, schema, key, first, created)) throw new RollBack('an inutilização holds a claimed number');
+        return created.map(createdRecord);
+      } catch (err) {
+        if (err instanceof RollBack) throw err;
+        throw new RollBack(`a note of the group failed: ${(err as Error)?.message ?? err}`, { cause: err });
       }
-      if (await writeGroup(tx, schema, key, first, created)) throw new RollBack('an inutilização holds a claimed number');
-      return created.map(createdRecord);
-    } catch (err) {
-      if (err instanceof RollBack) throw err;
-      throw new RollBack(`a note of the group failed: ${(err as Error)?.message ?? err}`, { cause: err });
-    }
-  });
+    });
+  } catch (err) {
+    forecast?.forget(series);
+    throw err;
+  } finally {
+    turn?.done();
+  }
+}
+
+/** Each note finished with its number (`first` onwards) as the row it is stored as. */
+async function finishAll(notes: readonly PendingNote[], first: number, now: Date): Promise<CreatedRow[]> {
+  const created: CreatedRow[] = [];
+  for (const [i, note] of notes.entries()) {
+    const { built, cnf } = await note.build(first + i);
+    created.push(createdRow(now, { ...note.doc, cnf }, first + i, built, true));
+  }
+  return created;
 }
 
 /**

@@ -7,6 +7,7 @@ import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import { prepared } from '../shared/prepared.js';
 import { MAX_NUMBER, numberGroup, type PendingNote } from './numbering-group.js';
+import { NumberForecast } from './number-forecast.js';
 import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
 import { createdRecord, createdRow, HISTORY_COLUMNS } from './created-row.js';
 import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
@@ -20,6 +21,9 @@ const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id =
  * runs under that lock). The document store (store.ts) hands its creations here.
  */
 export class NumberingStore {
+  /** The next numbers of the series this node numbers in groups (number-forecast.ts). */
+  private readonly forecast = new NumberForecast();
+
   constructor(private readonly d: StoreDeps) {}
 
   private t(name: string): string {
@@ -46,16 +50,17 @@ export class NumberingStore {
    * New notes of one series (`numberingGroup`) that will be transmitted at once, numbered as
    * createNumbered(…, 'transmit') numbers each, with one settled result per note in order. The
    * emission hands over the notes that queued together for the series' numbering
-   * (services/shared/bulkhead.ts runGrouped): on Postgres several are numbered in one transaction
-   * (numbering-group.ts); on PGlite, with one, or when the group rolled back, each is numbered on
-   * its own, which answers every unusual case for its own note.
+   * (services/shared/bulkhead.ts runGrouped): on Postgres they are numbered in one transaction
+   * (numbering-group.ts, a group of one included, so the series' forecast follows every claim);
+   * on PGlite, or when the group rolled back, each is numbered on its own, which answers every
+   * unusual case for its own note.
    */
   async createNumberedGroup(notes: readonly PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
-    if (notes.length > 1 && supportsDirectTransactions(this.d.knex)) {
+    if (notes.length && supportsDirectTransactions(this.d.knex)) {
       const key = sequenceKey(notes[0]!.doc);
       if (notes.some((n) => numberingGroup(n.doc) !== numberingGroup(notes[0]!.doc))) throw new Error('createNumberedGroup: notes of different series');
       try {
-        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), key, notes);
+        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), key, notes, this.forecast);
         return records.map((value) => ({ status: 'fulfilled', value }));
       } catch (err) {
         if (!(err instanceof RollBack)) throw err;

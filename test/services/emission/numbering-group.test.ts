@@ -138,3 +138,27 @@ test.serial('two notes of one group under one Idempotency-Key: one is stored, th
   t.deepEqual(numbers(settled).filter((n) => typeof n === 'number'), [2, 3, 4, 5]);
   t.deepEqual((await rowsOf(doc.issuerId)).filter((r: any) => r.idempotency_key === key).map((r: any) => r.number), [4]);
 });
+
+test.serial('a group is finished before its claim with the numbers the node foresees, and again under the lock when another node took them', async (t) => {
+  const doc = aSpace();
+  await numberNote(doc, (n) => built(n)());
+  const calls: number[] = [];
+  const counted: Build = async (n) => { calls.push(n); return built(n)(); };
+  // Foreseen: each note of the next group finished once, with the number its claim answers.
+  let settled = await queuedBehindOne(doc, [{ build: counted }, { build: counted }, { build: counted }]);
+  t.deepEqual(numbers(settled), [2, 3, 4, 5]);
+  calls.length = 0;
+  settled = await Promise.allSettled([numberNote(doc, counted)]);
+  t.deepEqual(numbers(settled), [6]);
+  t.deepEqual(calls, [6], 'finished once, before the claim');
+
+  // Another node numbers 7 and 8: this node's forecast of 7 misses, and the note is finished again with 9.
+  const otherNode = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+  await otherNode.createNumberedGroup([{ doc, build: (n) => built(n)() }, { doc, build: (n) => built(n)() }]);
+  calls.length = 0;
+  settled = await Promise.allSettled([numberNote(doc, counted)]);
+  t.deepEqual(numbers(settled), [9]);
+  t.deepEqual(calls, [7, 9]);
+  const rows = await rowsOf(doc.issuerId);
+  t.deepEqual(rows.map((r: any) => [r.number, r.transmitted_xml]), [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, `<NFe n="${n}"/>`]));
+});
