@@ -7,15 +7,17 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** libxml2 is strict where xmldom recovers (e.g. mismatched end tags): throws on broken XML. */
-export function assertWellFormed(xml: string): void {
-  let doc: XmlDocument;
+/** The document, parsed by libxml2, which is strict where xmldom recovers (e.g. mismatched end tags): throws on broken XML. */
+export function parseWellFormed(xml: string): XmlDocument {
   try {
-    doc = XmlDocument.fromString(xml);
+    return XmlDocument.fromString(xml);
   } catch (err) {
     throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
   }
-  doc.dispose();
+}
+
+export function assertWellFormed(xml: string): void {
+  parseWellFormed(xml).dispose();
 }
 
 export function parseXml(xml: string): Document {

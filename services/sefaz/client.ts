@@ -149,15 +149,19 @@ export class SefazClient {
     // body goes to `parse` as text, which throws the reason reported as malformed-response.
     let answer: P.Answer;
     try { answer = P.readAnswer(out.body); } catch { answer = out.body; }
-    const root = typeof answer === 'string' ? null : P.rootStatus(answer);
-    // The monitor records its own answers; everyone else's 107/108/109 is evidence for it.
-    if (root && (!opts.monitor || opts.probe) && (root.cStat === SERVICE_UP || SERVICE_DOWN.has(root.cStat))) {
-      this.probes.observed(key, opts.target, root);
-    }
     try {
-      return { result: opts.parse(answer), evidence: { kind: 'answer', ...(root ? { cStat: root.cStat } : {}) } };
-    } catch (err) {
-      return { result: { kind: maybe, reason: 'malformed-response', detail: (err as Error).message }, evidence: { kind: 'malformed' } };
+      const root = typeof answer === 'string' ? null : P.rootStatus(answer);
+      // The monitor records its own answers; everyone else's 107/108/109 is evidence for it.
+      if (root && (!opts.monitor || opts.probe) && (root.cStat === SERVICE_UP || SERVICE_DOWN.has(root.cStat))) {
+        this.probes.observed(key, opts.target, root);
+      }
+      try {
+        return { result: opts.parse(answer), evidence: { kind: 'answer', ...(root ? { cStat: root.cStat } : {}) } };
+      } catch (err) {
+        return { result: { kind: maybe, reason: 'malformed-response', detail: (err as Error).message }, evidence: { kind: 'malformed' } };
+      }
+    } finally {
+      if (typeof answer !== 'string') answer.dispose(); // libxml2 memory
     }
   }
 
