@@ -80,3 +80,21 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
     if (doc !== xml) doc.dispose();
   }
 }
+
+/**
+ * The Id and fields of the message's first `element` (infEvento, infInut) in the NF-e namespace:
+ * each field the text of the first descendant of that name, trimmed, or null; null when the message
+ * has no such element. Fields of a later element of the batch are not its fields.
+ */
+export function elementFields<K extends string>(doc: XmlDocument, element: string, names: readonly K[]): { id: string; fields: Record<K, string | null> } | null {
+  const x = new XPathContext(doc, XPATH_NS);
+  try {
+    // Names are the handlers' own (a bounded set), so each expression is compiled once.
+    const el = x.first(XPathContext.ref(doc), `//n:${element}`);
+    if (el === null) return null;
+    const fields = Object.fromEntries(names.map((n) => [n, x.text(el, `descendant::n:${n}`)?.trim() ?? null])) as Record<K, string | null>;
+    return { id: x.text(el, '@Id') ?? '', fields };
+  } finally {
+    x.dispose();
+  }
+}

@@ -2,11 +2,11 @@ import { NFE_SCHEMAS } from '../../../lib/xml/schemas.js';
 import { validateXml } from '../../../lib/xml/xsd.js';
 import { parseAccessKey } from '../../../lib/nfe/access-key.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
-import { brasiliaDateTime, child, parseXml, text } from '../../../lib/sefaz/xml.js';
+import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
 import { rawElements } from '../../../lib/sefaz/simulator/facts.js';
 import { motivo, SIMULATOR_TP_AMB, type SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
-import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
+import { elementFields, messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
 import { cancellationCStat, ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
@@ -31,13 +31,14 @@ export function eventHandler(d: HandlerDeps): NfeHandler {
     if (usesNamespacePrefix(msg)) return R.retEnvEvento(batch, motivo(404));
     if (!schemaValid(d, NFE_SCHEMAS.envEvento, msg.doc, 'NFeRecepcaoEvento4', 215, req.now)) return R.retEnvEvento(batch, motivo(215));
     const evento = rawElements(msg.canonicalText, 'evento')[0]!;
-    const inf = child(parseXml(msg.canonicalText), 'infEvento')!;
-    const id = inf.getAttribute('Id') ?? '';
-    const get = (n: string) => text(inf, n) ?? '';
+    // Schema-valid: infEvento is there (the first of the batch is the one answered).
+    const inf = elementFields(msg.doc, 'infEvento', ['chNFe', 'tpEvento', 'nSeqEvento', 'CNPJ', 'tpAmb', 'dhEvento', 'nProt', 'xJust', 'xCorrecao'])!;
+    const id = inf.id;
+    const get = (n: keyof typeof inf.fields) => inf.fields[n] ?? '';
     const chNFe = get('chNFe');
     const tpEvento = get('tpEvento');
     const nSeq = get('nSeqEvento') || '1';
-    const cnpj = text(inf, 'CNPJ');
+    const cnpj = inf.fields.CNPJ;
     const retOf = (cStat: number, xMotivo: string, nProt?: string): R.RetEventoInput => ({
       cStat, xMotivo, tpAmb: SIMULATOR_TP_AMB, cOrgao, chNFe, tpEvento, nSeqEvento: nSeq, dhRegEvento, ...(nProt ? { nProt } : {}),
     });

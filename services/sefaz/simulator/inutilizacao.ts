@@ -1,9 +1,9 @@
 import { NFE_SCHEMAS } from '../../../lib/xml/schemas.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
-import { brasiliaDateTime, child, parseXml, text } from '../../../lib/sefaz/xml.js';
+import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
 import { motivo, SIMULATOR_TP_AMB, type SimulatorCStat } from '../../../lib/sefaz/simulator/codes.js';
 import { servesUf } from '../../../lib/sefaz/simulator/paths.js';
-import { messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
+import { elementFields, messageFields, usesNamespacePrefix } from '../../../lib/sefaz/simulator/message.js';
 import { requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
 import { authorizerOf, schemaValid, tableText, type HandlerDeps, type NfeHandler } from './handler-context.js';
@@ -21,9 +21,10 @@ export function inutilizacaoHandler(d: HandlerDeps): NfeHandler {
     const base = { tpAmb: SIMULATOR_TP_AMB, cUF, dhRecbto: brasiliaDateTime(req.now) };
     if (usesNamespacePrefix(msg)) return R.retInutNFe({ ...base, ...motivo(404) });
     if (!schemaValid(d, NFE_SCHEMAS.inutNFe, msg.doc, 'NFeInutilizacao4', 215, req.now)) return R.retInutNFe({ ...base, ...motivo(215) });
-    const inf = child(parseXml(msg.canonicalText), 'infInut')!;
-    const get = (n: string) => text(inf, n) ?? '';
-    const id = inf.getAttribute('Id') ?? '';
+    // Schema-valid: infInut is there.
+    const inf = elementFields(msg.doc, 'infInut', ['ano', 'CNPJ', 'mod', 'serie', 'nNFIni', 'nNFFin', 'tpAmb', 'xJust'])!;
+    const get = (n: keyof typeof inf.fields) => inf.fields[n] ?? '';
+    const id = inf.id;
     const fields = { ano: get('ano'), CNPJ: get('CNPJ'), mod: get('mod'), serie: get('serie'), nNFIni: get('nNFIni'), nNFFin: get('nNFFin') };
     const reject = (cStat: number, xMotivo = cstatText(cStat)) => R.retInutNFe({ ...base, cStat, xMotivo, ...fields });
     const sig = d.signatures.check(msg, id, req.now);
