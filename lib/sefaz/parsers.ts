@@ -10,7 +10,6 @@ import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResul
  * Anything that is not a recognisable answer throws (the client turns that into `malformed-response`).
  */
 export type Answer = string | AuthorityAnswer;
-export type { AuthorityAnswer };
 
 /** The message of an answer (inside nfeResultMsg when it is an envelope), parsed; throws when unreadable. The caller disposes it. */
 export function readAnswer(xml: string): AuthorityAnswer {

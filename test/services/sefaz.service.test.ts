@@ -6,6 +6,7 @@ import { validateXml } from '../../lib/xml/xsd.js';
 import { NFE_SCHEMAS } from '../../lib/xml/schemas.js';
 import { buildEnviNFe } from '../../lib/sefaz/messages.js';
 import { parseRetEnviNFe } from '../../lib/sefaz/parsers.js';
+import { AuthorityAnswer } from '../../lib/sefaz/answer.js';
 import { cstatText } from '../../lib/sefaz/cstat.js';
 import { verifyDfe } from '../support/verify-dfe.js';
 
@@ -141,6 +142,25 @@ test.serial('status answers 107, and 108/109 while the UF is marked down', async
   await s.fault({ mode: 'down', uf: 'MG', cStat: 109 });
   t.like(await s.call('v1.sefaz.status', { uf: 'MG', model: '55', ambiente: 2, issuerId: 'iss-1' }), { kind: 'down', cStat: 109, xMotivo: 'Serviço Paralisado sem Previsão' });
   t.like(await s.call('v1.sefaz.status', { uf: 'RS', model: '55', ambiente: 2, issuerId: 'iss-1' }), { kind: 'up' });
+});
+
+test.serial('the client disposes every answer it reads (libxml2 memory): a result, an answer that does not parse, the service down', async (t) => {
+  const read = AuthorityAnswer.read;
+  const dispose = AuthorityAnswer.prototype.dispose;
+  const count = { reads: 0, disposals: 0 };
+  AuthorityAnswer.read = (xml: string) => { const a = read.call(AuthorityAnswer, xml); count.reads++; return a; };
+  AuthorityAnswer.prototype.dispose = function (this: AuthorityAnswer) { count.disposals++; dispose.call(this); };
+  try {
+    t.like(await authorize(note()), { kind: 'authorized', cStat: 100 });
+    const other = note();
+    t.deepEqual(await authorize(other, { accessKey: '3'.repeat(44) }), { kind: 'unknown', reason: 'malformed-response', detail: `protNFe is for ${other.accessKey}, expected ${'3'.repeat(44)}` });
+    await s.fault({ mode: 'down', uf: 'MG' });
+    t.like(await s.call('v1.sefaz.status', { uf: 'MG', model: '55', ambiente: 2, issuerId: 'iss-1' }), { kind: 'down', cStat: 108 });
+  } finally {
+    AuthorityAnswer.read = read;
+    AuthorityAnswer.prototype.dispose = dispose;
+  }
+  t.deepEqual(count, { reads: 3, disposals: 3 });
 });
 
 test.serial('status without an issuer reuses a pooled client certificate', async (t) => {
