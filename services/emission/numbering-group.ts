@@ -24,10 +24,10 @@ const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issue
 /**
  * Issue 18 (≥ 2,000 numbers/s per series): several notes of one series that waited together for
  * the issuer's numbering slot on this node (services/shared/bulkhead.ts runGrouped) are numbered in
- * ONE transaction: one claim of N consecutive
- * numbers, each note finished (renumbered and signed) with its number, one statement storing the N
- * documents TRANSMITTING with their history and first-document flags, one commit: its WAL flush
- * and round trips are shared by the group instead of paid by each note (group commit).
+ * ONE transaction: one claim of N consecutive numbers, each note finished (renumbered and signed)
+ * with its number, one statement storing the N documents TRANSMITTING with their history and
+ * first-document flags, one commit: its WAL flush and round trips are shared by the group instead
+ * of paid by each note (group commit).
  *
  * All or nothing, as a single note's numbering: the group commits every note or none, so numbers
  * stay consecutive. Anything unusual (no sequence row yet, numbers running out, a number held by a
