@@ -40,6 +40,8 @@ const CHANNEL_CONSUMERS: Readonly<Record<string, string>> = {
 };
 /** Shorter than a claim, so a relay never waits on a call past its ownership of the rows. */
 const RELAY_TIMEOUT_MS = 30_000;
+/** How long a handed-off event waits for others to go with it (a webhook is sent this much later at most). */
+const HANDOFF_COALESCE_MS = 20;
 const RELAY_LOG_EVERY_MS = 60_000;
 
 /** A public event as API.md, Events > Payload, plus the partner it belongs to. */
@@ -113,6 +115,8 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   outboxLogThrottle?: LogThrottle;
   /** Events written claimed by this node (eventCte `handOff`), waiting for the next round. */
   outboxHandoff?: RelayedRow[];
+  /** The round that will deliver them, once the events of the same moment have joined. */
+  outboxHandoffTimer?: NodeJS.Timeout;
   /** A round should also claim pending rows from the table (the timer, a nudge, a flush). */
   outboxPollWanted?: boolean;
   deliverOutboxEvents(channel: string, events: OutboxEvent[]): Promise<string[]>;
@@ -168,7 +172,13 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           written: () => {
             if (!claimedUntil) { setImmediate(() => this.scheduleOutboxFlush()); return; }
             (this.outboxHandoff ??= []).push({ id: row.id, channel: row.channel, event: full });
-            this.scheduleOutboxFlush(false);
+            // The events handed off within a few milliseconds go to their consumer together and
+            // are marked published in one statement (issue 18: one statement per busy moment, not
+            // per note); their rows are claimed by this node meanwhile.
+            this.outboxHandoffTimer ??= setTimeout(() => {
+              this.outboxHandoffTimer = undefined;
+              this.scheduleOutboxFlush(false);
+            }, HANDOFF_COALESCE_MS);
           },
         };
       },
@@ -305,6 +315,7 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
       for (const remove of self.outboxMetrics ?? []) remove();
       self.outboxStopping = true;
       clearInterval(self.outboxTimer);
+      clearTimeout(self.outboxHandoffTimer);
       // The round in flight releases its claims before the database pool closes.
       await self.outboxRound;
       // Handed off and not delivered yet: released, so another node's relay offers them at once

@@ -193,6 +193,16 @@ test('a handed-off event reaches the dispatcher from memory: its row is written 
   t.regex(seen[1]!, /^update "handoff_test"\."outbox" set published_at = \$1, claimed_until = null where id in \(\$2\)$/);
 });
 
+test('events handed off in the same moment reach the dispatcher together and are marked published in one statement', async (t) => {
+  const { stack, broker } = await handOffStack(t, 'p-handoff-burst');
+  const marks: string[] = [];
+  stack.knex.on('query', (q: { sql: string }) => { if (q.sql.startsWith('update "handoff_test"."outbox" set published_at')) marks.push(q.sql); });
+  const events = await Promise.all([1, 2, 3].map((number) => broker.call<any, any>('outbox-test-handoff.emit', { type: 'invoice.authorized', partnerId: 'p-handoff-burst', data: { ...handOffData, number } })));
+  await waitFor(async () => (await Promise.all(events.map((e) => outboxRow(stack, e.id)))).every((r) => !!r?.published_at), 'the rows published', 10_000);
+  t.deepEqual((await stack.knex('webhooks.deliveries').where({ partner_id: 'p-handoff-burst' }).pluck('event_id')).sort(), events.map((e) => e.id).sort());
+  t.deepEqual(marks, ['update "handoff_test"."outbox" set published_at = $1, claimed_until = null where id in ($2, $3, $4)']);
+});
+
 test('a handed-off event its consumer cannot take is released at once and relayed by the next poll', async (t) => {
   const { stack, broker, relay, dispatcher } = await handOffStack(t, 'p-handoff-down');
   const restore = storingFails(dispatcher);
