@@ -110,9 +110,9 @@ export interface AppConfig {
     readonly queueTimeoutMs: number;
   };
   /**
-   * Per issuer and emission node (issue 20, defect 2): numbering transactions in flight, how many
-   * more may wait (in memory, holding no database connection) and for how long; beyond either the
-   * request is refused before numbering with 503 EMISSOR_SOBRECARREGADO.
+   * Per issuer and emission node, NF-e, NFC-e and NFS-e together (issue 20, defect 2): numbering
+   * transactions in flight, how many more may wait (in memory, holding no database connection) and
+   * for how long; beyond either the request is refused before numbering with 503 EMISSOR_SOBRECARREGADO.
    */
   readonly numbering: {
     readonly perIssuer: number;

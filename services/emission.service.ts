@@ -314,8 +314,9 @@ const EmissionService: ServiceSchema = {
     self.stages = new StageTimer(undefined, stageObserver(metrics));
     self.onOutcome = outcomeReporter(self.logger, metrics);
     self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
-    // One issuer's burst waits for its own numbering slots, holding no database connection (config.numbering).
-    // A new note that waited takes the notes of its series waiting behind it into its transaction (issue 18).
+    // One issuer's burst (NF-e, NFC-e and NFS-e alike: services/emission/numbering-slots.ts) waits for its own
+    // numbering slots, holding no database connection (config.numbering). A new note or DPS that waited takes
+    // those of its series waiting behind it into its transaction (issue 18).
     self.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {

@@ -25,7 +25,7 @@ import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
 import { numberingGroup } from './numbering-store.js';
 import type { PendingNote } from './numbering-group.js';
-import type { QueueRefusal } from '../shared/bulkhead.js';
+import { numberInSlot, slotRefused } from './numbering-slots.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -122,12 +122,10 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   });
 
   // Waits for one of the issuer's numbering slots; refused (503, before any number) only when truly overloaded.
-  const overloaded = (r: QueueRefusal): never => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId: issuer.id, motivo: r.reason }); };
-  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering ? deps.numbering.run(issuer.id, work, overloaded) : work());
+  const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering ? deps.numbering.run(issuer.id, work, slotRefused(issuer.id)) : work());
   // The same slots; a new note that waited for one is numbered with the notes of its series that waited with it.
-  const numberedWithSeries = (note: PendingNote): Promise<DocumentRecord> => (deps.numbering
-    ? deps.numbering.runGrouped(issuer.id, numberingGroup(note.doc), note, (notes) => deps.store.createNumberedGroup(notes), overloaded)
-    : deps.store.createNumbered(note.doc, note.build, 'transmit'));
+  const numberedWithSeries = (note: PendingNote): Promise<DocumentRecord> => numberInSlot(deps.numbering, issuer.id, numberingGroup(note.doc), note,
+    (notes) => deps.store.createNumberedGroup(notes), (one) => deps.store.createNumbered(one.doc, one.build, 'transmit'));
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
   /** The signed XML stored with a new document: kept to transmit, not read back. */

@@ -30,8 +30,8 @@ export function firstDocumentCte(name: string, schema: string, doc: { id: string
 }
 
 /**
- * firstDocumentCte for several documents stored in one statement (a group of a series' notes:
- * services/emission/numbering-group.ts). Its text depends only on how many documents there are
+ * firstDocumentCte for several documents stored in one statement (a group of a series' notes or
+ * a série's DPS: services/emission/group-claim.ts). Its text depends only on how many documents there are
  * (so a prepared form serves every group of that size): each partner's first, in the order given, sets the flag.
  */
 export function firstDocumentsCte(name: string, schema: string, docs: ReadonlyArray<{ id: string; partner_id: string; created_at: Date }>): { sql: string; bindings: Knex.Value[] } {

@@ -58,12 +58,23 @@ export function transitionStatement(tables: DocumentTables, id: string, changes:
 
 /** A new document's row, its history rows and `also`, in one statement (the history of a row it inserts). */
 export function insertStatement(tables: DocumentTables, row: Record<string, Knex.Value> & { id: string }, entries: HistoryEntry[], also: Cte[] = []): Cte {
-  const columns = Object.keys(row);
+  return insertRowsStatement(tables, [{ row, entries }], also);
+}
+
+/**
+ * insertStatement for several new documents of the same columns (a series' group numbered at once:
+ * services/emission/group-claim.ts). Its text depends only on how many rows and history rows there
+ * are, so its prepared form serves every group of that shape.
+ */
+export function insertRowsStatement(tables: DocumentTables, created: ReadonlyArray<{ row: Record<string, Knex.Value> & { id: string }; entries: HistoryEntry[] }>, also: Cte[] = []): Cte {
+  const columns = Object.keys(created[0]!.row);
+  const values = `(${columns.map(() => '?').join(', ')})`;
+  const entries = created.flatMap((c) => c.entries.map((e) => [c.row.id, e.from, e.to, e.trigger, e.motivo, detailJson(e.detail), e.at]));
   return {
-    sql: `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values (${columns.map(() => '?').join(', ')}))${joined(also)}
+    sql: `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values ${created.map(() => values).join(', ')})${joined(also)}
        insert into ?? (${HISTORY_COLUMNS}) values ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    bindings: [tables.documents, ...columns, ...columns.map((c) => row[c] as Knex.Value), ...also.flatMap((a) => a.bindings),
-      tables.history, ...entries.flatMap((e) => [row.id, e.from, e.to, e.trigger, e.motivo, detailJson(e.detail), e.at])],
+    bindings: [tables.documents, ...columns, ...created.flatMap((c) => columns.map((col) => c.row[col] as Knex.Value)), ...also.flatMap((a) => a.bindings),
+      tables.history, ...entries.flat()],
   };
 }
 

@@ -8,9 +8,9 @@
  *
  * Grouped calls (`runGrouped`, issue 18): a waiting call that gets a slot takes along the calls of
  * its group waiting behind it (at most `maxGroup` in all), and one run serves them all. A series'
- * notes that queued while its numbering was busy are numbered in one transaction
- * (services/emission/numbering-group.ts): the slot, its database connection and the commit are
- * shared instead of waited for one by one.
+ * notes (or a série's DPS) that queued while its numbering was busy are numbered in one
+ * transaction (services/emission/group-claim.ts): the slot, its database connection and the commit
+ * are shared instead of waited for one by one.
  */
 export interface BulkheadOptions {
   concurrency: number;

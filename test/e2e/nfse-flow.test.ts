@@ -88,17 +88,18 @@ function badRequest(res: { headers: Headers; body: any }, detail: string, erros:
 
 test.serial('a Sefin rejection answers 400 BAD_REQUEST with erros[] verbatim: E0008 when Sefin\'s clock is behind the DPS dhEmi', async (t) => {
   const emission: any = stack.nodes[0]!.getLocalService({ name: 'emission', version: 1 });
-  const createNumbered = emission.nfse.createNumbered;
+  // A new DPS is numbered with the DPS of its série that waited with it (nfse.createNumberedGroup).
+  const createNumberedGroup = emission.nfse.createNumberedGroup;
   const at = clock.now();
   // Numbered and committed TRANSMITTING, then Sefin (sharing this clock) processes it a minute "before" dhEmi.
-  emission.nfse.createNumbered = async (...args: unknown[]) => {
-    const doc = await createNumbered.apply(emission.nfse, args);
+  emission.nfse.createNumberedGroup = async (...args: unknown[]) => {
+    const settled = await createNumberedGroup.apply(emission.nfse, args);
     clock.set(new Date(at.getTime() - 60_000));
-    return doc;
+    return settled;
   };
-  t.teardown(() => { emission.nfse.createNumbered = createNumbered; clock.set(at); });
+  t.teardown(() => { emission.nfse.createNumberedGroup = createNumberedGroup; clock.set(at); });
   const res = await stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) });
-  emission.nfse.createNumbered = createNumbered;
+  emission.nfse.createNumberedGroup = createNumberedGroup;
   clock.set(at);
   t.is(res.status, 400, res.text);
   const { nfseId, idDps } = res.body.error.details;

@@ -15,6 +15,7 @@ import type { NfseStore } from './store.js';
 import type { NfseEventStore } from './event-store.js';
 import { cancelNfse, reconcileCancellation } from './cancel.js';
 import { resolveServicoAction } from './resolve-servico.js';
+import type { Bulkhead } from '../../shared/bulkhead.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 
 /**
@@ -25,6 +26,8 @@ type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?
 
 interface NfseService {
   nfse: NfseStore;
+  /** The issuer's numbering slots, shared with NF-e (services/emission/numbering-slots.ts). */
+  numbering?: Bulkhead;
   nfseEvents: NfseEventStore;
   onNfseOutcome?: NfseOutcomeReporter;
   broker: Context['broker'];
@@ -39,7 +42,7 @@ function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test'
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
   return {
-    nfse: svc.nfse, calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
+    nfse: svc.nfse, ...(svc.numbering ? { numbering: svc.numbering } : {}), calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
     reportFault: (err: any, nfseId: string) => svc.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
   };
 }

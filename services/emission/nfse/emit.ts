@@ -15,9 +15,14 @@ import { reconcileNfse, sefinTarget, transmitNfse, type NfseTransmitDeps } from 
 import { bodyFingerprint } from '../../../lib/idempotency/fingerprint.js';
 import { carryOnBound, guarded, keyBinding, type Bound } from '../idempotent-retry.js';
 import { checkAssistedTaxationGate } from '../assisted-taxation.js';
+import { numberInSlot } from '../numbering-slots.js';
+import type { Bulkhead } from '../../shared/bulkhead.js';
+import { nfseNumberingGroup, type PendingDps } from './numbering.js';
 
 export interface NfseDeps extends NfseTransmitDeps {
   now(): Date;
+  /** The issuer's numbering slots, shared with its NF-e (services/emission/numbering-slots.ts); absent: each DPS numbered at once. */
+  numbering?: Bulkhead;
   /** Told of a fault of ours after a DPS was numbered (its answer no longer carries the stack). */
   reportFault?(err: unknown, nfseId: string): void;
 }
@@ -37,8 +42,10 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
  * (400) → rules 2-10 (422) → preflight (422: certificate, inscrição municipal, address) →
  * municipality adherence (422 when confirmed nao_aderente) → the DPS built and XSD-checked with a
  * provisional nDPS (XML_FORA_DO_ESQUEMA before any number is taken: lib/nfse/document.ts draftDps)
- * → nDPS under the sequence row lock, written into the draft and signed in the same transaction
- * and committed already TRANSMITTING with idDps → Sefin → outcome with its webhook in the outbox.
+ * → one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO beyond the bound, before any
+ * nDPS) → nDPS under the sequence row lock (with the DPS of its série that waited with it), written
+ * into the draft and signed in the same transaction and committed already TRANSMITTING with idDps
+ * → Sefin → outcome with its webhook in the outbox.
  *
  * The Idempotency-Key is bound to the DPS in its numbering transaction, as for NF-e
  * (services/emission/idempotent-retry.ts): a retry — after a 5xx, a crash, a timeout — answers that
@@ -81,12 +88,19 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
   let doc: NfseRecord;
   /** The signed DPS stored with the new row: kept to transmit, not read back. */
   let storedXml = '';
-  try {
-    doc = await deps.nfse.createNumbered(base, async (nDPS) => {
+  const pending: PendingDps = {
+    doc: base,
+    build: async (nDPS) => {
       const signed = finishDps(draft, nDPS, signer);
-      storedXml = signed.xml; // a retried transaction finishes again: the last one is stored
+      storedXml = signed.xml; // finished again (a retried transaction, a missed forecast): the last one is stored
       return { xml: signed.xml, idDps: signed.id };
-    });
+    },
+  };
+  try {
+    // In one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO before any nDPS when
+    // overloaded), numbered with the DPS of its série that waited with it (issue 18).
+    doc = await numberInSlot(deps.numbering, issuer.id, nfseNumberingGroup(base), pending,
+      (all) => deps.nfse.createNumberedGroup(all), (one) => deps.nfse.createNumbered(one.doc, one.build));
   } catch (err) {
     return boundMeanwhile(err);
   }

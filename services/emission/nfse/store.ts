@@ -1,48 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Erro } from '../../../lib/emission/document.js';
 import { nextCheckAt } from '../../../lib/emission/reconciliation.js';
 import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../../lib/emission/transmission.js';
 import { nfseEventData, type NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from '../../../lib/emission/nfse/state.js';
-import type { AdesaoMunicipio, NfseAviso } from '../../../lib/nfse/types.js';
-import { DomainError } from '../../../lib/errors/index.js';
-import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../document-row.js';
-import { firstDocumentCte } from '../partner-activity.js';
-import { billingCte, insertStatement, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
-import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
+import type { AdesaoMunicipio } from '../../../lib/nfse/types.js';
+import type { StoreDeps } from '../document-row.js';
+import { billingCte, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
+import { statementsOf, type DirectTx } from '../../shared/direct-transaction.js';
 import { runStatement } from '../../shared/pg-statement.js';
+import { toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
+import { NfseNumbering, type PendingDps } from './numbering.js';
+
+export { toNfseRecord, type BuiltDps, type NewNfse, type NfseSpace } from './dps-row.js';
 
 /**
- * Persistence of NFS-e documents: the nDPS numbering, the states, the history and their events
+ * Persistence of NFS-e documents: the nDPS numbering (nfse/numbering.ts), the states, the history and their events
  * (outbox, same transaction), and the municipalities' adherence as Sefin answered it. The same
  * row-lock numbering and transmission-lease design as the NF-e store (services/emission/store.ts),
  * on the NFS-e tables of migrations/emission/nfse.ts.
  */
-export interface NfseSpace {
-  issuerId: string;
-  serie: number;
-  environment: 1 | 2;
-}
-
-export interface NewNfse extends NfseSpace {
-  partnerId: string;
-  keyKind: 'live' | 'test' | 'jwt';
-  codigoMunicipio: string;
-  amountCents: bigint;
-  requestBody: unknown;
-  idempotencyKey: string | null;
-  /** lib/idempotency/fingerprint.ts bodyFingerprint of the request; null without a key. */
-  idempotencyFingerprint: string | null;
-  emittedAt: Date;
-  avisos: NfseAviso[];
-}
-
-export interface BuiltDps {
-  xml: string;
-  idDps: string;
-}
-
 export type NfseClaim =
   | { kind: 'started'; doc: NfseRecord }
   | { kind: Exclude<TransmissionStart['kind'], 'start'>; doc: NfseRecord };
@@ -56,31 +33,9 @@ export interface SefinDetails {
   alertas?: Erro[];
 }
 
-/** migrations/emission 061: one DPS per partner and Idempotency-Key. */
-const IDEMPOTENCY_INDEX = 'nfse_documents_idempotency_unique';
-
-/** nDPS is TSNumDPS: up to 15 digits. */
-const MAX_NDPS = 999_999_999_999_999;
-/** Locks a série's sequence row and advances it; the nDPS it held (as CLAIM_SQL of services/emission/store.ts). */
-const CLAIM_SQL = 'update ?? set next_number = next_number + 1 where issuer_id = ? and serie = ? and environment = ? returning next_number - 1 as n_dps';
-
 const COLUMNS = `id, partner_id, issuer_id, serie, n_dps, environment, key_kind, id_dps, codigo_municipio, emitted_at, status, amount_cents,
   chave_acesso, numero_nfse, authorized_at, canceled_at, erros, avisos, alertas, motivo, created_at, updated_at, next_check_at,
   check_attempts, transmissions, transmitting_until`;
-
-const json = <T>(v: unknown, empty: T): T => (v == null ? empty : typeof v === 'string' ? JSON.parse(v) : v) as T;
-
-export function toNfseRecord(r: any): NfseRecord {
-  const date = (v: unknown) => (v == null ? null : new Date(v as string));
-  return {
-    id: r.id, partnerId: r.partner_id, issuerId: r.issuer_id, serie: Number(r.serie), nDps: Number(r.n_dps), environment: Number(r.environment) as 1 | 2,
-    keyKind: r.key_kind, idDps: r.id_dps, codigoMunicipio: r.codigo_municipio, emittedAt: new Date(r.emitted_at), status: r.status as NfseStatus,
-    amountCents: BigInt(r.amount_cents), chaveAcesso: r.chave_acesso, numeroNfse: r.numero_nfse, authorizedAt: date(r.authorized_at),
-    canceledAt: date(r.canceled_at), erros: json<Erro[] | null>(r.erros, null), avisos: json<NfseAviso[]>(r.avisos, []), alertas: json<Erro[]>(r.alertas, []),
-    motivo: r.motivo, createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at), nextCheckAt: date(r.next_check_at),
-    checkAttempts: Number(r.check_attempts), transmissions: Number(r.transmissions), transmittingUntil: date(r.transmitting_until),
-  };
-}
 
 /**
  * What Sefin's answer `tr` writes on `current`: the columns, and the record they make of it (the
@@ -112,7 +67,12 @@ export interface NfseListFilter {
 }
 
 export class NfseStore {
-  constructor(private readonly d: StoreDeps) {}
+  /** New DPS and their nDPS (nfse/numbering.ts). */
+  private readonly numbering: NfseNumbering;
+
+  constructor(private readonly d: StoreDeps) {
+    this.numbering = new NfseNumbering(d, this.tables);
+  }
 
   private t(name: string): string {
     return `${this.d.schema}.${name}`;
@@ -154,91 +114,14 @@ export class NfseStore {
       .onConflict(['codigo_municipio', 'environment']).merge();
   }
 
-  /**
-   * Allocates the next nDPS of the space and stores the DPS built with it, already TRANSMITTING
-   * (attempt 1 and its lease), in one transaction holding the sequence row lock: concurrent nodes
-   * queue on the lock, and a build that throws rolls the number back, so nDPS stay consecutive
-   * without gaps (emit.ts checks the XSD on a draft before the claim; under the lock the draft is
-   * only numbered and signed: lib/nfse/document.ts finishDps). The request's Idempotency-Key is bound in the same insert: a key
-   * another request bound first is refused (KeyAlreadyBound) and the number goes back with the
-   * rollback.
-   */
-  async createNumbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
-    try {
-      return await this.numbered(doc, build);
-    } catch (err) {
-      if (bindingRefused(err, IDEMPOTENCY_INDEX)) throw new KeyAlreadyBound(doc.idempotencyKey!);
-      throw err;
-    }
+  /** A new DPS with the série's next nDPS (nfse/numbering.ts). */
+  createNumbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
+    return this.numbering.createNumbered(doc, build);
   }
 
-  /**
-   * Issue 18, as the NF-e numbering (services/emission/store.ts numbered): the sequence row is
-   * locked from the claim to the commit and every DPS of the série queues on it, so what runs in
-   * between is counted in round trips: the claim (lock + advance in one statement, sent with its
-   * BEGIN in one message: services/shared/direct-transaction.ts), the build, the insert with both
-   * history rows, COMMIT. The série's first DPS (no sequence row yet: the direct transaction rolls
-   * back) and PGlite (one session) take a knex transaction, which creates the row when missing.
-   */
-  private async numbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
-    const key = { issuer_id: doc.issuerId, serie: doc.serie, environment: doc.environment };
-    const claim = [this.t('nfse_sequences'), key.issuer_id, key.serie, key.environment];
-    if (supportsDirectTransactions(this.d.knex)) {
-      try {
-        return await directTransaction(this.d.knex, CLAIM_SQL, claim, async (tx, rows) => {
-          if (!rows[0]) throw new RollBack('no sequence row yet');
-          return this.insertTransmitting(tx, doc, Number(rows[0].n_dps), build);
-        });
-      } catch (err) {
-        if (!(err instanceof RollBack)) throw err;
-      }
-    }
-    return this.d.knex.transaction(async (trx) => {
-      const tx = statementsOf(trx);
-      const claimNext = async (): Promise<{ n_dps: string } | undefined> => (await tx.query(CLAIM_SQL, claim, { prepare: true })).rows[0];
-      let claimed = await claimNext();
-      if (!claimed) {
-        // Concurrent first DPS of a série insert one row (nDPS starts at 1); the claim's row lock orders them.
-        await trx(this.t('nfse_sequences')).insert({ ...key, next_number: 1 }).onConflict(['issuer_id', 'serie', 'environment']).ignore();
-        claimed = await claimNext();
-        if (!claimed) throw new Error(`nfse sequence ${JSON.stringify(key)} missing after its insert`);
-      }
-      return this.insertTransmitting(tx, doc, Number(claimed.n_dps), build);
-    });
-  }
-
-  /**
-   * Builds the DPS with the claimed nDPS and inserts it already TRANSMITTING, as markTransmitting
-   * would start its attempt 1 (lib/emission/transmission.ts), with its CREATED and TRANSMITTING
-   * history rows and the partner's first-document flag, in one statement: a new DPS's first
-   * transmission costs no transaction of its own.
-   * Crash-safe as the separate commit was: a DPS left TRANSMITTING is taken over when its lease
-   * expires (the 2 minutes a CREATED one also waited), consulted by idDps, and sent when Sefin does
-   * not know it.
-   */
-  private async insertTransmitting(tx: DirectTx, doc: NewNfse, nDps: number, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
-    if (nDps > MAX_NDPS) throw new DomainError('UNPROCESSABLE_ENTITY', { serie: doc.serie }, 'Numeração da série da DPS esgotada; use outra série.');
-    const built = await build(nDps);
-    const now = this.d.now();
-    const start = transmissionStart({ status: 'CREATED', transmittingUntil: null, transmissions: 0 }, now);
-    if (start.kind !== 'start') throw new Error(`a new DPS cannot start its transmission (${start.kind})`);
-    const row = {
-      id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, serie: doc.serie, n_dps: nDps, environment: doc.environment,
-      key_kind: doc.keyKind, id_dps: built.idDps, codigo_municipio: doc.codigoMunicipio, emitted_at: doc.emittedAt, status: 'TRANSMITTING',
-      amount_cents: doc.amountCents.toString(), chave_acesso: null, numero_nfse: null, authorized_at: null, canceled_at: null,
-      request_body: JSON.stringify(doc.requestBody ?? null), dps_xml: built.xml, erros: null, avisos: JSON.stringify(doc.avisos), alertas: '[]', motivo: null,
-      idempotency_key: doc.idempotencyKey, idempotency_fingerprint: doc.idempotencyFingerprint, created_at: now, updated_at: now,
-      next_check_at: nextCheckAt(now, 0, now), check_attempts: 0, transmissions: start.attempt, transmitting_until: start.leaseUntil,
-    };
-    // The partner's first-document flag rides in the same statement (API.md, Resources > Partner:
-    // a partner that emitted an NFS-e cannot be deactivated either), as the NF-e insert does.
-    const statement = insertStatement(this.tables, row, [
-      { from: null, to: 'CREATED', trigger: 'emission', motivo: null, detail: { idDps: built.idDps, nDps }, at: now },
-      { from: 'CREATED', to: 'TRANSMITTING', trigger: 'emission', motivo: null, detail: { attempt: start.attempt }, at: now },
-    ], [firstDocumentCte('first_document', this.d.schema, row)]);
-    await tx.query(statement.sql, statement.bindings, { prepare: true });
-    // Built from what was written: no re-read while the sequence row is locked.
-    return toNfseRecord(row);
+  /** New DPS of one série queued together, numbered at once (nfse/numbering.ts). */
+  createNumberedGroup(pending: readonly PendingDps[]): Promise<Array<PromiseSettledResult<NfseRecord>>> {
+    return this.numbering.createNumberedGroup(pending);
   }
 
   /**

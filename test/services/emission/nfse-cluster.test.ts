@@ -25,8 +25,9 @@ test('200 concurrent DPS over two emission nodes get 200 distinct consecutive nD
   [1, 2].forEach((n, i) => {
     const svc: any = stack.nodes[n]!.getLocalService('v1.emission');
     const store = svc.nfse;
-    const create = store.createNumbered.bind(store);
-    store.createNumbered = (...args: any[]) => { handled[i]!++; return create(...args); };
+    // A DPS is numbered with the DPS of its série that waited with it on that node.
+    const create = store.createNumberedGroup.bind(store);
+    store.createNumberedGroup = (...args: any[]) => { handled[i]!++; return create(...args); };
   });
   const results = await Promise.all(Array.from({ length: 200 }, () => stack.request('POST', '/v1/nfse', { headers, body: aValidNfseBody({ issuerId }) })));
   t.deepEqual([...new Set(results.map((r) => r.status))], [201]);

@@ -109,20 +109,24 @@ test.serial('a DPS an earlier version left CREATED (the database failed before i
   const h = keyed();
   const body = aValidNfseBody({ issuerId });
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
-  const createNumbered = emission.nfse.createNumbered;
+  // A new DPS is numbered with the DPS of its série that waited with it (nfse.createNumberedGroup).
+  const createNumberedGroup = emission.nfse.createNumberedGroup;
   // A new DPS now commits TRANSMITTING with its nDPS (NfseStore.createNumbered); before, the
   // numbering committed CREATED and TRANSMITTING was a transaction of its own. Such a DPS, whose
   // request died in between, may still be in the database: it is made here as that version left it.
-  emission.nfse.createNumbered = async (...args: unknown[]) => {
-    const doc = await createNumbered.apply(emission.nfse, args);
-    await stack.knex('emission.nfse_documents').where({ id: doc.id }).update({ status: 'CREATED', transmissions: 0, transmitting_until: null });
-    await stack.knex('emission.nfse_history').where({ document_id: doc.id, to_status: 'TRANSMITTING' }).del();
+  emission.nfse.createNumberedGroup = async (...args: unknown[]) => {
+    const settled: Array<PromiseSettledResult<{ id: string }>> = await createNumberedGroup.apply(emission.nfse, args);
+    for (const s of settled) {
+      if (s.status !== 'fulfilled') continue;
+      await stack.knex('emission.nfse_documents').where({ id: s.value.id }).update({ status: 'CREATED', transmissions: 0, transmitting_until: null });
+      await stack.knex('emission.nfse_history').where({ document_id: s.value.id, to_status: 'TRANSMITTING' }).del();
+    }
     throw new Error('Connection terminated unexpectedly');
   };
-  t.teardown(() => { emission.nfse.createNumbered = createNumbered; });
+  t.teardown(() => { emission.nfse.createNumberedGroup = createNumberedGroup; });
 
   const failed = await post(body, h);
-  emission.nfse.createNumbered = createNumbered;
+  emission.nfse.createNumberedGroup = createNumberedGroup;
   const [dps] = await dpsOf(h['idempotency-key']);
   assertUnavailable(t, failed, { nfseId: dps.id, status: 'CREATED' });
   const numbered = await nextNDps();
@@ -150,17 +154,17 @@ test.serial('a connection lost as the numbering commits: the gateway\'s 503 name
   const h = keyed();
   const body = aValidNfseBody({ issuerId });
   const emission: any = stack.nodes[0]!.getLocalService('v1.emission');
-  const createNumbered = emission.nfse.createNumbered;
+  const createNumberedGroup = emission.nfse.createNumberedGroup;
   // The commit went through; its answer never came back.
-  emission.nfse.createNumbered = async (...args: unknown[]) => {
-    await createNumbered.apply(emission.nfse, args);
+  emission.nfse.createNumberedGroup = async (...args: unknown[]) => {
+    await createNumberedGroup.apply(emission.nfse, args);
     throw new Error('Connection terminated unexpectedly');
   };
-  t.teardown(() => { emission.nfse.createNumbered = createNumbered; });
+  t.teardown(() => { emission.nfse.createNumberedGroup = createNumberedGroup; });
   const consults = sefin.count('nfseConsultDps');
 
   const failed = await post(body, h);
-  emission.nfse.createNumbered = createNumbered;
+  emission.nfse.createNumberedGroup = createNumberedGroup;
   const [dps] = await dpsOf(h['idempotency-key']);
   assertUnavailable(t, failed, { nfseId: dps.id, status: 'TRANSMITTING' });
   const history = async () => (await stack.knex('emission.nfse_history').where({ document_id: dps.id }).orderBy('id')).map((r: any) => [r.from_status, r.to_status, r.trigger, r.detail]);
@@ -213,8 +217,8 @@ test.serial('an emission node lost mid-request: the gateway\'s 503 still names t
   const handled = [0, 0];
   [1, 2].forEach((n, i) => {
     const svc: any = cluster.nodes[n]!.getLocalService('v1.emission');
-    const create = svc.nfse.createNumbered.bind(svc.nfse);
-    svc.nfse.createNumbered = (...args: unknown[]) => { handled[i]!++; return create(...args); };
+    const create = svc.nfse.createNumberedGroup.bind(svc.nfse);
+    svc.nfse.createNumberedGroup = (...args: unknown[]) => { handled[i]!++; return create(...args); };
   });
   const { headers: h, issuerId: clusterIssuer } = await integratorWithA1(cluster, NFSE_ISSUER);
   const keyedHeaders = { ...h, 'idempotency-key': `dps-${randomUUID()}` };

@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import { directTransaction, RollBack, type DirectTx, type OpeningLiteral } from '../shared/direct-transaction.js';
+import type { NumberForecast } from './number-forecast.js';
+
+/**
+ * Issue 18 (≥ 2,000 numbers/s per series), for every kind of document numbered by a series'
+ * sequence row (NF-e/NFC-e: numbering-group.ts; NFS-e DPS: nfse/numbering.ts): several documents
+ * of one series that waited together for the issuer's numbering slot on this node
+ * (services/shared/bulkhead.ts runGrouped) are numbered in ONE transaction: one claim of N
+ * consecutive numbers, each document finished (renumbered and signed) with its number, one
+ * statement storing the N documents TRANSMITTING with their history and first-document flags, one
+ * commit: its WAL flush and round trips are shared by the group instead of paid by each (group commit).
+ *
+ * All or nothing, as a single document's numbering: the group commits every document or none, so
+ * numbers stay consecutive. Anything unusual (no sequence row yet, numbers running out, a number
+ * held by another document (the unique index refuses the insert) or by an inutilização, an
+ * Idempotency-Key bound meanwhile, a document whose finishing throws) throws RollBack before COMMIT
+ * is sent: nothing was written, and the caller numbers the documents one by one on its general
+ * path, which answers each of those cases for its own document. A failure at COMMIT is not a
+ * RollBack: its outcome is unknown, and every document of the group fails as a single one would.
+ *
+ * With a `forecast` (number-forecast.ts) the documents are finished before the claim with the
+ * numbers it foresees, and again under the lock only if the claim answers others: a document's
+ * `build` may run twice, and the last run is the one stored.
+ */
+
+/** A document waiting for its number: what it will be stored as, and how it is finished once numbered. */
+export interface Pending<Doc, Built> {
+  doc: Doc;
+  build: (number: number) => Promise<Built>;
+}
+
+/** How one kind of document's series numbers a group of its documents. */
+export interface GroupPlan<P, Row> {
+  /** The series as the forecast knows it (unique across kinds of documents). */
+  series: string;
+  /**
+   * Locks the series' sequence row and advances it by the group's size, answering the first
+   * number it holds as `first`; it travels with BEGIN, so its `?` are literals.
+   */
+  claim: { sql: string; literals: OpeningLiteral[] };
+  maxNumber: number;
+  /** The document finished with `number`, as the row it is stored as. */
+  finish(pending: P, number: number): Promise<Row>;
+  /** Stores the rows in one statement; true when a claimed number turns out held (the group rolls back). */
+  write(tx: DirectTx, first: number, rows: readonly Row[]): Promise<boolean>;
+}
+
+/** The group numbered from one claim and stored, as the rows written in order; RollBack: nothing was. */
+export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan: GroupPlan<P, Row>, forecast?: NumberForecast): Promise<Row[]> {
+  const n = pending.length;
+  const { series } = plan;
+  // Finished before the claim when the series' next numbers can be foreseen: under the lock there
+  // is then only the claim, the insert and the commit.
+  const turn = forecast?.turn(series);
+  const expected = forecast?.take(series, n);
+  const early = expected === undefined ? undefined : await finishAll(pending, plan, expected).catch(() => undefined);
+  try {
+    await turn?.ready;
+    return await directTransaction(knex, plan.claim.sql, plan.claim.literals, async (tx, rows) => {
+      try {
+        if (!rows[0]) throw new RollBack('no sequence row yet');
+        const first = Number(rows[0].first);
+        if (first + n - 1 > plan.maxNumber) throw new RollBack('numbering exhausted');
+        forecast?.claimed(series, first, n, expected);
+        turn?.done();
+        const created = early && expected === first ? early : await finishAll(pending, plan, first);
+        if (await plan.write(tx, first, created)) throw new RollBack('a claimed number is held');
+        return created;
+      } catch (err) {
+        if (err instanceof RollBack) throw err;
+        throw new RollBack(`a document of the group failed: ${(err as Error)?.message ?? err}`, { cause: err });
+      }
+    });
+  } catch (err) {
+    forecast?.forget(series);
+    throw err;
+  } finally {
+    turn?.done();
+  }
+}
+
+/** Each document finished with its number (`first` onwards). */
+async function finishAll<P, Row>(pending: readonly P[], plan: GroupPlan<P, Row>, first: number): Promise<Row[]> {
+  const created: Row[] = [];
+  for (const [i, p] of pending.entries()) created.push(await plan.finish(p, first + i));
+  return created;
+}

@@ -1,0 +1,24 @@
+import { DomainError } from '../../lib/errors/index.js';
+import type { Bulkhead, QueueRefusal } from '../shared/bulkhead.js';
+
+/**
+ * The issuer's numbering slots (issue 20, defect 2: the emission service's per-issuer Bulkhead,
+ * services/emission.service.ts), one lane per issuer shared by its NF-e, NFC-e and NFS-e: a burst
+ * waits for its own slots holding no database connection, never another issuer's, and beyond the
+ * bound (EMISSION_NUMBERING_*) is refused before any number is used.
+ */
+
+/** The refusal of a wait for a slot: 503 EMISSOR_SOBRECARREGADO (API.md; repeating it later is safe). */
+export function slotRefused(issuerId: string): (r: QueueRefusal) => never {
+  return (r) => { throw new DomainError('EMISSOR_SOBRECARREGADO', { issuerId, motivo: r.reason }); };
+}
+
+/**
+ * `item` numbered in one of its issuer's slots, with the items of its `group` (one series of one
+ * kind of document) that waited with it: `many` numbers them together (issue 18). Without slots (a
+ * store driven directly), `one` numbers it alone.
+ */
+export function numberInSlot<I, T>(slots: Bulkhead | undefined, issuerId: string, group: string, item: I,
+  many: (items: I[]) => Promise<Array<PromiseSettledResult<T>>>, one: (item: I) => Promise<T>): Promise<T> {
+  return slots ? slots.runGrouped(issuerId, group, item, many, slotRefused(issuerId)) : one(item);
+}
