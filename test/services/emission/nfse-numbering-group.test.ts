@@ -6,6 +6,7 @@ import { nfseNumberingGroup } from '../../../services/emission/nfse/numbering.js
 import { numberingGroup } from '../../../services/emission/numbering-store.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
 import { Bulkhead } from '../../../services/shared/bulkhead.js';
+import { numbersOf, queuedBehindOne as queued } from '../../support/grouped-numbering.js';
 import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 
 /**
@@ -43,25 +44,10 @@ const numberDps = (doc: NewNfse, build: Build) => slots.runGrouped(doc.issuerId,
 /** What a finished DPS would be: its XML and idDps name its nDPS. */
 const built = (nDps: number) => async () => ({ xml: `<DPS n="${nDps}"/>`, idDps: `DPS${String(nDps).padStart(42, '0')}` });
 
-/**
- * The first DPS of `doc`'s série is held in its transaction until the others have been submitted,
- * so they queue behind it and are handed over together.
- */
-async function queuedBehindOne(doc: NewNfse, others: Array<{ doc?: Partial<NewNfse>; build?: Build }>): Promise<Array<PromiseSettledResult<NfseRecord>>> {
-  let open!: () => void;
-  const gate = new Promise<void>((r) => { open = r; });
-  let entered!: () => void;
-  const inside = new Promise<void>((r) => { entered = r; });
-  const first = numberDps(doc, async (n) => { entered(); await gate; return built(n)(); });
-  await inside;
-  const rest = others.map((o) => numberDps({ ...doc, ...o.doc }, o.build ?? ((n) => built(n)())));
-  open();
-  return Promise.allSettled([first, ...rest]);
-}
-
 const rowsOf = (issuerId: string) => stack.knex('emission.nfse_documents').where({ issuer_id: issuerId }).orderBy('n_dps')
   .select('id', 'n_dps', 'status', 'transmissions', 'dps_xml', 'id_dps', 'idempotency_key');
-const numbers = (settled: Array<PromiseSettledResult<NfseRecord>>) => settled.map((s) => (s.status === 'fulfilled' ? s.value.nDps : s.reason.message));
+const numbers = (settled: Array<PromiseSettledResult<NfseRecord>>) => numbersOf(settled, (r) => r.nDps);
+const queuedBehindOne = (doc: NewNfse, others: Array<{ doc?: Partial<NewNfse>; build?: Build }>) => queued(numberDps, doc, others, (n: number) => built(n)());
 const nextNDps = async (issuerId: string) => Number((await stack.knex('emission.nfse_sequences').where({ issuer_id: issuerId }).first()).next_number);
 
 test.serial('DPS queued behind a série\'s transaction are numbered in one: consecutive, stored TRANSMITTING with their history and the flag', async (t) => {

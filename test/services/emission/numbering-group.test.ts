@@ -5,6 +5,7 @@ import { DocumentStore } from '../../../services/emission/store.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
 import { numberingGroup } from '../../../services/emission/numbering-store.js';
 import { Bulkhead } from '../../../services/shared/bulkhead.js';
+import { numbersOf, queuedBehindOne as queued } from '../../support/grouped-numbering.js';
 import type { DocumentRecord } from '../../../lib/emission/document.js';
 
 /**
@@ -47,25 +48,10 @@ const built = (number: number) => async () => ({
   built: { xml: `<NFe n="${number}"/>`, accessKey: `3526111122233300018155001${String(number).padStart(9, '0')}1000000001`.slice(0, 44), digestValue: `d${number}` },
 });
 
-/**
- * The first note of `doc`'s series is held in its transaction until the others have been
- * submitted, so they queue behind it and are handed over together.
- */
-async function queuedBehindOne(doc: Doc, others: Array<{ doc?: Partial<Doc>; build?: Build }>): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
-  let open!: () => void;
-  const gate = new Promise<void>((r) => { open = r; });
-  let entered!: () => void;
-  const inside = new Promise<void>((r) => { entered = r; });
-  const first = numberNote(doc, async (n) => { entered(); await gate; return built(n)(); });
-  await inside;
-  const rest = others.map((o) => numberNote({ ...doc, ...o.doc }, o.build ?? ((n) => built(n)())));
-  open();
-  return Promise.allSettled([first, ...rest]);
-}
-
 const rowsOf = (issuerId: string) => stack.knex('emission.documents').where({ issuer_id: issuerId }).orderBy('number')
   .select('id', 'number', 'status', 'transmissions', 'transmitted_xml', 'access_key', 'idempotency_key');
-const numbers = (settled: Array<PromiseSettledResult<DocumentRecord>>) => settled.map((s) => (s.status === 'fulfilled' ? s.value.number : s.reason.message));
+const numbers = (settled: Array<PromiseSettledResult<DocumentRecord>>) => numbersOf(settled, (r) => r.number);
+const queuedBehindOne = (doc: Doc, others: Array<{ doc?: Partial<Doc>; build?: Build }>) => queued(numberNote, doc, others, (n: number) => built(n)());
 
 test.serial('notes queued behind a series\' transaction are numbered in one: consecutive, stored TRANSMITTING with their history and the flag', async (t) => {
   const doc = aSpace();
