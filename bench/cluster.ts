@@ -1,9 +1,9 @@
 /**
  * Issue 18's targets on real processes: the standalone simulator and the product's nodes, each
  * `node --import tsx …` of its own (test/support/cluster.ts), Postgres with fsync on and the Redis
- * transporter, driven by autocannon from this process. Per scenario it prints the rate, the
+ * transporter, driven from this process (autocannon, or open-loop.ts). Per scenario it prints the rate, the
  * latency, the CPU per note of every process (read from /proc: the simulator, each node, the sum
- * of Postgres's processes, Redis, and this process, which is autocannon only) and checks that every
+ * of Postgres's processes, Redis, and this process, the load driver only) and checks that every
  * note is AUTHORIZED and the series numbered 1..N with no gap (a fresh issuer per scenario).
  *
  *   npm run bench:cluster                                        # per-core layout, every scenario
@@ -13,9 +13,10 @@
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
- * the product answers; `open-<model>-<items>` sends BENCH_RATE notes per second (default 400)
- * whatever the answers do, over enough connections, so its latency is the one a steady arrival
- * rate sees (autocannon corrects coordinated omission). Models: nfe, nfce, nfse.
+ * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
+ * (default 400) at evenly spaced times whatever the answers do (open-loop.ts), so its latency is
+ * the one a steady arrival rate sees, measured from each request's scheduled start. Models: nfe,
+ * nfce, nfse.
  */
 // @ts-expect-error autocannon ships no type declarations (no @types package installed)
 import autocannon from 'autocannon';
@@ -25,6 +26,7 @@ import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { processCpuSeconds } from './proc-cpu.js';
+import { openLoop, type OpenLoopResult } from './open-loop.js';
 
 const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -85,6 +87,11 @@ async function documents(cluster: Cluster, s: Scenario, issuerId: string) {
   return cluster.knex(t.table).where(t.where(issuerId)).orderBy(t.number).select(`${t.number} as number`, 'status') as Promise<{ number: string; status: string }[]>;
 }
 
+/** A closed loop's figures as the open loop reports them. */
+function fromAutocannon(result: any): OpenLoopResult {
+  return { rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99, sent: result.requests.sent, errors: result.non2xx + result.errors + result.timeouts };
+}
+
 /** Requests autocannon gave up on may still be running: wait until no document is left open. */
 async function settle(cluster: Cluster, s: Scenario, issuerId: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -107,20 +114,18 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
 
   const before = cpuSnapshot(cluster);
   const open = s.kind === 'open';
-  const result = await autocannon({
-    ...request, duration: seconds,
-    // Open loop: enough connections that arrivals never wait for a free one at the target latency.
-    // (one per note a second: a connection waits for its answer, so this bounds the latency seen to ~1 s).
-    ...(open ? { connections: Math.min(Math.max(url.length, rate), 1000), overallRate: rate } : { connections }),
-  });
+  // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
+  const result = open
+    ? await openLoop({ urls: url, rate, seconds, method: 'POST', headers: request.headers, body: payload })
+    : fromAutocannon(await autocannon({ ...request, duration: seconds, connections }));
   await settle(cluster, s, issuerId);
   const after = cpuSnapshot(cluster);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, logLevel, rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
+    scenario: s.name, layout, logLevel, rps: result.rps, p50: result.p50, p99: result.p99,
+    errors: result.errors, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
     ...(open ? { targetRate: rate } : { connections }),
