@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack } from '../test/support/stack.js';
 import { DocumentStore } from '../services/emission/store.js';
-import { numberingGroup } from '../services/emission/numbering-store.js';
+import { numberingGroup } from '../services/emission/numbering-group.js';
 import { MAX_NUMBERING_GROUP, type PendingNote } from '../services/emission/numbering-group.js';
 import { Bulkhead } from '../services/shared/bulkhead.js';
 import { loadConfig } from '../config.js';

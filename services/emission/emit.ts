@@ -23,8 +23,7 @@ import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
 import { respond, type EmissionAnswer } from './answer.js';
 import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
-import { numberingGroup } from './numbering-store.js';
-import type { PendingNote } from './numbering-group.js';
+import { numberingGroup, type PendingNote } from './numbering-group.js';
 import { numberInSlot, slotRefused } from './numbering-slots.js';
 
 export interface EmissionRequest {
@@ -125,7 +124,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const numbered = <T>(work: () => Promise<T>): Promise<T> => (deps.numbering ? deps.numbering.run(issuer.id, work, slotRefused(issuer.id)) : work());
   // The same slots; a new note that waited for one is numbered with the notes of its series that waited with it.
   const numberedWithSeries = (note: PendingNote): Promise<DocumentRecord> => numberInSlot(deps.numbering, issuer.id, numberingGroup(note.doc), note,
-    (notes) => deps.store.createNumberedGroup(notes), (one) => deps.store.createNumbered(one.doc, one.build, 'transmit'));
+    (notes) => deps.store.createNumberedGroup(notes));
   let doc: DocumentRecord;
   let resend: ResendContent | undefined;
   /** The signed XML stored with a new document: kept to transmit, not read back. */

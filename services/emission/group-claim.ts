@@ -86,3 +86,28 @@ async function finishAll<P, Row>(pending: readonly P[], plan: GroupPlan<P, Row>,
   for (const [i, p] of pending.entries()) created.push(await plan.finish(p, first + i));
   return created;
 }
+
+/**
+ * The documents numbered together (`together`: one claimGroup, when the store can) or, when it
+ * cannot or the group rolled back, each on its own (`each`, the general path, which answers every
+ * unusual case for its own document): one settled result per document, in order. A failure that
+ * is not a RollBack (at COMMIT: outcome unknown) fails them all.
+ */
+export async function togetherOrEach<P, R>(pending: readonly P[], together: (() => Promise<R[]>) | undefined, each: (p: P) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+  if (pending.length && together) {
+    try {
+      return (await together()).map((value) => ({ status: 'fulfilled', value }));
+    } catch (err) {
+      if (!(err instanceof RollBack)) throw err;
+    }
+  }
+  const settled: Array<PromiseSettledResult<R>> = [];
+  for (const p of pending) {
+    try {
+      settled.push({ status: 'fulfilled', value: await each(p) });
+    } catch (err) {
+      settled.push({ status: 'rejected', reason: err });
+    }
+  }
+  return settled;
+}

@@ -19,6 +19,11 @@ export type PendingNote = Pending<Omit<NewDocument, 'cnf'>, { built: BuiltDocume
 /** The sequence row locked and advanced by a whole group in one statement; the first number it holds. */
 const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - ? as first';
 
+/** The numbering space of a new note, as the key its series' notes are grouped by (and forecast under). */
+export function numberingGroup(doc: Omit<NewDocument, 'cnf'>): string {
+  return `${doc.issuerId}/${doc.model}/${doc.series}/${doc.environment}`;
+}
+
 /**
  * A series' NF-e/NFC-e notes that waited together for the issuer's numbering slot, numbered in one
  * transaction (group-claim.ts: all or nothing, RollBack for anything unusual, the forecast's early
@@ -27,7 +32,7 @@ const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issue
 export async function numberGroup(knex: Knex, schema: string, now: Date, key: SequenceKey, notes: readonly PendingNote[], forecast?: NumberForecast): Promise<DocumentRecord[]> {
   const n = notes.length;
   const created = await claimGroup(knex, notes, {
-    series: `${key.issuer_id}/${key.model}/${key.series}/${key.environment}`,
+    series: numberingGroup(notes[0]!.doc),
     claim: { sql: CLAIM_GROUP_SQL, literals: [`${schema}.number_sequences`, n, key.issuer_id, key.model, key.series, key.environment, n] },
     maxNumber: MAX_NUMBER,
     finish: async (note, number) => {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../lib/errors/index.js';
-import type { Bulkhead, QueueRefusal } from '../shared/bulkhead.js';
+import { settledValue, type Bulkhead, type QueueRefusal } from '../shared/bulkhead.js';
 
 /**
  * The issuer's numbering slots (issue 20, defect 2: the emission service's per-issuer Bulkhead,
@@ -16,9 +16,10 @@ export function slotRefused(issuerId: string): (r: QueueRefusal) => never {
 /**
  * `item` numbered in one of its issuer's slots, with the items of its `group` (one series of one
  * kind of document) that waited with it: `many` numbers them together (issue 18). Without slots (a
- * store driven directly), `one` numbers it alone.
+ * store driven directly), `many` numbers it alone.
  */
 export function numberInSlot<I, T>(slots: Bulkhead | undefined, issuerId: string, group: string, item: I,
-  many: (items: I[]) => Promise<Array<PromiseSettledResult<T>>>, one: (item: I) => Promise<T>): Promise<T> {
-  return slots ? slots.runGrouped(issuerId, group, item, many, slotRefused(issuerId)) : one(item);
+  many: (items: I[]) => Promise<Array<PromiseSettledResult<T>>>): Promise<T> {
+  if (slots) return slots.runGrouped(issuerId, group, item, many, slotRefused(issuerId));
+  return many([item]).then(([result]) => settledValue(result!));
 }

@@ -6,9 +6,10 @@ import { checkNumberFree, skipReserved } from '../../lib/emission/inutilizacao.j
 import { firstDocumentCte } from './partner-activity.js';
 import { checkNumberFreeForIdentity, ensureSequence, type SequenceKey } from './fiscal-identity.js';
 import { prepared } from '../shared/prepared.js';
-import { MAX_NUMBER, numberGroup, type PendingNote } from './numbering-group.js';
+import { MAX_NUMBER, numberGroup, numberingGroup, type PendingNote } from './numbering-group.js';
+import { togetherOrEach } from './group-claim.js';
 import { NumberForecast } from './number-forecast.js';
-import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
+import { statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
 import { createdRecord, createdRow, HISTORY_COLUMNS } from './created-row.js';
 import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
 
@@ -56,25 +57,12 @@ export class NumberingStore {
    * unusual case for its own note.
    */
   async createNumberedGroup(notes: readonly PendingNote[]): Promise<Array<PromiseSettledResult<DocumentRecord>>> {
-    if (notes.length && supportsDirectTransactions(this.d.knex)) {
-      const key = sequenceKey(notes[0]!.doc);
-      if (notes.some((n) => numberingGroup(n.doc) !== numberingGroup(notes[0]!.doc))) throw new Error('createNumberedGroup: notes of different series');
-      try {
-        const records = await numberGroup(this.d.knex, this.d.schema, this.d.now(), key, notes, this.forecast);
-        return records.map((value) => ({ status: 'fulfilled', value }));
-      } catch (err) {
-        if (!(err instanceof RollBack)) throw err;
-      }
-    }
-    const settled: Array<PromiseSettledResult<DocumentRecord>> = [];
-    for (const note of notes) {
-      try {
-        settled.push({ status: 'fulfilled', value: await this.createNumbered(note.doc, note.build, 'transmit') });
-      } catch (err) {
-        settled.push({ status: 'rejected', reason: err });
-      }
-    }
-    return settled;
+    const series = notes[0] && numberingGroup(notes[0].doc);
+    if (notes.some((n) => numberingGroup(n.doc) !== series)) throw new Error('createNumberedGroup: notes of different series');
+    const together = supportsDirectTransactions(this.d.knex)
+      ? () => numberGroup(this.d.knex, this.d.schema, this.d.now(), sequenceKey(notes[0]!.doc), notes, this.forecast)
+      : undefined;
+    return togetherOrEach(notes, together, (note) => this.createNumbered(note.doc, note.build, 'transmit'));
   }
 
   /**
@@ -82,18 +70,11 @@ export class NumberingStore {
    * of the series queues on it, so what runs in between is counted in round trips: claim (lock +
    * advance, one statement), the build, the insert with its history and first-document flag, only
    * if the number is free (one), commit. A build that throws rolls the advance back with the rest.
-   * A new note that will be transmitted at once takes numberedDirect first (BEGIN sent with the
-   * claim); the general path below runs when it cannot (PGlite, a hook after the insert, a new
+   * New notes transmitted at once are numbered in groups (createNumberedGroup, BEGIN sent with the
+   * claim); this general path runs when a group cannot (PGlite, a hook after the insert, a new
    * sequence, a number held by a passthrough note or an inutilização).
    */
   private async numbered(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>, then?: AfterInsert | 'transmit'): Promise<DocumentRecord> {
-    if (then === 'transmit' && supportsDirectTransactions(this.d.knex)) {
-      try {
-        return await this.numberedDirect(doc, key, build);
-      } catch (err) {
-        if (!(err instanceof RollBack)) throw err;
-      }
-    }
     return this.d.knex.transaction(async (trx) => {
       let claimed = await this.claimNext(trx, key);
       if (claimed === undefined) {
@@ -114,24 +95,6 @@ export class NumberingStore {
       await trx(this.t('number_sequences')).where(key).update({ next_number: number + 1 });
       const { built, cnf } = await build(number);
       return this.insertCreated(trx, { ...doc, cnf }, number, built, then);
-    });
-  }
-
-  /**
-   * The usual numbering (a sequence row that exists, a free number, nothing to run after the
-   * insert) as `numbered` does it, in two round trips fewer (services/shared/direct-transaction.ts):
-   * BEGIN travels with the claim, the insert binds as before, then COMMIT. Anything unusual rolls
-   * back (the claim with it) and `numbered` runs its general path from the start.
-   */
-  private numberedDirect(doc: Omit<NewDocument, 'cnf'>, key: SequenceKey, build: (number: number) => Promise<{ built: BuiltDocument; cnf: string }>): Promise<DocumentRecord> {
-    return directTransaction(this.d.knex, CLAIM_SQL, [this.t('number_sequences'), key.issuer_id, key.model, key.series, key.environment], async (tx, rows) => {
-      if (!rows[0]) throw new RollBack('no sequence row yet');
-      const claimed = Number(rows[0].number);
-      if (claimed > MAX_NUMBER) throw new RollBack('numbering exhausted');
-      const { built, cnf } = await build(claimed);
-      const stored = await this.writeCreated(tx, { ...doc, cnf }, claimed, built, true, key);
-      if (!stored) throw new RollBack('claimed number held by a document or an inutilização');
-      return stored;
     });
   }
 
@@ -253,9 +216,4 @@ export class NumberingStore {
 
 function sequenceKey(doc: Omit<NewDocument, 'cnf'>): SequenceKey {
   return { issuer_id: doc.issuerId, model: doc.model, series: doc.series, environment: doc.environment };
-}
-
-/** The numbering space of a new note, as the key its notes are grouped by (createNumberedGroup). */
-export function numberingGroup(doc: Omit<NewDocument, 'cnf'>): string {
-  return `${doc.issuerId}/${doc.model}/${doc.series}/${doc.environment}`;
 }

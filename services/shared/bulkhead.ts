@@ -145,7 +145,8 @@ export class Bulkhead {
   }
 }
 
-function settledValue<T>(result: PromiseSettledResult<T>): T {
+/** A settled result's value, or its reason thrown. */
+export function settledValue<T>(result: PromiseSettledResult<T>): T {
   if (result.status === 'fulfilled') return result.value;
   throw result.reason;
 }

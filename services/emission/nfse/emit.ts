@@ -100,7 +100,7 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
     // In one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO before any nDPS when
     // overloaded), numbered with the DPS of its série that waited with it (issue 18).
     doc = await numberInSlot(deps.numbering, issuer.id, nfseNumberingGroup(base), pending,
-      (all) => deps.nfse.createNumberedGroup(all), (one) => deps.nfse.createNumbered(one.doc, one.build));
+      (all) => deps.nfse.createNumberedGroup(all));
   } catch (err) {
     return boundMeanwhile(err);
   }

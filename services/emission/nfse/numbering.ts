@@ -3,9 +3,9 @@ import { DomainError } from '../../../lib/errors/index.js';
 import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../document-row.js';
 import { firstDocumentCte, firstDocumentsCte } from '../partner-activity.js';
 import { insertRowsStatement, insertStatement, type DocumentTables } from '../transition-sql.js';
-import { claimGroup, type Pending } from '../group-claim.js';
+import { claimGroup, togetherOrEach, type Pending } from '../group-claim.js';
 import { NumberForecast } from '../number-forecast.js';
-import { directTransaction, RollBack, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
+import { statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
 import { createdDps, toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
 
 /** migrations/emission 061: one DPS per partner and Idempotency-Key. */
@@ -68,24 +68,10 @@ export class NfseNumbering {
    * whose finishing throws…), each is numbered on its own, which answers that case for its own DPS.
    */
   async createNumberedGroup(pending: readonly PendingDps[]): Promise<Array<PromiseSettledResult<NfseRecord>>> {
-    if (pending.length && supportsDirectTransactions(this.d.knex)) {
-      const group = nfseNumberingGroup(pending[0]!.doc);
-      if (pending.some((p) => nfseNumberingGroup(p.doc) !== group)) throw new Error('createNumberedGroup: DPS of different séries');
-      try {
-        return (await this.numberGroup(pending)).map((value) => ({ status: 'fulfilled', value }));
-      } catch (err) {
-        if (!(err instanceof RollBack)) throw err;
-      }
-    }
-    const settled: Array<PromiseSettledResult<NfseRecord>> = [];
-    for (const p of pending) {
-      try {
-        settled.push({ status: 'fulfilled', value: await this.createNumbered(p.doc, p.build) });
-      } catch (err) {
-        settled.push({ status: 'rejected', reason: err });
-      }
-    }
-    return settled;
+    const group = pending[0] && nfseNumberingGroup(pending[0].doc);
+    if (pending.some((p) => nfseNumberingGroup(p.doc) !== group)) throw new Error('createNumberedGroup: DPS of different séries');
+    const together = supportsDirectTransactions(this.d.knex) ? () => this.numberGroup(pending) : undefined;
+    return togetherOrEach(pending, together, (p) => this.createNumbered(p.doc, p.build));
   }
 
   /** One claim of the group's nDPS and one statement storing its DPS with their history and the partners' flags. */
@@ -111,25 +97,14 @@ export class NfseNumbering {
   /**
    * Issue 18, as the NF-e numbering (services/emission/numbering-store.ts numbered): the sequence
    * row is locked from the claim to the commit and every DPS of the série queues on it, so what
-   * runs in between is counted in round trips: the claim (lock + advance in one statement, sent
-   * with its BEGIN in one message: services/shared/direct-transaction.ts), the build, the insert
-   * with both history rows, COMMIT. The série's first DPS (no sequence row yet: the direct
-   * transaction rolls back) and PGlite (one session) take a knex transaction, which creates the
-   * row when missing.
+   * runs in between is counted in round trips: the claim, the build, the insert with both history
+   * rows, COMMIT. The general path, when a group (createNumberedGroup, BEGIN sent with the claim)
+   * cannot: the série's first DPS (the row is created when missing), PGlite (one session), a DPS
+   * whose group rolled back.
    */
   private async numbered(doc: NewNfse, build: (nDps: number) => Promise<BuiltDps>): Promise<NfseRecord> {
     const key = { issuer_id: doc.issuerId, serie: doc.serie, environment: doc.environment };
     const claim = [this.t('nfse_sequences'), key.issuer_id, key.serie, key.environment];
-    if (supportsDirectTransactions(this.d.knex)) {
-      try {
-        return await directTransaction(this.d.knex, CLAIM_SQL, claim, async (tx, rows) => {
-          if (!rows[0]) throw new RollBack('no sequence row yet');
-          return this.insertTransmitting(tx, doc, Number(rows[0].n_dps), build);
-        });
-      } catch (err) {
-        if (!(err instanceof RollBack)) throw err;
-      }
-    }
     return this.d.knex.transaction(async (trx) => {
       const tx = statementsOf(trx);
       const claimNext = async (): Promise<{ n_dps: string } | undefined> => (await tx.query(CLAIM_SQL, claim, { prepare: true })).rows[0];

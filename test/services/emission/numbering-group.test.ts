@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../support/stack.js';
 import { DocumentStore } from '../../../services/emission/store.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
-import { numberingGroup } from '../../../services/emission/numbering-store.js';
+import { numberingGroup } from '../../../services/emission/numbering-group.js';
 import { Bulkhead } from '../../../services/shared/bulkhead.js';
 import { numbersOf, queuedBehindOne as queued } from '../../support/grouped-numbering.js';
 import type { DocumentRecord } from '../../../lib/emission/document.js';
