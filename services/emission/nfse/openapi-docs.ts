@@ -77,8 +77,10 @@ export const NFSE_RESPONSE_EXAMPLE = {
 
 export const NFSE_EMIT_DESCRIPTION = 'Ordem: emissor (issuerId obrigatório: 400 sem ele, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → validação estrita (400) '
   + '→ regras 2-10 da NFS-e (422) → preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO com camposFaltando[], incluindo inscricaoMunicipal) '
-  + '→ adesão do município emissor (422 MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL quando já confirmado nao_aderente) → nDPS por emissor e série (sem lacunas) '
-  + '→ DPS 1.01 assinada e validada no XSD → CREATED → TRANSMITTING → Sefin Nacional. Nenhuma recusa antes da Sefin consome nDPS. '
+  + '→ adesão do município emissor (422 MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL quando já confirmado nao_aderente) → DPS 1.01 montada e validada no XSD '
+  + '→ vez na numeração do emissor (rajadas de um mesmo emissor esperam, sem afetar outros emissores; só em sobrecarga real: 503 EMISSOR_SOBRECARREGADO '
+  + 'com details.issuerId, antes da numeração: repita depois) → nDPS por emissor e série (sem lacunas) → DPS assinada → CREATED → TRANSMITTING → Sefin Nacional. '
+  + 'Nenhuma recusa antes da Sefin consome nDPS. '
   + '201 com status AUTHORIZED, chaveAcesso (50 dígitos), numero (nNFSe), nDPS e avisos[] (regra 8); TRANSMITTING/ERROR quando a Sefin não respondeu '
   + '(consulte GET /v1/nfse/{id}: a reconciliação consulta pelo idDps e reenvia a mesma DPS se a Sefin não a conhece; o resultado chega por webhook). '
   + 'Rejeição: 400 BAD_REQUEST com erros[] verbatim da Sefin e details.nfseId (DPS assinada em /{id}/xml); E0037 também traz details.mensagemSefin '
