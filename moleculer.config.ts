@@ -9,12 +9,6 @@ import { maskLogValue } from './services/shared/log-masking.js';
 import { CLAIM_INTERVAL_MS, GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
 import { LoopbackTransporter } from './services/shared/loopback-transporter.js';
 
-/** Fields that must never reach a log line, wherever they appear in a logged object. */
-const REDACT = [
-  'password', 'newPassword', 'senha', 'token', 'refreshToken', 'access_token', 'refresh_token', 'mfaToken', 'mfa_token',
-  'totpCode', 'recoveryCode', 'apiKey', 'webhookSecret', 'secret', 'pfx', 'certificado', 'authorization', 'x-api-key', 'csc',
-].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
-
 /**
  * Broker options for one node. Embedded default: no transporter (every service in this process).
  * With REDIS_URL: Redis transporter, so any service can run on any number of nodes.
@@ -59,7 +53,8 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
         pino: {
           options: {
             mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
-            redact: { paths: REDACT, censor: '[redacted]' },
+            // The one walk over every argument: censors secret fields and masks URL credentials
+            // (services/shared/log-masking.ts), in place of pino's `redact`, which walked again.
             hooks: { logMethod(args: unknown[], method: (...a: unknown[]) => void) { method.apply(this, args.map((a) => maskLogValue(a))); } },
           },
           ...(extras.logDestination ? { destination: extras.logDestination } : {}),
