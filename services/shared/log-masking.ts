@@ -45,8 +45,9 @@ export function maskLogValue(value: unknown, depth = 0): unknown {
     }
     return out ?? value;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  // What serializes itself (a Date, a Buffer, anything with toJSON) is left to do so; any other
+  // object, a class instance included, is walked as pino's redact paths walked it.
+  if (ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set || typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
   const keys = Object.keys(value);
   let out: Record<string, unknown> | undefined;
   for (let i = 0; i < keys.length; i++) {

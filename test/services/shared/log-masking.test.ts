@@ -74,6 +74,16 @@ test('maskLogValue returns plain objects and arrays in which nothing changes as 
   t.deepEqual(out.change, { password: '[redacted]' });
 });
 
+test('maskLogValue censors secret fields of class instances too, and leaves what serializes itself alone', (t) => {
+  class Connection { constructor(readonly host: string, readonly password: string) {} }
+  const date = new Date('2026-11-26T10:00:00Z');
+  const buffer = Buffer.from('password');
+  const out = maskLogValue({ connection: new Connection('db', 's3cr3t'), at: date, body: buffer }) as any;
+  t.deepEqual({ ...out.connection }, { host: 'db', password: '[redacted]' });
+  t.is(out.at, date);
+  t.is(out.body, buffer);
+});
+
 test('the broker logger writes secret fields censored', (t) => {
   const logs = captureLogs();
   const config = loadConfig(testEnv({ LOG_LEVEL: 'info' }));
