@@ -301,7 +301,7 @@ const EmissionService: ServiceSchema = {
   async started(this: Service) {
     const self = emissionService(this);
     const { config, clock } = runtimeOf(self.broker);
-    self.store = new DocumentStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn, opts) => self.eventCte(name, ev, onlyIfRowsIn, opts) });
+    self.store = new DocumentStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn, opts) => self.eventCte(name, ev, onlyIfRowsIn, opts), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) });
     self.contingency = new ContingencyStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) });
     self.batches = new BatchStore(self.knex, SCHEMA, () => clock.now());
     const storeDeps: StoreDeps = { knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) };

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { DocumentRecord } from '../../lib/emission/document.js';
+import type { DocumentRecord, Erro } from '../../lib/emission/document.js';
 import type { ResolvedItemView } from '../../lib/classification/note-groups.js';
 import type { Model } from '../../lib/nfe/types.js';
-import type { OutboxCte } from '../mixins/outbox.mixin.js';
+import type { OutboxCte, OutboxRowsCte } from '../mixins/outbox.mixin.js';
 
 /** What the emission service's stores share: their dependencies, a document's row and its numbering space. */
 export interface StoreDeps {
@@ -12,6 +12,16 @@ export interface StoreDeps {
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
   /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
   eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
+  /** Several outbox rows as one writable CTE (services/mixins/outbox.mixin.ts eventsCte); without it, eventCte. */
+  eventsCte?(name: string, events: ReadonlyArray<{ key: string; event: { type: string; partnerId: string; data: Record<string, unknown> } }>, keysIn: string): OutboxRowsCte;
+}
+
+/** What an authority's answer stores with a document: the protocol and nfeProc, or erros[] verbatim. */
+export interface AuthorityDetails {
+  protocol?: string;
+  authorizedAt?: Date;
+  authorizedXml?: string;
+  erros?: Erro[];
 }
 
 export interface NumberSpace {

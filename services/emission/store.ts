@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { BuiltDocument } from '../../lib/emission/pipeline.js';
-import type { DocumentRecord, Erro } from '../../lib/emission/document.js';
+import type { DocumentRecord } from '../../lib/emission/document.js';
 import type { ResolvedItemView } from '../../lib/classification/note-groups.js';
 import { eventData } from '../../lib/emission/document.js';
 import { OPEN_STATUSES, isTerminal, type DocumentStatus, type Transition } from '../../lib/emission/state.js';
@@ -8,10 +8,10 @@ import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../lib/emission/transmission.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { statementsOf } from '../shared/direct-transaction.js';
-import { runStatement } from '../shared/pg-statement.js';
 import { billingCte, transitionStatement, type Cte, type DocumentTables } from './transition-sql.js';
-import { COLUMNS, toRecord, type AfterInsert, type NewDocument, type NumberSpace, type StoreDeps } from './document-row.js';
+import { COLUMNS, toRecord, type AfterInsert, type AuthorityDetails, type NewDocument, type NumberSpace, type StoreDeps } from './document-row.js';
 import { NumberingStore } from './numbering-store.js';
+import { OutcomeGroups } from './outcome-group.js';
 import type { PendingNote } from './numbering-group.js';
 
 /**
@@ -36,17 +36,17 @@ export type TransmissionClaim =
   | { kind: 'started'; doc: DocumentRecord }
   | { kind: Exclude<TransmissionStart['kind'], 'start'>; doc: DocumentRecord };
 
-export interface AuthorityDetails {
-  protocol?: string;
-  authorizedAt?: Date;
-  authorizedXml?: string;
-  erros?: Erro[];
-}
+/** What an authority's answer stores with the document (document-row.ts). */
+export type { AuthorityDetails } from './document-row.js';
 export class DocumentStore {
   private readonly numbering: NumberingStore;
+  /** Terminal answers of this node's own transmissions, written together under load (outcome-group.ts). */
+  private readonly outcomes?: OutcomeGroups;
 
   constructor(private readonly d: StoreDeps) {
     this.numbering = new NumberingStore(d);
+    const { eventsCte } = d;
+    if (eventsCte) this.outcomes = new OutcomeGroups({ knex: d.knex, schema: d.schema, eventsCte: (name, events, keysIn) => eventsCte(name, events, keysIn) });
   }
 
   private t(name: string): string {
@@ -183,36 +183,23 @@ export class DocumentStore {
   /**
    * The terminal outcome of the attempt this process started itself (`known`, as it wrote it), in
    * one statement and no transaction (issue 18: BEGIN, the locking read and COMMIT were three of a
-   * note's round trips). The update applies only while the row is still TRANSMITTING under that
-   * attempt with the key and tpEmis it was sent with, so it never overwrites a newer attempt or a
-   * state another node reached; the history row, billing count and outbox event are written only
-   * if it applied. Otherwise (undefined) applyOutcome decides under the row lock as before.
+   * note's round trips), together with the other notes answered meanwhile (outcome-group.ts). The
+   * update applies only while the row is still TRANSMITTING under that attempt with the key and
+   * tpEmis it was sent with, so it never overwrites a newer attempt or a state another node
+   * reached; the history row, billing count and outbox event are written only if it applied.
+   * Otherwise (undefined) applyOutcome decides under the row lock as before.
    */
   private async applyOwnTerminalOutcome(known: DocumentRecord, trigger: string, tr: Transition, details: AuthorityDetails): Promise<DocumentRecord | undefined> {
-    if (tr.to === null || !isTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.d.eventCte) return undefined;
+    if (tr.to === null || !isTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.outcomes) return undefined;
     const now = this.d.now();
-    const changes: Record<string, Knex.Value | undefined> = {
-      status: tr.to, motivo: tr.motivo, updated_at: now, transmitting_until: null, next_check_at: null,
-      ...(details.protocol !== undefined ? { protocol: details.protocol } : {}),
-      ...(details.authorizedAt ? { authorized_at: details.authorizedAt } : {}),
-      ...(details.erros ? { erros: JSON.stringify(details.erros) } : {}),
-      ...(details.authorizedXml ? { authorized_xml: details.authorizedXml } : {}),
-    };
     const record: DocumentRecord = {
       ...known, status: tr.to, motivo: tr.motivo, updatedAt: now, transmittingUntil: null, nextCheckAt: null,
       protocol: details.protocol !== undefined ? details.protocol : known.protocol, authorizedAt: details.authorizedAt ?? known.authorizedAt,
       erros: details.erros ?? known.erros, hasAuthorizedXml: known.hasAuthorizedXml || !!details.authorizedXml,
     };
     const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
-    // The statement commits by itself: its event is handed to the relay from memory once it returns.
-    const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
-    const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record, 'changed')] : []), ...(outbox ? [outbox] : [])];
-    const statement = transitionStatement(this.tables(), known.id, changes, { from: 'TRANSMITTING', to: tr.to, trigger, motivo: tr.motivo ?? null, detail: details.erros ? { erros: details.erros } : null, at: now },
-      { guard: { status: 'TRANSMITTING', transmissions: known.transmissions, access_key: known.accessKey, tp_emis: known.tpEmis }, also });
-    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: true });
-    if (rows.length !== 1) return undefined;
-    outbox?.written();
-    return record;
+    const written = await this.outcomes.write({ known, to: tr.to, motivo: tr.motivo ?? null, trigger, at: now, details, ...(event ? { event } : {}) });
+    return written ? record : undefined;
   }
 
   /**

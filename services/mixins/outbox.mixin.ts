@@ -86,6 +86,13 @@ export interface OutboxMethods {
    * the claim lapses and any relay offers the row again, as after a crash mid-relay.
    */
   eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
+  /**
+   * eventCte for several events in one writable CTE, each written only if its `key` is among the
+   * `id`s an earlier CTE of the statement (`keysIn`) returned: a statement that changes several
+   * documents writes the events of those it changed. Always handed off (a statement that commits
+   * by itself); `written(keys)` hands over the events of the keys the statement answered.
+   */
+  eventsCte(name: string, events: ReadonlyArray<{ key: string; event: Omit<OutboxEvent, 'id' | 'timestamp'> }>, keysIn: string): OutboxRowsCte;
   /** Hands over what was handed off, then claims and relays every pending row (tests and polls). */
   flushOutbox(): Promise<number>;
 }
@@ -95,6 +102,13 @@ export interface OutboxCte {
   bindings: Knex.Value[];
   /** The row was written: nudges the relay (as enqueueEvent does) or, with `handOff`, hands the event over. */
   written(): void;
+}
+
+export interface OutboxRowsCte {
+  sql: string;
+  bindings: Knex.Value[];
+  /** The statement returned (committed): hands over the events of `keys`, the ones it wrote. */
+  written(keys: ReadonlySet<string>): void;
 }
 
 /**
@@ -120,6 +134,7 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   /** A round should also claim pending rows from the table (the timer, a nudge, a flush). */
   outboxPollWanted?: boolean;
   deliverOutboxEvents(channel: string, events: OutboxEvent[]): Promise<string[]>;
+  handOff(rows: RelayedRow[]): void;
   relayRows(rows: RelayedRow[]): Promise<{ published: number; stalled: Set<string> }>;
   pollOutbox(): Promise<number>;
   deliverHandedOff(): Promise<number>;
@@ -171,16 +186,37 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
           bindings: [table, row.id, row.channel, row.payload, row.created_at, claimedUntil, claimedUntil ? 1 : 0],
           written: () => {
             if (!claimedUntil) { setImmediate(() => this.scheduleOutboxFlush()); return; }
-            (this.outboxHandoff ??= []).push({ id: row.id, channel: row.channel, event: full });
-            // The events handed off within a few milliseconds go to their consumer together and
-            // are marked published in one statement (issue 18: one statement per busy moment, not
-            // per note); their rows are claimed by this node meanwhile.
-            this.outboxHandoffTimer ??= setTimeout(() => {
-              this.outboxHandoffTimer = undefined;
-              this.scheduleOutboxFlush(false);
-            }, HANDOFF_COALESCE_MS);
+            this.handOff([{ id: row.id, channel: row.channel, event: full }]);
           },
         };
+      },
+      eventsCte(this: WithOutbox, name: string, events: ReadonlyArray<{ key: string; event: Omit<OutboxEvent, 'id' | 'timestamp'> }>, keysIn: string): OutboxRowsCte {
+        const now = runtimeOf(this.broker).clock.now();
+        const claimedUntil = new Date(now.getTime() + CLAIM_MS);
+        const rows = events.map(({ key, event }) => ({ key, ...outboxRow(now, event) }));
+        // The first row's casts type the VALUES list's columns.
+        const values = rows.map((_, i) => (i === 0 ? '(?::text, ?::uuid, ?::text, ?::jsonb, ?::timestamptz, ?::timestamptz, 1)' : '(?, ?, ?, ?, ?, ?, 1)')).join(', ');
+        return {
+          sql: `${name} as (insert into ?? (id, channel, payload, created_at, claimed_until, attempts)
+            select v.id, v.channel, v.payload, v.created_at, v.claimed_until, v.attempts from (values ${values}) as v (key, id, channel, payload, created_at, claimed_until, attempts)
+            where v.key in (select id::text from ${keysIn}))`,
+          bindings: [table, ...rows.flatMap((r) => [r.key, r.row.id, r.row.channel, r.row.payload, r.row.created_at, claimedUntil])],
+          written: (keys) => this.handOff(rows.filter((r) => keys.has(r.key)).map((r) => ({ id: r.row.id, channel: r.row.channel, event: r.full }))),
+        };
+      },
+      /**
+       * Events whose rows this node wrote claimed and committed: the ones handed off within a few
+       * milliseconds go to their consumer together and are marked published in one statement
+       * (issue 18: one statement per busy moment, not per note); their rows are claimed by this
+       * node meanwhile.
+       */
+      handOff(this: WithOutbox, rows: RelayedRow[]) {
+        if (!rows.length) return;
+        (this.outboxHandoff ??= []).push(...rows);
+        this.outboxHandoffTimer ??= setTimeout(() => {
+          this.outboxHandoffTimer = undefined;
+          this.scheduleOutboxFlush(false);
+        }, HANDOFF_COALESCE_MS);
       },
       async flushOutbox(this: WithOutbox): Promise<number> {
         // After a round in flight: it may hold handed-off rows this poll could not claim.
