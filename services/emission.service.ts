@@ -301,14 +301,14 @@ const EmissionService: ServiceSchema = {
   async started(this: Service) {
     const self = emissionService(this);
     const { config, clock } = runtimeOf(self.broker);
-    self.store = new DocumentStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev), eventCte: (name, ev, onlyIfRowsIn, opts) => self.eventCte(name, ev, onlyIfRowsIn, opts), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) });
+    self.store = new DocumentStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev), eventCte: (name, ev) => self.eventCte(name, ev), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) });
     self.contingency = new ContingencyStore({ knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) });
     self.batches = new BatchStore(self.knex, SCHEMA, () => clock.now());
     const storeDeps: StoreDeps = { knex: self.knex, schema: SCHEMA, now: () => clock.now(), enqueueEvent: (trx, ev) => self.enqueueEvent(trx, ev) };
     self.storeDeps = storeDeps;
     self.fiscalEvents = new FiscalEventStore(storeDeps);
     self.inutilizacoes = new InutilizacaoStore(storeDeps);
-    self.nfse = new NfseStore({ ...storeDeps, eventCte: (name, ev, onlyIfRowsIn, opts) => self.eventCte(name, ev, onlyIfRowsIn, opts) });
+    self.nfse = new NfseStore({ ...storeDeps, eventCte: (name, ev) => self.eventCte(name, ev), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) });
     self.nfseEvents = new NfseEventStore(storeDeps, self.nfse);
     const metrics = metricsOf(self.broker);
     self.stages = new StageTimer(undefined, stageObserver(metrics));

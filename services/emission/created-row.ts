@@ -6,12 +6,10 @@ import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { transmissionStart } from '../../lib/emission/transmission.js';
 import { toRecord, type NewDocument } from './document-row.js';
 
-export const HISTORY_COLUMNS = 'document_id, from_status, to_status, trigger, motivo, detail, at';
-
 /** A new document's row and its history rows, as the numbering writes them (one note or a group). */
 export interface CreatedRow {
   row: ReturnType<typeof documentRow>;
-  /** In HISTORY_COLUMNS order. */
+  /** In transition-sql.ts HISTORY_COLUMNS order. */
   history: Knex.Value[][];
 }
 

@@ -11,7 +11,7 @@ export interface StoreDeps {
   now(): Date;
   enqueueEvent(trx: Knex.Transaction, event: { type: string; partnerId: string; data: Record<string, unknown> }): Promise<unknown>;
   /** The outbox row as a writable CTE (services/mixins/outbox.mixin.ts); without it, enqueueEvent. */
-  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
+  eventCte?(name: string, event: { type: string; partnerId: string; data: Record<string, unknown> }): OutboxCte;
   /** Several outbox rows as one writable CTE (services/mixins/outbox.mixin.ts eventsCte); without it, eventCte. */
   eventsCte?(name: string, events: ReadonlyArray<{ key: string; event: { type: string; partnerId: string; data: Record<string, unknown> } }>, keysIn: string): OutboxRowsCte;
 }

@@ -10,7 +10,8 @@ import { MAX_NUMBER, numberGroup, numberingGroup, type PendingNote } from './num
 import { togetherOrEach } from './group-claim.js';
 import { NumberForecast } from './number-forecast.js';
 import { statementsOf, supportsDirectTransactions, type DirectTx } from '../shared/direct-transaction.js';
-import { createdRecord, createdRow, HISTORY_COLUMNS } from './created-row.js';
+import { createdRecord, createdRow } from './created-row.js';
+import { HISTORY_COLUMNS } from './transition-sql.js';
 import { bindingRefused, KeyAlreadyBound, PG_UNIQUE_VIOLATION, type AfterInsert, type NewDocument, type StoreDeps } from './document-row.js';
 
 /** Locks a space's sequence row and advances it; the number it held (claimNext). */

@@ -8,10 +8,11 @@ import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../lib/emission/transmission.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { statementsOf } from '../shared/direct-transaction.js';
-import { billingCte, transitionStatement, type Cte, type DocumentTables } from './transition-sql.js';
+import { billingCte, transitionStatement, transitionsStatement, type Cte, type DocumentTables, type GroupedColumn } from './transition-sql.js';
+import { runStatement } from '../shared/pg-statement.js';
 import { COLUMNS, toRecord, type AfterInsert, type AuthorityDetails, type NewDocument, type NumberSpace, type StoreDeps } from './document-row.js';
 import { NumberingStore } from './numbering-store.js';
-import { OutcomeGroups } from './outcome-group.js';
+import { OutcomeGroups, PREPARED_UP_TO } from './outcome-group.js';
 import type { PendingNote } from './numbering-group.js';
 
 /**
@@ -38,15 +39,37 @@ export type TransmissionClaim =
 
 /** What an authority's answer stores with the document (document-row.ts). */
 export type { AuthorityDetails } from './document-row.js';
+/** A terminal answer to the attempt `known` started (as this process wrote it), and the record it makes. */
+interface OwnOutcome {
+  known: DocumentRecord;
+  record: DocumentRecord;
+  trigger: string;
+  details: AuthorityDetails;
+  event: { type: string; partnerId: string; data: Record<string, unknown> } | undefined;
+}
+
+/**
+ * What an own terminal answer writes, and the guard it is written under: still TRANSMITTING under
+ * the attempt, key and tpEmis it was sent with. Details absent from the answer keep their value.
+ */
+const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: GroupedColumn[] } = {
+  set: [
+    { name: 'status', type: 'text' }, { name: 'motivo', type: 'text' }, { name: 'updated_at', type: 'timestamptz' },
+    { name: 'transmitting_until', type: 'timestamptz' }, { name: 'next_check_at', type: 'timestamptz' },
+    { name: 'protocol', type: 'text', keepWhenNull: true }, { name: 'authorized_at', type: 'timestamptz', keepWhenNull: true },
+    { name: 'erros', type: 'jsonb', keepWhenNull: true }, { name: 'authorized_xml', type: 'text', keepWhenNull: true },
+  ],
+  guard: [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }, { name: 'access_key', type: 'text' }, { name: 'tp_emis', type: 'smallint' }],
+};
+
 export class DocumentStore {
   private readonly numbering: NumberingStore;
   /** Terminal answers of this node's own transmissions, written together under load (outcome-group.ts). */
-  private readonly outcomes?: OutcomeGroups;
+  private readonly outcomes?: OutcomeGroups<OwnOutcome>;
 
   constructor(private readonly d: StoreDeps) {
     this.numbering = new NumberingStore(d);
-    const { eventsCte } = d;
-    if (eventsCte) this.outcomes = new OutcomeGroups({ knex: d.knex, schema: d.schema, eventsCte: (name, events, keysIn) => eventsCte(name, events, keysIn) });
+    if (d.eventsCte) this.outcomes = new OutcomeGroups((o) => o.known.id, (outcomes) => this.writeOutcomes(outcomes));
   }
 
   private t(name: string): string {
@@ -172,7 +195,7 @@ export class DocumentStore {
       // The update, its history row, the billing counter and the outbox event in one statement.
       const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
       const outbox = event && this.d.eventCte ? this.d.eventCte('event', event) : undefined;
-      const also = [...(tr.to === 'AUTHORIZED' ? [this.countEmission(record)] : []), ...(outbox ? [outbox] : [])];
+      const also = [...(tr.to === 'AUTHORIZED' ? [billingCte(this.t('billing_counters'), [record], 'changed')] : []), ...(outbox ? [outbox] : [])];
       await this.updateWithHistory(trx, id, { ...changes, ...(authorizedXml ? { authorized_xml: authorizedXml } : {}) }, from, tr.to, trigger, tr.motivo, details.erros ? { erros: details.erros } : null, also);
       if (outbox) outbox.written();
       else if (event) await this.d.enqueueEvent(trx, event);
@@ -198,8 +221,30 @@ export class DocumentStore {
       erros: details.erros ?? known.erros, hasAuthorizedXml: known.hasAuthorizedXml || !!details.authorizedXml,
     };
     const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: eventData(record) } : undefined;
-    const written = await this.outcomes.write({ known, to: tr.to, motivo: tr.motivo ?? null, trigger, at: now, details, ...(event ? { event } : {}) });
-    return written ? record : undefined;
+    return (await this.outcomes.write({ known, record, trigger, details, event })) ? record : undefined;
+  }
+
+  /** The statement of a group of own terminal answers (outcome-group.ts): the ids it changed. */
+  private async writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
+    const items = outcomes.map(({ known, record, trigger, details }) => ({
+      id: known.id,
+      set: {
+        status: record.status, motivo: record.motivo, updated_at: record.updatedAt, transmitting_until: null, next_check_at: null,
+        protocol: details.protocol ?? null, authorized_at: details.authorizedAt ?? null, erros: details.erros ? JSON.stringify(details.erros) : null, authorized_xml: details.authorizedXml ?? null,
+      },
+      guard: { status: 'TRANSMITTING', transmissions: known.transmissions, access_key: known.accessKey, tp_emis: known.tpEmis },
+      entry: { from: 'TRANSMITTING', to: record.status, trigger, motivo: record.motivo, detail: details.erros ? { erros: details.erros } : null, at: record.updatedAt },
+    }));
+    const billed = outcomes.filter((o) => o.record.status === 'AUTHORIZED').map((o) => o.record);
+    const withEvents = outcomes.flatMap((o) => (o.event ? [{ key: o.known.id, event: o.event }] : []));
+    // The statement commits by itself: its events are handed to the relay from memory once it returns.
+    const events = withEvents.length ? this.d.eventsCte!('events', withEvents, 'changed') : undefined;
+    const also = [...(billed.length ? [billingCte(this.t('billing_counters'), billed, 'changed')] : []), ...(events ? [events] : [])];
+    const statement = transitionsStatement(this.tables(), OUTCOME_COLUMNS, items, also);
+    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: outcomes.length <= PREPARED_UP_TO });
+    const changed = new Set<string>(rows.map((r: { id: string }) => r.id));
+    events?.written(changed);
+    return changed;
   }
 
   /**
@@ -240,11 +285,6 @@ export class DocumentStore {
   async usage(partnerId: string, period: string): Promise<{ model: string; environment: number; keyKind: string; billable: boolean; count: number }[]> {
     const rows = await this.d.knex(this.t('billing_counters')).where({ partner_id: partnerId, period }).orderBy(['model', 'environment', 'key_kind']);
     return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
-  }
-
-  /** The billing counter of an authorized note (services/emission/transition-sql.ts billingCte, shared with NFS-e). */
-  private countEmission(doc: DocumentRecord, onlyIfRowsIn?: string): Cte {
-    return billingCte(this.t('billing_counters'), doc, onlyIfRowsIn);
   }
 
   private tables(): DocumentTables {

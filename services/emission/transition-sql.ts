@@ -30,28 +30,24 @@ export interface HistoryEntry {
   at: Date;
 }
 
-const HISTORY_COLUMNS = 'document_id, from_status, to_status, trigger, motivo, detail, at';
+/** Both kinds of documents' history columns, in the order their rows are written. */
+export const HISTORY_COLUMNS = 'document_id, from_status, to_status, trigger, motivo, detail, at';
 const detailJson = (detail: unknown) => (detail ? JSON.stringify(detail) : null);
 const joined = (also: Cte[]) => also.map((a) => `, ${a.sql}`).join('');
 
 /**
- * The update of document `id`, its history row and `also`, in one statement that answers `id` when
- * the update applied. With `guard` (column → the value it must still hold, null included) it
- * applies only to a row that still holds them: a statement that commits by itself, with no lock
- * taken before, changes only the state it was decided on, and its history row follows the update
- * (an `also` that must follow it too reads `onlyIfRowsIn: 'changed'`). Without, for a row the
- * caller's transaction holds locked.
+ * The update of document `id`, its history row and `also`, in one statement that answers `id`
+ * (an `also` CTE can read it from `changed`). For a row the caller's transaction holds locked.
  */
 export function transitionStatement(tables: DocumentTables, id: string, changes: Record<string, Knex.Value | undefined>, entry: HistoryEntry,
-  opts: { guard?: Record<string, Knex.Value>; also?: Cte[] } = {}): Cte {
+  opts: { also?: Cte[] } = {}): Cte {
   const columns = Object.keys(changes).filter((c) => changes[c] !== undefined);
-  const guard = Object.entries(opts.guard ?? {});
   const also = opts.also ?? [];
   return {
-    sql: `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ?${guard.map(() => ' and ?? is not distinct from ?').join('')} returning id)${joined(also)},
+    sql: `with changed as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where id = ? returning id)${joined(also)},
        logged as (insert into ?? (${HISTORY_COLUMNS}) select id, ?, ?, ?, ?, ?::jsonb, ?::timestamptz from changed)
        select id from changed`,
-    bindings: [tables.documents, ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...guard.flatMap(([c, v]) => [c, v]), ...also.flatMap((a) => a.bindings),
+    bindings: [tables.documents, ...columns.flatMap((c) => [c, changes[c] as Knex.Value]), id, ...also.flatMap((a) => a.bindings),
       tables.history, entry.from, entry.to, entry.trigger, entry.motivo, detailJson(entry.detail), entry.at],
   };
 }
@@ -78,6 +74,57 @@ export function insertRowsStatement(tables: DocumentTables, created: ReadonlyArr
   };
 }
 
+/** A column a grouped transition sets or guards: its SQL type types the VALUES list (by its first row). */
+export interface GroupedColumn {
+  name: string;
+  type: string;
+  /** A null value keeps the row's own (an answer without that detail), instead of writing null. */
+  keepWhenNull?: boolean;
+}
+
+/** One document's part of a grouped transition: its new values and guard by column, and its history row. */
+export interface GroupedTransition {
+  id: string;
+  set: Record<string, Knex.Value | undefined>;
+  guard: Record<string, Knex.Value>;
+  entry: HistoryEntry;
+}
+
+/**
+ * transitionStatement with a guard for several documents at once (services/emission/outcome-group.ts):
+ * each row changes only while it still holds its own guard (`is not distinct from`), its history
+ * row follows only if it changed, and `also` CTEs can read the ids that changed from `changed`.
+ * Answers the ids that changed. Column names are the store's own constants, written into the text.
+ */
+export function transitionsStatement(tables: DocumentTables, columns: { set: readonly GroupedColumn[]; guard: readonly GroupedColumn[] }, items: readonly GroupedTransition[], also: Cte[] = []): Cte {
+  const input = [
+    { name: 'id', type: 'uuid' },
+    ...columns.set.map((c) => ({ name: `s_${c.name}`, type: c.type })),
+    ...columns.guard.map((c) => ({ name: `g_${c.name}`, type: c.type })),
+    ...HISTORY_INPUT,
+  ];
+  const rows = items.map((_, i) => `(${input.map((c) => (i === 0 ? `?::${c.type}` : '?')).join(', ')})`).join(', ');
+  const sets = columns.set.map((c) => (c.keepWhenNull ? `${c.name} = coalesce(i.s_${c.name}, d.${c.name})` : `${c.name} = i.s_${c.name}`)).join(', ');
+  const guards = columns.guard.map((c) => ` and d.${c.name} is not distinct from i.g_${c.name}`).join('');
+  return {
+    sql: `with input (${input.map((c) => c.name).join(', ')}) as (values ${rows}),
+       changed as (update ?? as d set ${sets} from input as i where d.id = i.id${guards} returning d.id)${joined(also)},
+       logged as (insert into ?? (${HISTORY_COLUMNS}) select i.id, i.h_from, i.h_to, i.h_trigger, i.h_motivo, i.h_detail, i.h_at from input as i join changed as c on c.id = i.id)
+       select id from changed`,
+    bindings: [
+      ...items.flatMap((t) => [t.id, ...columns.set.map((c) => t.set[c.name] ?? null), ...columns.guard.map((c) => t.guard[c.name] ?? null),
+        t.entry.from, t.entry.to, t.entry.trigger, t.entry.motivo, detailJson(t.entry.detail), t.entry.at]),
+      tables.documents, ...also.flatMap((a) => a.bindings), tables.history,
+    ],
+  };
+}
+
+/** A grouped transition's history columns in its VALUES list. */
+const HISTORY_INPUT = [
+  { name: 'h_from', type: 'text' }, { name: 'h_to', type: 'text' }, { name: 'h_trigger', type: 'text' },
+  { name: 'h_motivo', type: 'text' }, { name: 'h_detail', type: 'jsonb' }, { name: 'h_at', type: 'timestamptz' },
+];
+
 /** What the billing counter of an authorized document is keyed by. */
 export interface Billed {
   partnerId: string;
@@ -89,27 +136,14 @@ export interface Billed {
 }
 
 /**
- * API.md: test-key emissions are not billed; they are counted apart. A writable CTE `billed`,
- * written in the statement of the authorization itself (issue 18: one round trip less per note);
- * with `onlyIfRowsIn`, only if that earlier CTE returned rows.
+ * The billing counters of authorized documents (API.md: test-key emissions are not billed; they
+ * are counted apart), as a writable CTE `billed` in the statement of the authorization itself
+ * (issue 18: no round trip of its own). Each document counts only if its id is among those the
+ * earlier CTE `idsIn` returned (the update that authorized it), and each counter is incremented
+ * once for all its documents. Counters are taken in key order, so two statements counting for the
+ * same partners never wait for each other crosswise.
  */
-export function billingCte(table: string, doc: Billed, onlyIfRowsIn?: string): Cte {
-  // A select has no target column types to infer its parameters from: they are cast.
-  const values = onlyIfRowsIn ? `select ?, ?, ?, ?::smallint, ?, ?::boolean, 1 where exists (select 1 from ${onlyIfRowsIn})` : 'values (?, ?, ?, ?, ?, ?, 1)';
-  return {
-    sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count) ${values}
-      on conflict (partner_id, period, model, environment, key_kind) do update set count = b.count + 1)`,
-    bindings: [table, ...billingKey(doc)],
-  };
-}
-
-/**
- * billingCte for several documents (services/emission/outcome-group.ts), each counted only if its
- * id is among those the earlier CTE `idsIn` returned: one increment per counter for all its
- * documents. Counters are taken in key order, so two such statements counting for the same
- * partners never wait for each other crosswise.
- */
-export function billingRowsCte(table: string, docs: ReadonlyArray<Billed & { id: string }>, idsIn: string): Cte {
+export function billingCte(table: string, docs: ReadonlyArray<Billed & { id: string }>, idsIn: string): Cte {
   const values = docs.map((_, i) => (i === 0 ? '(?::uuid, ?::text, ?::text, ?::text, ?::smallint, ?::text, ?::boolean)' : '(?, ?, ?, ?, ?, ?, ?)')).join(', ');
   return {
     sql: `billed as (insert into ?? as b (partner_id, period, model, environment, key_kind, billable, count)

@@ -76,21 +76,18 @@ export interface OutboxMethods {
   enqueueEvent(trx: Knex | Knex.Transaction, event: Omit<OutboxEvent, 'id' | 'timestamp'> & { id?: string; timestamp?: string }): Promise<OutboxEvent>;
   /**
    * The same row as a writable CTE (`<name> as (insert …)`) for the caller to put in a statement
-   * of its transaction (issue 18: a round trip less on a hot path). With `onlyIfRowsIn` (the name
-   * of an earlier CTE of the statement) the row is written only if that CTE returned rows.
-   *
-   * `handOff`: for a statement that commits by itself (no explicit transaction). The row is
-   * written already claimed by this node, and `written()`, called once the statement returned (so
-   * committed) and wrote the row, hands the event to the consumer from memory: no claiming
-   * statement, and no wait for the next poll. If this node stops before the consumer took it,
-   * the claim lapses and any relay offers the row again, as after a crash mid-relay.
+   * of its transaction (issue 18: a round trip less on a hot path); `written()` once it committed.
    */
-  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string, opts?: { handOff?: boolean }): OutboxCte;
+  eventCte(name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte;
   /**
-   * eventCte for several events in one writable CTE, each written only if its `key` is among the
-   * `id`s an earlier CTE of the statement (`keysIn`) returned: a statement that changes several
-   * documents writes the events of those it changed. Always handed off (a statement that commits
-   * by itself); `written(keys)` hands over the events of the keys the statement answered.
+   * Several events in one writable CTE, for a statement that commits by itself (no explicit
+   * transaction), each written only if its `key` is among the `id`s an earlier CTE of the
+   * statement (`keysIn`) returned: a statement that changes several documents writes the events
+   * of those it changed. The rows are written already claimed by this node, and `written(keys)`,
+   * called once the statement returned (so committed), hands the events of the keys it changed to
+   * the consumer from memory: no claiming statement, and no wait for the next poll. If this node
+   * stops before the consumer took them, the claim lapses and any relay offers the rows again, as
+   * after a crash mid-relay.
    */
   eventsCte(name: string, events: ReadonlyArray<{ key: string; event: Omit<OutboxEvent, 'id' | 'timestamp'> }>, keysIn: string): OutboxRowsCte;
   /** Hands over what was handed off, then claims and relays every pending row (tests and polls). */
@@ -100,7 +97,7 @@ export interface OutboxMethods {
 export interface OutboxCte {
   sql: string;
   bindings: Knex.Value[];
-  /** The row was written: nudges the relay (as enqueueEvent does) or, with `handOff`, hands the event over. */
+  /** The row was written and committed: nudges the relay (as enqueueEvent does). */
   written(): void;
 }
 
@@ -127,7 +124,7 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   outboxAgain?: boolean;
   outboxRound?: Promise<unknown>;
   outboxLogThrottle?: LogThrottle;
-  /** Events written claimed by this node (eventCte `handOff`), waiting for the next round. */
+  /** Events written claimed by this node (eventsCte), waiting for the next round. */
   outboxHandoff?: RelayedRow[];
   /** The round that will deliver them, once the events of the same moment have joined. */
   outboxHandoffTimer?: NodeJS.Timeout;
@@ -173,21 +170,12 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
         setImmediate(() => this.scheduleOutboxFlush());
         return full;
       },
-      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>, onlyIfRowsIn?: string, opts: { handOff?: boolean } = {}): OutboxCte {
-        const now = runtimeOf(this.broker).clock.now();
-        const { full, row } = outboxRow(now, event);
-        const claimedUntil = opts.handOff ? new Date(now.getTime() + CLAIM_MS) : null;
-        // A select has no target column types to infer its parameters from: they are cast.
-        const values = onlyIfRowsIn
-          ? `select ?::uuid, ?, ?::jsonb, ?::timestamptz, ?::timestamptz, ?::int where exists (select 1 from ${onlyIfRowsIn})`
-          : 'values (?, ?, ?, ?, ?, ?)';
+      eventCte(this: WithOutbox, name: string, event: Omit<OutboxEvent, 'id' | 'timestamp'>): OutboxCte {
+        const { row } = outboxRow(runtimeOf(this.broker).clock.now(), event);
         return {
-          sql: `${name} as (insert into ?? (id, channel, payload, created_at, claimed_until, attempts) ${values})`,
-          bindings: [table, row.id, row.channel, row.payload, row.created_at, claimedUntil, claimedUntil ? 1 : 0],
-          written: () => {
-            if (!claimedUntil) { setImmediate(() => this.scheduleOutboxFlush()); return; }
-            this.handOff([{ id: row.id, channel: row.channel, event: full }]);
-          },
+          sql: `${name} as (insert into ?? (id, channel, payload, created_at) values (?, ?, ?, ?))`,
+          bindings: [table, row.id, row.channel, row.payload, row.created_at],
+          written: () => { setImmediate(() => this.scheduleOutboxFlush()); },
         };
       },
       eventsCte(this: WithOutbox, name: string, events: ReadonlyArray<{ key: string; event: Omit<OutboxEvent, 'id' | 'timestamp'> }>, keysIn: string): OutboxRowsCte {

@@ -6,7 +6,8 @@ import { nfseEventData, type NfseRecord } from '../../../lib/emission/nfse/docum
 import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from '../../../lib/emission/nfse/state.js';
 import type { AdesaoMunicipio } from '../../../lib/nfse/types.js';
 import type { StoreDeps } from '../document-row.js';
-import { billingCte, transitionStatement, type Cte, type DocumentTables, type HistoryEntry } from '../transition-sql.js';
+import { billingCte, transitionStatement, transitionsStatement, type Cte, type DocumentTables, type GroupedColumn, type HistoryEntry } from '../transition-sql.js';
+import { OutcomeGroups, PREPARED_UP_TO } from '../outcome-group.js';
 import { statementsOf, type DirectTx } from '../../shared/direct-transaction.js';
 import { runStatement } from '../../shared/pg-statement.js';
 import { toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
@@ -55,6 +56,28 @@ function answered(current: NfseRecord, tr: { to: NfseStatus; motivo: string | nu
   return { columns, record };
 }
 
+/** A terminal answer to the attempt `known` started (as this process wrote it): what it writes and the record it makes. */
+interface OwnOutcome {
+  known: NfseRecord;
+  record: NfseRecord;
+  columns: Record<string, Knex.Value | undefined>;
+  trigger: string;
+  details: SefinDetails;
+  event: { type: string; partnerId: string; data: Record<string, unknown> } | undefined;
+}
+
+/** The columns `answered` writes (details absent from the answer keep their value), and the guard of an own answer. */
+const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: GroupedColumn[] } = {
+  set: [
+    { name: 'status', type: 'text' }, { name: 'motivo', type: 'text' }, { name: 'updated_at', type: 'timestamptz' },
+    { name: 'transmitting_until', type: 'timestamptz' }, { name: 'next_check_at', type: 'timestamptz' },
+    { name: 'chave_acesso', type: 'text', keepWhenNull: true }, { name: 'numero_nfse', type: 'text', keepWhenNull: true },
+    { name: 'nfse_xml', type: 'text', keepWhenNull: true }, { name: 'authorized_at', type: 'timestamptz', keepWhenNull: true },
+    { name: 'erros', type: 'jsonb', keepWhenNull: true }, { name: 'alertas', type: 'jsonb', keepWhenNull: true },
+  ],
+  guard: [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }],
+};
+
 export interface NfseListFilter {
   partnerId: string;
   status?: NfseStatus;
@@ -70,8 +93,12 @@ export class NfseStore {
   /** New DPS and their nDPS (nfse/numbering.ts). */
   private readonly numbering: NfseNumbering;
 
+  /** Terminal answers of this node's own transmissions, written together under load (outcome-group.ts). */
+  private readonly outcomes?: OutcomeGroups<OwnOutcome>;
+
   constructor(private readonly d: StoreDeps) {
     this.numbering = new NfseNumbering(d, this.tables);
+    if (d.eventsCte) this.outcomes = new OutcomeGroups((o) => o.known.id, (outcomes) => this.writeOutcomes(outcomes));
   }
 
   private t(name: string): string {
@@ -180,7 +207,7 @@ export class NfseStore {
       const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) } : undefined;
       const outbox = event && this.d.eventCte ? this.d.eventCte('event', event) : undefined;
       await this.transition(statementsOf(trx), id, columns, { from, to: tr.to, trigger, motivo: tr.motivo, detail: details.erros ? { erros: details.erros } : null, at: now },
-        { also: [...this.authorizedCtes(record), ...(outbox ? [outbox] : [])] });
+        { also: [...this.authorizedCtes([record]), ...(outbox ? [outbox] : [])] });
       if (outbox) outbox.written();
       else if (event) await this.d.enqueueEvent(trx, event);
       return record;
@@ -189,26 +216,34 @@ export class NfseStore {
 
   /**
    * The terminal answer to the attempt this process started itself (`known`, as it wrote it), in
-   * one statement and no transaction, as the NF-e store does it (issue 18: BEGIN, the locking read
-   * and COMMIT were three of a DPS's round trips). The update applies only while the row is still
-   * TRANSMITTING under that attempt, so it never overwrites a newer attempt or a state another node
-   * reached; the history row, billing count, adherence and outbox event follow it only if it
-   * applied, and the event goes to the relay from memory once the statement returned (handOff:
-   * services/mixins/outbox.mixin.ts). Otherwise (undefined) applyOutcome decides under the row lock.
+   * one statement and no transaction, with the other DPS answered meanwhile (outcome-group.ts), as
+   * the NF-e store does it (issue 18: BEGIN, the locking read and COMMIT were three of a DPS's round
+   * trips). The update applies only while the row is still TRANSMITTING under that attempt, so it
+   * never overwrites a newer attempt or a state another node reached; the history row, billing
+   * count, adherence and outbox event follow it only if it applied, and the event goes to the relay
+   * from memory once the statement returned (handOff: services/mixins/outbox.mixin.ts). Otherwise
+   * (undefined) applyOutcome decides under the row lock.
    */
   private async applyOwnTerminalOutcome(known: NfseRecord, trigger: string, tr: NfseTransition, details: SefinDetails): Promise<NfseRecord | undefined> {
-    if (tr.to === null || !isNfseTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.d.eventCte) return undefined;
-    const now = this.d.now();
-    const { columns, record } = answered(known, tr, details, now, null);
+    if (tr.to === null || !isNfseTerminal(tr.to) || known.status !== 'TRANSMITTING' || !this.outcomes) return undefined;
+    const { columns, record } = answered(known, tr, details, this.d.now(), null);
     const event = tr.event ? { type: tr.event, partnerId: record.partnerId, data: nfseEventData(record) } : undefined;
-    const outbox = event ? this.d.eventCte('event', event, 'changed', { handOff: true }) : undefined;
-    // Outside any transaction: the statement commits by itself.
-    const autocommit: DirectTx = { query: (sql, bindings, opts) => runStatement(this.d.knex, sql, bindings, opts) };
-    const rows = await this.transition(autocommit, known.id, columns, { from: 'TRANSMITTING', to: tr.to, trigger, motivo: tr.motivo, detail: details.erros ? { erros: details.erros } : null, at: now },
-      { guard: { status: 'TRANSMITTING', transmissions: known.transmissions }, also: [...this.authorizedCtes(record, 'changed'), ...(outbox ? [outbox] : [])] });
-    if (rows.length !== 1) return undefined;
-    outbox?.written();
-    return record;
+    return (await this.outcomes.write({ known, record, columns, trigger, details, event })) ? record : undefined;
+  }
+
+  /** The statement of a group of own terminal answers (outcome-group.ts): the ids it changed. */
+  private async writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
+    const items = outcomes.map(({ known, record, columns, trigger, details }) => ({
+      id: known.id, set: columns, guard: { status: 'TRANSMITTING', transmissions: known.transmissions },
+      entry: { from: 'TRANSMITTING', to: record.status, trigger, motivo: record.motivo, detail: details.erros ? { erros: details.erros } : null, at: record.updatedAt },
+    }));
+    const withEvents = outcomes.flatMap((o) => (o.event ? [{ key: o.known.id, event: o.event }] : []));
+    const events = withEvents.length ? this.d.eventsCte!('events', withEvents, 'changed') : undefined;
+    const statement = transitionsStatement(this.tables, OUTCOME_COLUMNS, items, [...this.authorizedCtes(outcomes.map((o) => o.record)), ...(events ? [events] : [])]);
+    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: outcomes.length <= PREPARED_UP_TO });
+    const changed = new Set<string>(rows.map((r: { id: string }) => r.id));
+    events?.written(changed);
+    return changed;
   }
 
   /** Due open DPS for this node's reconciliation (SKIP LOCKED; live leases are left alone). */
@@ -240,27 +275,34 @@ export class NfseStore {
   }
 
   /**
-   * What an authorization writes besides the DPS: the billing counter (counted as NF-e's, under
-   * model NFSe) and, rule 9, the emitter's municipality as adhering to the national standard (the
-   * DPS was accepted there), in the authorization's statement.
+   * What the authorization of `docs` writes besides the DPS, for those the earlier CTE `changed`
+   * returned: the billing counters (counted as NF-e's, under model NFSe) and, rule 9, the emitters'
+   * municipalities as adhering to the national standard (the DPS was accepted there), in the
+   * authorization's statement.
    */
-  private authorizedCtes(doc: NfseRecord, onlyIfRowsIn?: string): Cte[] {
-    if (doc.status !== 'AUTHORIZED') return [];
-    const billed = billingCte(this.t('billing_counters'), { ...doc, model: 'NFSe' }, onlyIfRowsIn);
+  private authorizedCtes(docs: readonly NfseRecord[]): Cte[] {
+    const authorized = docs.filter((doc) => doc.status === 'AUTHORIZED');
+    if (!authorized.length) return [];
+    const billed = billingCte(this.t('billing_counters'), authorized.map((doc) => ({ ...doc, model: 'NFSe' })), 'changed');
     const municipalities = this.t('nfse_municipalities');
+    const values = authorized.map((_, i) => (i === 0 ? '(?::uuid, ?::text, ?::smallint)' : '(?, ?, ?)')).join(', ');
     // Written only when the row says otherwise: every DPS of a municipality would otherwise take
-    // its row's lock (the upsert's) for what it already says.
+    // its row's lock (the upsert's) for what it already says. In key order, as the counters.
     const adhered = {
-      sql: `adhered as (insert into ?? as m (codigo_municipio, environment, adesao, mensagem, updated_at) select ?, ?::smallint, 'aderente', null::text, ?::timestamptz
-          where not exists (select 1 from ?? where codigo_municipio = ? and environment = ? and adesao = 'aderente' and mensagem is null)${onlyIfRowsIn ? ` and exists (select 1 from ${onlyIfRowsIn})` : ''}
+      sql: `adhered as (insert into ?? as m (codigo_municipio, environment, adesao, mensagem, updated_at)
+          select distinct v.codigo_municipio, v.environment, 'aderente', null::text, ?::timestamptz
+          from (values ${values}) as v (document_id, codigo_municipio, environment)
+          where v.document_id in (select id from changed)
+            and not exists (select 1 from ?? as x where x.codigo_municipio = v.codigo_municipio and x.environment = v.environment and x.adesao = 'aderente' and x.mensagem is null)
+          order by v.codigo_municipio, v.environment
         on conflict (codigo_municipio, environment) do update set adesao = excluded.adesao, mensagem = excluded.mensagem, updated_at = excluded.updated_at)`,
-      bindings: [municipalities, doc.codigoMunicipio, doc.environment, this.d.now(), municipalities, doc.codigoMunicipio, doc.environment],
+      bindings: [municipalities, this.d.now(), ...authorized.flatMap((doc) => [doc.id, doc.codigoMunicipio, doc.environment]), municipalities],
     };
     return [billed, adhered];
   }
 
   /** A state change, its history row and `opts.also` in one statement (services/emission/transition-sql.ts); the rows it changed. */
-  private async transition(q: DirectTx, id: string, changes: Record<string, Knex.Value | undefined>, entry: HistoryEntry, opts: { guard?: Record<string, Knex.Value>; also?: Cte[] } = {}): Promise<unknown[]> {
+  private async transition(q: DirectTx, id: string, changes: Record<string, Knex.Value | undefined>, entry: HistoryEntry, opts: { also?: Cte[] } = {}): Promise<unknown[]> {
     const statement = transitionStatement(this.tables, id, changes, entry, opts);
     return (await q.query(statement.sql, statement.bindings, { prepare: true })).rows;
   }

@@ -2,8 +2,11 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../support/stack.js';
 import type { DocumentStore } from '../../../services/emission/store.js';
+import type { NfseStore, NewNfse } from '../../../services/emission/nfse/store.js';
 import type { DocumentRecord } from '../../../lib/emission/document.js';
+import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 import type { Transition } from '../../../lib/emission/state.js';
+import type { NfseTransition } from '../../../lib/emission/nfse/state.js';
 
 /**
  * The terminal answers of a node's own transmissions that arrive while earlier ones are being
@@ -13,12 +16,17 @@ import type { Transition } from '../../../lib/emission/state.js';
  */
 let stack: Stack;
 let store: DocumentStore;
+let nfse: NfseStore;
 const grouped: string[] = [];
+const groupedDps: string[] = [];
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
-  store = (stack.nodes[0]!.getLocalService('v1.emission') as unknown as { store: DocumentStore }).store;
-  stack.knex.on('query', (q: { sql: string }) => { if (/^with input \(id, transmissions/.test(q.sql)) grouped.push(q.sql); });
+  ({ store, nfse } = stack.nodes[0]!.getLocalService('v1.emission') as unknown as { store: DocumentStore; nfse: NfseStore });
+  stack.knex.on('query', (q: { sql: string }) => {
+    if (/^with input \(id, s_status[\s\S]*update "emission"\."documents"/.test(q.sql)) grouped.push(q.sql);
+    if (/^with input \(id, s_status[\s\S]*update "emission"\."nfse_documents"/.test(q.sql)) groupedDps.push(q.sql);
+  });
 });
 test.after.always(async () => { await stack?.stop(); });
 
@@ -51,7 +59,7 @@ const answerAll = (answers: Array<{ doc: DocumentRecord; tr: Transition; details
 const rowOf = (id: string) => stack.knex('emission.documents').where({ id }).first('status', 'protocol', 'authorized_xml', 'erros', 'motivo', 'transmitting_until', 'next_check_at', 'transmissions');
 const historyOf = (id: string) => stack.knex('emission.document_history').where({ document_id: id }).orderBy('id').select('from_status', 'to_status', 'trigger', 'motivo', 'detail');
 const eventsOf = async (partnerId: string) => (await stack.knex('emission.outbox').whereRaw(`payload->>'partnerId' = ?`, [partnerId]).select('payload'))
-  .map((r: any) => [r.payload.type, r.payload.data.invoiceId]).sort();
+  .map((r: any) => [r.payload.type, r.payload.data.invoiceId ?? r.payload.data.nfseId]).sort();
 const countersOf = (partnerId: string) => stack.knex('emission.billing_counters').where({ partner_id: partnerId }).orderBy('key_kind').select('key_kind', 'billable', 'count');
 
 test.serial('answers that arrive together are written in one statement, each with its row, history, billing count and event', async (t) => {
@@ -146,4 +154,50 @@ test.serial('the events written by a group are handed to the relay and published
     await new Promise((r) => setTimeout(r, 50));
   }
   t.pass();
+});
+
+/** `n` DPS of a série of their own in `codigoMunicipio`, stored TRANSMITTING as the emission stores them. */
+async function transmittingDps(n: number, over: Partial<NewNfse>): Promise<NfseRecord[]> {
+  const doc: NewNfse = {
+    issuerId: randomUUID(), serie: 1, environment: 2, partnerId: `partner-${randomUUID()}`, keyKind: 'live', codigoMunicipio: '3550308', amountCents: 150000n,
+    requestBody: { dps: true }, idempotencyKey: null, idempotencyFingerprint: null, emittedAt: new Date('2026-11-26T10:00:00-03:00'), avisos: [], ...over,
+  };
+  const built = async (nDps: number) => ({ xml: `<DPS n="${nDps}"/>`, idDps: `DPS${doc.codigoMunicipio}${String(nDps).padStart(35, '0')}` });
+  const settled = await nfse.createNumberedGroup(Array.from({ length: n }, () => ({ doc, build: built })));
+  return settled.map((s) => (s as PromiseFulfilledResult<NfseRecord>).value);
+}
+
+test.serial('DPS answers that arrive together are written in one statement: rows, history, NFSe counters, each municipality marked adhering once, events', async (t) => {
+  const partnerId = `partner-${randomUUID()}`;
+  // One municipality Sefin said was not adhering, one not known yet.
+  await stack.knex('emission.nfse_municipalities').insert({ codigo_municipio: '4106902', environment: 2, adesao: 'nao_aderente', mensagem: 'E0037', updated_at: new Date('2026-11-01T00:00:00Z') });
+  const curitiba = await transmittingDps(3, { partnerId, codigoMunicipio: '4106902' });
+  const campinas = await transmittingDps(3, { partnerId, codigoMunicipio: '3509502' });
+  const [stale] = campinas.splice(2, 1);
+  await stack.knex('emission.nfse_documents').where({ id: stale!.id }).update({ transmissions: 2 });
+  const AUTHORIZED_DPS: NfseTransition = { to: 'AUTHORIZED', motivo: null, event: 'invoice.authorized' };
+  const REJECTED_DPS: NfseTransition = { to: 'REJECTED', motivo: 'E0014 - Conjunto de Série e Número já existe', event: 'invoice.rejected' };
+  const authorized = (doc: NfseRecord) => ({ chaveAcesso: `3550308${doc.nDps}`.padEnd(50, '0'), numeroNfse: String(doc.nDps), nfseXml: `<NFSe n="${doc.nDps}"/>`, authorizedAt: new Date('2026-11-26T13:00:01Z') });
+  const answers = [
+    ...curitiba.map((doc, i) => (i === 1 ? { doc, tr: REJECTED_DPS, details: { erros: [{ codigo: 'E0014', descricao: 'Conjunto de Série e Número já existe' }] } } : { doc, tr: AUTHORIZED_DPS, details: authorized(doc) })),
+    ...[...campinas, stale!].map((doc) => ({ doc, tr: AUTHORIZED_DPS, details: authorized(doc) })),
+  ];
+  groupedDps.length = 0;
+  const settled = await Promise.allSettled(answers.map(({ doc, tr, details }) => nfse.applyOutcome(doc.id, doc.transmissions, `submit:${tr.to}`, tr, details, doc)));
+  t.deepEqual(settled.map((r) => r.status === 'fulfilled' && r.value.status), ['AUTHORIZED', 'REJECTED', 'AUTHORIZED', 'AUTHORIZED', 'AUTHORIZED', 'TRANSMITTING']);
+  t.is(groupedDps.length, 3, 'two alone, then the four that waited together');
+  const rows = await stack.knex('emission.nfse_documents').whereIn('id', answers.map((a) => a.doc.id)).select('id', 'status', 'numero_nfse', 'nfse_xml', 'erros', 'transmitting_until');
+  for (const { doc, tr, details } of answers.slice(0, 5)) {
+    t.deepEqual(rows.find((r: any) => r.id === doc.id), {
+      id: doc.id, status: tr.to, transmitting_until: null, numero_nfse: 'numeroNfse' in details ? details.numeroNfse : null,
+      nfse_xml: 'nfseXml' in details ? details.nfseXml : null, erros: 'erros' in details ? details.erros : null,
+    });
+    t.deepEqual((await stack.knex('emission.nfse_history').where({ document_id: doc.id }).orderBy('id').select('from_status', 'to_status')).slice(-1), [{ from_status: 'TRANSMITTING', to_status: tr.to }]);
+  }
+  t.deepEqual(await stack.knex('emission.billing_counters').where({ partner_id: partnerId }).select('model', 'key_kind', 'count'), [{ model: 'NFSe', key_kind: 'live', count: 4 }]);
+  t.deepEqual(await stack.knex('emission.nfse_municipalities').whereIn('codigo_municipio', ['4106902', '3509502']).orderBy('codigo_municipio').select('codigo_municipio', 'adesao', 'mensagem'), [
+    { codigo_municipio: '3509502', adesao: 'aderente', mensagem: null },
+    { codigo_municipio: '4106902', adesao: 'aderente', mensagem: null },
+  ]);
+  t.deepEqual(await eventsOf(partnerId), answers.slice(0, 5).map((a) => [a.tr.event, a.doc.id]).sort());
 });

@@ -146,7 +146,7 @@ test('a channel whose consumer is down, with more pending rows than one claim, d
   t.is(Number((await stack.knex('quiet_test.outbox').whereNull('published_at').whereNull('claimed_until').count('* as n'))[0]!.n), 150, 'released for the next poll');
 });
 
-/** A producer as emission's outcome is: the event's row in a statement that commits by itself, handed off (eventCte handOff). */
+/** A producer as emission's outcome is: the event's row in a statement that commits by itself, handed off (eventsCte). */
 const HandOff: ServiceSchema = {
   name: 'outbox-test-handoff',
   // No poll in the test's time: only the hand-off can deliver.
@@ -155,10 +155,10 @@ const HandOff: ServiceSchema = {
     emit: {
       visibility: 'public',
       async handler(this: any, ctx: any) {
-        const cte = this.eventCte('event', ctx.params, undefined, { handOff: true });
-        await this.knex.raw(`with ${cte.sql} select 1`, cte.bindings);
-        cte.written();
-        return JSON.parse(cte.bindings[3] as string);
+        const cte = this.eventsCte('events', [{ key: 'changed-row', event: ctx.params }], 'changed');
+        await this.knex.raw(`with changed as (select 'changed-row' as id), ${cte.sql} select 1`, cte.bindings);
+        cte.written(new Set(['changed-row']));
+        return JSON.parse(cte.bindings[4] as string);
       },
     },
   },
@@ -189,7 +189,7 @@ test('a handed-off event reaches the dispatcher from memory: its row is written 
   t.is(row.claimed_until, null);
   t.is(row.attempts, 1, 'written claimed, as attempt 1');
   t.is(seen.length, 2, seen.join('\n'));
-  t.regex(seen[0]!, /^with event as \(insert into "handoff_test"\."outbox"/);
+  t.regex(seen[0]!, /^with changed as \(select .changed-row. as id\), events as \(insert into "handoff_test"\."outbox"/);
   t.regex(seen[1]!, /^update "handoff_test"\."outbox" set published_at = \$1, claimed_until = null where id in \(\$2\)$/);
 });
 
