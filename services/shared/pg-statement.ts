@@ -64,9 +64,12 @@ export function hasPgConnections(knex: Knex): boolean {
   return (knex.client as { dialect?: string }).dialect === 'postgresql' && (knex.client.config as { client?: unknown }).client === 'pg';
 }
 
-/** One statement on a pooled connection, outside any transaction; through `knex.raw` on PGlite. */
+/**
+ * One statement on a pooled connection, outside any transaction; through `knex.raw` on PGlite, or
+ * in the transaction `knex` is one (its connection is the transaction's).
+ */
 export async function runStatement(knex: Knex, sql: string, bindings: readonly Knex.RawBinding[], opts: StatementOptions = {}): Promise<PgResult> {
-  if (!hasPgConnections(knex)) return await knex.raw(sql, bindings as Knex.RawBinding[]) as PgResult;
+  if (!hasPgConnections(knex) || (knex as Knex & { isTransaction?: boolean }).isTransaction) return await knex.raw(sql, bindings as Knex.RawBinding[]) as PgResult;
   const connection = await knex.client.acquireConnection() as PgConnection;
   try {
     return await runOn(knex, connection, sql, bindings, opts) as PgResult;

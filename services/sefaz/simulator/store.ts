@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { runStatement } from '../../shared/pg-statement.js';
 import type { SequenceFormat } from '../../../lib/sefaz/simulator/responses.js';
 
 /** The simulator's memory of what it received (schema `simulator`, migrations/simulator). */
@@ -107,10 +108,12 @@ export class SimulatorStore {
     if (head === undefined || tail === undefined || rest.length) throw new Error('authorizeNote: the protNFe must hold the nProt mark once');
     const seq = (n: string | SequenceFormat) => (typeof n === 'string' ? [n, null, null] : [null, n.prefix, n.digits]);
     const n = a.note;
-    const r = await this.knex.raw(
+    // The simulator's one statement per note: prepared, without knex's runner (services/shared/pg-statement.ts).
+    const r = await runStatement(this.knex,
       `select * from ${this.t('authorize_note')}(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::smallint, ?, ?::timestamptz, ?::timestamptz, ?, ?::smallint)`,
       [seriesLockKey(n), ...seq(a.receipt), ...seq(a.protocol), head, tail, n.access_key, n.cnpj, n.model, n.serie, n.numero, n.tp_amb, n.c_uf,
         n.authorized_at, n.dh_emi, a.saveReceipt?.c_uf ?? null, a.saveReceipt?.tp_amb ?? null] as Knex.Value[],
+      { prepare: true },
     );
     const row = r.rows[0] as { outcome: AuthorizationOutcome['outcome']; receipt: string; protocol: string; existing_key: string | null; existing_receipt: string | null };
     return {
