@@ -8,6 +8,7 @@
 import { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { NFE_NS } from '../sefaz/services.js';
 import type { DanfeParty, DanfeView } from './view-model.js';
+import { parseXml } from '../xml/parse.js';
 
 export const CCE_EVENT = '110110';
 
@@ -41,7 +42,7 @@ const text = (el: XmlElement | null, name: string): string => child(el, name)?.c
 export function buildDacceView(procEvento: string, note: DanfeView | null = null): DacceView {
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(procEvento);
+    doc = parseXml(procEvento);
   } catch (err) {
     throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
   }

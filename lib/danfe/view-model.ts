@@ -8,6 +8,7 @@
  */
 import { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { NFE_NS } from '../sefaz/services.js';
+import { parseXml } from '../xml/parse.js';
 
 export interface DanfeAddress {
   logradouro: string;
@@ -221,7 +222,7 @@ function transport(transp: G): DanfeTransport {
 export function buildDanfeView(xml: string, options: DanfeViewOptions = {}): DanfeView {
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml);
+    doc = parseXml(xml);
   } catch (err) {
     throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
   }

@@ -12,6 +12,7 @@ import { child, municipioUf, party, text, type DanfsePartyView } from './xml-rea
 import {
   COFINS_RETIDO, OP_SIMP_NAC, PIS_RETIDO, REG_AP_TRIB_SN, REG_ESP_TRIB, TP_BM, TP_IMUNIDADE, TP_RET_ISSQN, TP_RET_PIS_COFINS, TP_SUSP, TRIB_ISSQN,
 } from './domains.js';
+import { parseXml } from '../xml/parse.js';
 
 export type { DanfsePartyView } from './xml-read.js';
 
@@ -82,7 +83,7 @@ function tribFed(trib: XmlElement | null): DanfseView['tribFed'] {
 export function buildDanfseView(xml: string, options: { cancelada?: boolean } = {}): DanfseView {
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml);
+    doc = parseXml(xml);
   } catch (err) {
     throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
   }

@@ -1,4 +1,5 @@
 import { XmlDocument } from 'libxml2-wasm';
+import { parseXml } from '../xml/parse.js';
 
 /** Small XML helpers for the authority messages. */
 export function escapeXml(s: string): string {
@@ -8,7 +9,7 @@ export function escapeXml(s: string): string {
 /** The document, parsed by libxml2, which is strict where xmldom recovers (e.g. mismatched end tags): throws on broken XML. */
 export function parseWellFormed(xml: string): XmlDocument {
   try {
-    return XmlDocument.fromString(xml);
+    return parseXml(xml);
   } catch (err) {
     throw new Error(`malformed XML: ${String((err as Error).message).trim()}`);
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
+import { parseXml } from './parse.js';
 
 /**
  * XSD validation with libxml2-wasm. A schema is compiled once per process and reused for every
@@ -39,7 +40,7 @@ export function validateXml(schemaPath: string, xml: string | Uint8Array | XmlDo
   const validator = compileSchema(schemaPath);
   let doc: XmlDocument;
   try {
-    doc = xml instanceof XmlDocument ? xml : typeof xml === 'string' ? XmlDocument.fromString(xml) : XmlDocument.fromBuffer(xml);
+    doc = xml instanceof XmlDocument ? xml : typeof xml === 'string' ? parseXml(xml) : XmlDocument.fromBuffer(xml);
   } catch (err) {
     return { valid: false, errors: [`XML malformado: ${(err as Error).message.trim()}`] };
   }

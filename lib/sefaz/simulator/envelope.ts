@@ -4,6 +4,7 @@ import { WSDL_NS_BASE } from '../services.js';
 import { escapeXml } from '../xml.js';
 import { ReceivedMessage } from './message.js';
 import { messageRegion } from './message-region.js';
+import { parseXml } from '../../xml/parse.js';
 
 /**
  * The SOAP envelope as the authority reads it: namespace-aware (libxml2), so any prefix (`soap:`,
@@ -130,7 +131,7 @@ export function parseSoapRequest(body: string): SoapRequestMessage {
  * body, always decoded from UTF-8), which `fromString` alone reports as libxml2 does.
  */
 function parseText(text: string): XmlDocument {
-  return LONE_SURROGATE.test(text) ? XmlDocument.fromString(text) : XmlDocument.fromBuffer(Buffer.from(text, 'utf8'));
+  return LONE_SURROGATE.test(text) ? parseXml(text) : XmlDocument.fromBuffer(Buffer.from(text, 'utf8'));
 }
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -1,6 +1,7 @@
 import { XmlDocument } from 'libxml2-wasm';
 import { XPathContext, type NodeRef } from '../../xml/xpath-context.js';
 import { XPATH_NS } from './xpath.js';
+import { parseXml } from '../../xml/parse.js';
 
 /** What the simulator's rules read from a received NFe (raw element text, as it was signed). */
 export interface NfeFacts {
@@ -67,7 +68,7 @@ export interface PartilhaTotalsFacts { vFCPUFDest: string | null; vICMSUFDest: s
  * once: xpath.ts; through one context: lib/xml/xpath-context.ts).
  */
 export function nfeFactsList(xml: string | XmlDocument): NfeFacts[] {
-  const doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+  const doc = typeof xml === 'string' ? parseXml(xml) : xml;
   const x = new XPathContext(doc, XPATH_NS);
   try {
     return x.all(XPathContext.ref(doc), '//n:NFe').map((nfe) => factsOf(x, nfe));

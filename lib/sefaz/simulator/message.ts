@@ -1,6 +1,7 @@
 import { XmlC14NMode, XmlDocument } from 'libxml2-wasm';
 import { XPathContext } from '../../xml/xpath-context.js';
 import { xpath, XPATH_NS } from './xpath.js';
+import { parseXml } from '../../xml/parse.js';
 
 /**
  * Reading a received message (the nfeDadosMsg content) as the authority does: namespace-aware
@@ -24,7 +25,7 @@ export class ReceivedMessage {
 
   /** The message parsed from text (well-formed, or libxml2's error is thrown). */
   static parse(text: string): ReceivedMessage {
-    return new ReceivedMessage(XmlDocument.fromString(text), text);
+    return new ReceivedMessage(parseXml(text), text);
   }
 
   /**
@@ -66,7 +67,7 @@ export function messageFields<K extends string>(xml: string | XmlDocument, names
   const out = Object.fromEntries(names.map((n) => [n, null])) as Record<K, string | null>;
   let doc: XmlDocument;
   try {
-    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml;
+    doc = typeof xml === 'string' ? parseXml(xml) : xml;
   } catch {
     return out;
   }

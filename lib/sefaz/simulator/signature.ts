@@ -7,6 +7,7 @@ import {
   C14N, C14N_COMMENTS, ENVELOPED, readCertificate, RSA_SHA1, SHA1, type CertificateReader, type ParsedText,
 } from '../../xml/xmldsig.js';
 import { XPATH_NS } from './xpath.js';
+import { parseXml } from '../../xml/parse.js';
 
 /**
  * The authority's XMLDSig check of a received document (MOC 4.00 §4.4: enveloped signature,
@@ -71,7 +72,7 @@ export function verifyEnvelopedSignature(xml: string | XmlDocument | ParsedText,
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) return fail(298, `Id "${id}" not referable`);
   let doc: XmlDocument;
   try {
-    doc = typeof xml === 'string' ? XmlDocument.fromString(xml) : xml instanceof XmlDocument ? xml : xml.doc;
+    doc = typeof xml === 'string' ? parseXml(xml) : xml instanceof XmlDocument ? xml : xml.doc;
   } catch (err) {
     return fail(297, `malformed XML: ${(err as Error).message}`);
   }

@@ -3,6 +3,7 @@ import { validateXml } from '../../xml/xsd.js';
 import { fromGzipBase64, MalformedPayloadError } from '../payload.js';
 import type { SefinMessage } from '../results.js';
 import { ruleMessage } from './messages.js';
+import { parseXml } from '../../xml/parse.js';
 
 /**
  * Sefin's reception rules for a document inside the JSON (Anexo VI, "RN Recepção DPS"), in their
@@ -28,7 +29,7 @@ export function receiveDocument(b64: unknown, rootName: string, schemaPath: stri
   }
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml);
+    doc = parseXml(xml);
   } catch (err) {
     return { ok: false, erro: ruleMessage('E1226', (err as Error).message.trim()) };
   }
