@@ -39,6 +39,7 @@ export type TransmissionClaim =
 
 /** What an authority's answer stores with the document (document-row.ts). */
 export type { AuthorityDetails } from './document-row.js';
+
 /** A terminal answer to the attempt `known` started (as this process wrote it), and the record it makes. */
 interface OwnOutcome {
   known: DocumentRecord;

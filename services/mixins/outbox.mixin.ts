@@ -131,7 +131,7 @@ type WithOutbox = Service & DbMethods & OutboxMethods & {
   /** A round should also claim pending rows from the table (the timer, a nudge, a flush). */
   outboxPollWanted?: boolean;
   deliverOutboxEvents(channel: string, events: OutboxEvent[]): Promise<string[]>;
-  handOff(rows: RelayedRow[]): void;
+  handOffEvents(rows: RelayedRow[]): void;
   relayRows(rows: RelayedRow[]): Promise<{ published: number; stalled: Set<string> }>;
   pollOutbox(): Promise<number>;
   deliverHandedOff(): Promise<number>;
@@ -189,7 +189,7 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
             select v.id, v.channel, v.payload, v.created_at, v.claimed_until, v.attempts from (values ${values}) as v (key, id, channel, payload, created_at, claimed_until, attempts)
             where v.key in (select id::text from ${keysIn}))`,
           bindings: [table, ...rows.flatMap((r) => [r.key, r.row.id, r.row.channel, r.row.payload, r.row.created_at, claimedUntil])],
-          written: (keys) => this.handOff(rows.filter((r) => keys.has(r.key)).map((r) => ({ id: r.row.id, channel: r.row.channel, event: r.full }))),
+          written: (keys) => this.handOffEvents(rows.filter((r) => keys.has(r.key)).map((r) => ({ id: r.row.id, channel: r.row.channel, event: r.full }))),
         };
       },
       /**
@@ -198,7 +198,7 @@ export function OutboxMixin(opts: { schema: string; pollMs?: number }): Partial<
        * (issue 18: one statement per busy moment, not per note); their rows are claimed by this
        * node meanwhile.
        */
-      handOff(this: WithOutbox, rows: RelayedRow[]) {
+      handOffEvents(this: WithOutbox, rows: RelayedRow[]) {
         if (!rows.length) return;
         (this.outboxHandoff ??= []).push(...rows);
         this.outboxHandoffTimer ??= setTimeout(() => {

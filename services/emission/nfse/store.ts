@@ -77,6 +77,7 @@ const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: GroupedColumn[] } = {
   ],
   guard: [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }],
 };
+const OUTCOME_SET = new Set(OUTCOME_COLUMNS.set.map((c) => c.name));
 
 export interface NfseListFilter {
   partnerId: string;
@@ -233,6 +234,10 @@ export class NfseStore {
 
   /** The statement of a group of own terminal answers (outcome-group.ts): the ids it changed. */
   private async writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
+    for (const { columns } of outcomes) {
+      const missing = Object.keys(columns).find((c) => columns[c] !== undefined && !OUTCOME_SET.has(c));
+      if (missing) throw new Error(`NfseStore: the grouped answer does not write column ${missing} (OUTCOME_COLUMNS)`);
+    }
     const items = outcomes.map(({ known, record, columns, trigger, details }) => ({
       id: known.id, set: columns, guard: { status: 'TRANSMITTING', transmissions: known.transmissions },
       entry: { from: 'TRANSMITTING', to: record.status, trigger, motivo: record.motivo, detail: details.erros ? { erros: details.erros } : null, at: record.updatedAt },
