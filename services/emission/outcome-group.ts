@@ -1,4 +1,9 @@
+import type { Knex } from 'knex';
+import type { Erro } from '../../lib/emission/document.js';
 import { Bulkhead } from '../shared/bulkhead.js';
+import { runStatement } from '../shared/pg-statement.js';
+import type { StoreDeps } from './document-row.js';
+import { transitionsStatement, type Cte, type DocumentTables, type GroupedColumn } from './transition-sql.js';
 
 /**
  * The terminal answers of documents this node transmitted itself, written together (issue 18),
@@ -26,7 +31,7 @@ export const MAX_OUTCOME_GROUP = 32;
 const MAX_WAITING = 10_000;
 const WAIT_MS = 30_000;
 /** Up to this many documents a statement is prepared (its text has one shape per count and mix of parts). */
-export const PREPARED_UP_TO = 4;
+const PREPARED_UP_TO = 4;
 
 export class OutcomeGroups<O> {
   private readonly slots = new Bulkhead({ concurrency: STATEMENTS_IN_FLIGHT, maxQueued: MAX_WAITING, queueTimeoutMs: WAIT_MS, maxGroup: MAX_OUTCOME_GROUP });
@@ -65,4 +70,52 @@ export class OutcomeGroups<O> {
       return settled;
     }
   }
+}
+
+/**
+ * The columns every terminal answer writes (then each store's details, which keep the row's value
+ * when the answer lacks them), and the guard it is written under: still TRANSMITTING under the
+ * attempt it was sent with (each store may add to it).
+ */
+export const ANSWER_COLUMNS: readonly GroupedColumn[] = [
+  { name: 'status', type: 'text' }, { name: 'motivo', type: 'text' }, { name: 'updated_at', type: 'timestamptz' },
+  { name: 'transmitting_until', type: 'timestamptz' }, { name: 'next_check_at', type: 'timestamptz' },
+];
+export const ANSWER_GUARD: readonly GroupedColumn[] = [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }];
+
+/** One document's terminal answer as a store writes it in a group. */
+export interface GroupedAnswer {
+  id: string;
+  /** The attempt it answers. */
+  transmissions: number;
+  /** Its columns by name (ANSWER_COLUMNS and the store's own), and the guard columns beyond ANSWER_GUARD. */
+  set: Record<string, Knex.Value | undefined>;
+  guard?: Record<string, Knex.Value>;
+  to: string;
+  motivo: string | null;
+  at: Date;
+  trigger: string;
+  erros?: Erro[];
+  event: { type: string; partnerId: string; data: Record<string, unknown> } | undefined;
+}
+
+/**
+ * The one statement of a group of answers, for either store: the guarded updates and their history
+ * rows (transitionsStatement), the store's `also` CTEs (billing, …, reading `changed`), and the
+ * events of the rows that changed, handed to the relay once it returned. Answers the ids it changed.
+ */
+export async function writeAnswers(d: Pick<StoreDeps, 'knex' | 'eventsCte'>, tables: DocumentTables, columns: { set: readonly GroupedColumn[]; guard: readonly GroupedColumn[] },
+  answers: readonly GroupedAnswer[], also: Cte[]): Promise<ReadonlySet<string>> {
+  const items = answers.map((a) => ({
+    id: a.id, set: a.set, guard: { status: 'TRANSMITTING', transmissions: a.transmissions, ...a.guard },
+    entry: { from: 'TRANSMITTING', to: a.to, trigger: a.trigger, motivo: a.motivo, detail: a.erros ? { erros: a.erros } : null, at: a.at },
+  }));
+  const withEvents = answers.flatMap((a) => (a.event ? [{ key: a.id, event: a.event }] : []));
+  // The statement commits by itself: its events are handed to the relay from memory once it returns.
+  const events = withEvents.length ? d.eventsCte!('events', withEvents, 'changed') : undefined;
+  const statement = transitionsStatement(tables, columns, items, [...also, ...(events ? [events] : [])]);
+  const { rows } = await runStatement(d.knex, statement.sql, statement.bindings, { prepare: answers.length <= PREPARED_UP_TO });
+  const changed = new Set<string>(rows.map((r: { id: string }) => r.id));
+  events?.written(changed);
+  return changed;
 }

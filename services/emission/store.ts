@@ -8,11 +8,10 @@ import { nextCheckAt } from '../../lib/emission/reconciliation.js';
 import { isStaleAnswer, transmissionStart, type TransmissionStart } from '../../lib/emission/transmission.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { statementsOf } from '../shared/direct-transaction.js';
-import { billingCte, transitionStatement, transitionsStatement, type Cte, type DocumentTables, type GroupedColumn } from './transition-sql.js';
-import { runStatement } from '../shared/pg-statement.js';
+import { billingCte, transitionStatement, type Cte, type DocumentTables, type GroupedColumn } from './transition-sql.js';
 import { COLUMNS, toRecord, type AfterInsert, type AuthorityDetails, type NewDocument, type NumberSpace, type StoreDeps } from './document-row.js';
 import { NumberingStore } from './numbering-store.js';
-import { OutcomeGroups, PREPARED_UP_TO } from './outcome-group.js';
+import { ANSWER_COLUMNS, ANSWER_GUARD, OutcomeGroups, writeAnswers } from './outcome-group.js';
 import type { PendingNote } from './numbering-group.js';
 
 /**
@@ -49,18 +48,14 @@ interface OwnOutcome {
   event: { type: string; partnerId: string; data: Record<string, unknown> } | undefined;
 }
 
-/**
- * What an own terminal answer writes, and the guard it is written under: still TRANSMITTING under
- * the attempt, key and tpEmis it was sent with. Details absent from the answer keep their value.
- */
+/** What an own terminal answer writes beyond ANSWER_COLUMNS, and its guard beyond ANSWER_GUARD: the key and tpEmis it was sent with. */
 const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: GroupedColumn[] } = {
   set: [
-    { name: 'status', type: 'text' }, { name: 'motivo', type: 'text' }, { name: 'updated_at', type: 'timestamptz' },
-    { name: 'transmitting_until', type: 'timestamptz' }, { name: 'next_check_at', type: 'timestamptz' },
+    ...ANSWER_COLUMNS,
     { name: 'protocol', type: 'text', keepWhenNull: true }, { name: 'authorized_at', type: 'timestamptz', keepWhenNull: true },
     { name: 'erros', type: 'jsonb', keepWhenNull: true }, { name: 'authorized_xml', type: 'text', keepWhenNull: true },
   ],
-  guard: [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }, { name: 'access_key', type: 'text' }, { name: 'tp_emis', type: 'smallint' }],
+  guard: [...ANSWER_GUARD, { name: 'access_key', type: 'text' }, { name: 'tp_emis', type: 'smallint' }],
 };
 
 export class DocumentStore {
@@ -226,26 +221,17 @@ export class DocumentStore {
   }
 
   /** The statement of a group of own terminal answers (outcome-group.ts): the ids it changed. */
-  private async writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
-    const items = outcomes.map(({ known, record, trigger, details }) => ({
-      id: known.id,
+  private writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
+    const answers = outcomes.map(({ known, record, trigger, details, event }) => ({
+      id: known.id, transmissions: known.transmissions, to: record.status, motivo: record.motivo, at: record.updatedAt, trigger, erros: details.erros, event,
       set: {
         status: record.status, motivo: record.motivo, updated_at: record.updatedAt, transmitting_until: null, next_check_at: null,
         protocol: details.protocol ?? null, authorized_at: details.authorizedAt ?? null, erros: details.erros ? JSON.stringify(details.erros) : null, authorized_xml: details.authorizedXml ?? null,
       },
-      guard: { status: 'TRANSMITTING', transmissions: known.transmissions, access_key: known.accessKey, tp_emis: known.tpEmis },
-      entry: { from: 'TRANSMITTING', to: record.status, trigger, motivo: record.motivo, detail: details.erros ? { erros: details.erros } : null, at: record.updatedAt },
+      guard: { access_key: known.accessKey, tp_emis: known.tpEmis },
     }));
     const billed = outcomes.filter((o) => o.record.status === 'AUTHORIZED').map((o) => o.record);
-    const withEvents = outcomes.flatMap((o) => (o.event ? [{ key: o.known.id, event: o.event }] : []));
-    // The statement commits by itself: its events are handed to the relay from memory once it returns.
-    const events = withEvents.length ? this.d.eventsCte!('events', withEvents, 'changed') : undefined;
-    const also = [...(billed.length ? [billingCte(this.t('billing_counters'), billed, 'changed')] : []), ...(events ? [events] : [])];
-    const statement = transitionsStatement(this.tables(), OUTCOME_COLUMNS, items, also);
-    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: outcomes.length <= PREPARED_UP_TO });
-    const changed = new Set<string>(rows.map((r: { id: string }) => r.id));
-    events?.written(changed);
-    return changed;
+    return writeAnswers(this.d, this.tables(), OUTCOME_COLUMNS, answers, billed.length ? [billingCte(this.t('billing_counters'), billed, 'changed')] : []);
   }
 
   /**

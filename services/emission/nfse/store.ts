@@ -6,10 +6,9 @@ import { nfseEventData, type NfseRecord } from '../../../lib/emission/nfse/docum
 import { NFSE_OPEN, isNfseTerminal, type NfseStatus, type NfseTransition } from '../../../lib/emission/nfse/state.js';
 import type { AdesaoMunicipio } from '../../../lib/nfse/types.js';
 import type { StoreDeps } from '../document-row.js';
-import { billingCte, transitionStatement, transitionsStatement, type Cte, type DocumentTables, type GroupedColumn, type HistoryEntry } from '../transition-sql.js';
-import { OutcomeGroups, PREPARED_UP_TO } from '../outcome-group.js';
+import { billingCte, transitionStatement, type Cte, type DocumentTables, type GroupedColumn, type HistoryEntry } from '../transition-sql.js';
+import { ANSWER_COLUMNS, ANSWER_GUARD, OutcomeGroups, writeAnswers } from '../outcome-group.js';
 import { statementsOf, type DirectTx } from '../../shared/direct-transaction.js';
-import { runStatement } from '../../shared/pg-statement.js';
 import { toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
 import { NfseNumbering, type PendingDps } from './numbering.js';
 
@@ -66,16 +65,15 @@ interface OwnOutcome {
   event: { type: string; partnerId: string; data: Record<string, unknown> } | undefined;
 }
 
-/** The columns `answered` writes (details absent from the answer keep their value), and the guard of an own answer. */
-const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: GroupedColumn[] } = {
+/** The columns `answered` writes beyond ANSWER_COLUMNS (details absent from the answer keep their value). */
+const OUTCOME_COLUMNS: { set: GroupedColumn[]; guard: readonly GroupedColumn[] } = {
   set: [
-    { name: 'status', type: 'text' }, { name: 'motivo', type: 'text' }, { name: 'updated_at', type: 'timestamptz' },
-    { name: 'transmitting_until', type: 'timestamptz' }, { name: 'next_check_at', type: 'timestamptz' },
+    ...ANSWER_COLUMNS,
     { name: 'chave_acesso', type: 'text', keepWhenNull: true }, { name: 'numero_nfse', type: 'text', keepWhenNull: true },
     { name: 'nfse_xml', type: 'text', keepWhenNull: true }, { name: 'authorized_at', type: 'timestamptz', keepWhenNull: true },
     { name: 'erros', type: 'jsonb', keepWhenNull: true }, { name: 'alertas', type: 'jsonb', keepWhenNull: true },
   ],
-  guard: [{ name: 'status', type: 'text' }, { name: 'transmissions', type: 'int' }],
+  guard: ANSWER_GUARD,
 };
 const OUTCOME_SET = new Set(OUTCOME_COLUMNS.set.map((c) => c.name));
 
@@ -233,22 +231,15 @@ export class NfseStore {
   }
 
   /** The statement of a group of own terminal answers (outcome-group.ts): the ids it changed. */
-  private async writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
+  private writeOutcomes(outcomes: readonly OwnOutcome[]): Promise<ReadonlySet<string>> {
     for (const { columns } of outcomes) {
       const missing = Object.keys(columns).find((c) => columns[c] !== undefined && !OUTCOME_SET.has(c));
       if (missing) throw new Error(`NfseStore: the grouped answer does not write column ${missing} (OUTCOME_COLUMNS)`);
     }
-    const items = outcomes.map(({ known, record, columns, trigger, details }) => ({
-      id: known.id, set: columns, guard: { status: 'TRANSMITTING', transmissions: known.transmissions },
-      entry: { from: 'TRANSMITTING', to: record.status, trigger, motivo: record.motivo, detail: details.erros ? { erros: details.erros } : null, at: record.updatedAt },
+    const answers = outcomes.map(({ known, record, columns, trigger, details, event }) => ({
+      id: known.id, transmissions: known.transmissions, set: columns, to: record.status, motivo: record.motivo, at: record.updatedAt, trigger, erros: details.erros, event,
     }));
-    const withEvents = outcomes.flatMap((o) => (o.event ? [{ key: o.known.id, event: o.event }] : []));
-    const events = withEvents.length ? this.d.eventsCte!('events', withEvents, 'changed') : undefined;
-    const statement = transitionsStatement(this.tables, OUTCOME_COLUMNS, items, [...this.authorizedCtes(outcomes.map((o) => o.record)), ...(events ? [events] : [])]);
-    const { rows } = await runStatement(this.d.knex, statement.sql, statement.bindings, { prepare: outcomes.length <= PREPARED_UP_TO });
-    const changed = new Set<string>(rows.map((r: { id: string }) => r.id));
-    events?.written(changed);
-    return changed;
+    return writeAnswers(this.d, this.tables, OUTCOME_COLUMNS, answers, this.authorizedCtes(outcomes.map((o) => o.record)));
   }
 
   /** Due open DPS for this node's reconciliation (SKIP LOCKED; live leases are left alone). */
