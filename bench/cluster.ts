@@ -84,7 +84,13 @@ const TABLE: Record<Model, { table: string; number: string; where: (issuerId: st
 
 async function documents(cluster: Cluster, s: Scenario, issuerId: string) {
   const t = TABLE[s.model];
-  return cluster.knex(t.table).where(t.where(issuerId)).orderBy(t.number).select(`${t.number} as number`, 'status') as Promise<{ number: string; status: string }[]>;
+  return cluster.knex(t.table).where(t.where(issuerId)).orderBy(t.number).select(`${t.number} as number`, 'status', 'motivo') as Promise<{ number: string; status: string; motivo: string | null }[]>;
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
 }
 
 /** A closed loop's figures as the open loop reports them. */
@@ -127,6 +133,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     scenario: s.name, layout, logLevel, rps: result.rps, p50: result.p50, p99: result.p99,
     errors: result.errors, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
+    // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
+    ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
     ...(open ? { targetRate: rate } : { connections }),
   };
@@ -144,7 +152,7 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}`);
   }
   console.table(results.map(({ cpuMsPerNote, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);

@@ -316,8 +316,12 @@ const EmissionService: ServiceSchema = {
     self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
     // One issuer's burst (NF-e, NFC-e and NFS-e alike: services/emission/numbering-slots.ts) waits for its own
     // numbering slots, holding no database connection (config.numbering). A new note or DPS that waited takes
-    // those of its series waiting behind it into its transaction (issue 18).
-    self.numbering = new Bulkhead({ concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP });
+    // those of its series waiting behind it into its transaction (issue 18); one transaction per series at a
+    // time on this node (a second would only wait for the series' row lock), the other slots for its other series.
+    self.numbering = new Bulkhead({
+      concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs,
+      maxGroup: MAX_NUMBERING_GROUP, oneRunPerGroup: true,
+    });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {
       const every = (ms: number, fn: () => Promise<unknown>, what: string) => {

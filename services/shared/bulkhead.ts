@@ -11,6 +11,13 @@
  * notes (or a série's DPS) that queued while its numbering was busy are numbered in one
  * transaction (services/emission/group-claim.ts): the slot, its database connection and the commit
  * are shared instead of waited for one by one.
+ *
+ * With `oneRunPerGroup`, a group has at most one run at a time in a lane: a call whose group is
+ * running waits for that run even when another slot is free, and a slot goes to the first waiter
+ * whose group is not running. The numbering wants this: two transactions of one series on one node
+ * would only queue on the series' row lock, each holding a connection, and number fewer notes per
+ * commit than one run taking the waiters along (issue 18); the lane's other slots stay for the
+ * issuer's other series.
  */
 export interface BulkheadOptions {
   concurrency: number;
@@ -18,6 +25,8 @@ export interface BulkheadOptions {
   queueTimeoutMs: number;
   /** Calls one grouped run may serve (default 1: none are grouped). */
   maxGroup?: number;
+  /** At most one run of a group at a time per lane (default false). */
+  oneRunPerGroup?: boolean;
 }
 
 export type QueueRefusal = { reason: 'queue-full' | 'queue-timeout'; waiting: number; timeoutMs: number };
@@ -36,6 +45,8 @@ interface Waiter {
 interface Lane {
   active: number;
   waiting: Waiter[];
+  /** Groups with a run in this lane (`oneRunPerGroup` only). */
+  running: Set<string>;
 }
 
 export class Bulkhead {
@@ -52,7 +63,7 @@ export class Bulkhead {
     try {
       return await work();
     } finally {
-      this.release(lane, l);
+      this.release(lane, l, undefined);
     }
   }
 
@@ -73,7 +84,7 @@ export class Bulkhead {
         if (results.length !== riders.length + 1) throw new Error(`Bulkhead: ${results.length} results for ${riders.length + 1} grouped calls`);
         return results;
       } finally {
-        this.release(lane, l);
+        this.release(lane, l, group);
       }
     })();
     riders.forEach((rider, i) => rider.turn({ kind: 'ride', result: run.then((results) => results[i + 1]!, (reason) => ({ status: 'rejected', reason })) }));
@@ -88,8 +99,8 @@ export class Bulkhead {
 
   /** A slot at once, or a place in the queue until a turn comes (refused when the queue is full). */
   private async admit(l: Lane, lane: string, call: Pick<Waiter, 'group' | 'item'>): Promise<Turn | { kind: 'refused'; refusal: QueueRefusal }> {
-    if (l.active < this.opts.concurrency) {
-      l.active++;
+    if (l.active < this.opts.concurrency && this.mayRun(l, call.group)) {
+      this.start(l, call.group);
       return { kind: 'lead', riders: [] };
     }
     if (l.waiting.length >= this.opts.maxQueued) return { kind: 'refused', refusal: this.refusal('queue-full', l) };
@@ -108,23 +119,38 @@ export class Bulkhead {
     return turn;
   }
 
-  /** The slot passes straight to the next waiter (nobody can overtake the queue), with the waiters of its group behind it. */
-  private release(lane: string, l: Lane): void {
-    const next = l.waiting.shift();
-    if (!next) {
-      l.active--;
-      this.forget(lane, l);
-      return;
-    }
-    const riders: Waiter[] = [];
-    const maxGroup = this.opts.maxGroup ?? 1;
-    if (next.group !== undefined) {
-      for (let i = 0; i < l.waiting.length && riders.length < maxGroup - 1;) {
-        if (l.waiting[i]!.group === next.group) riders.push(...l.waiting.splice(i, 1));
-        else i++;
+  /**
+   * The run ends; its slot goes to the first waiter that may run (in arrival order: with
+   * `oneRunPerGroup`, the first whose group is not running), with the waiters of its group behind it.
+   */
+  private release(lane: string, l: Lane, group: string | undefined): void {
+    l.active--;
+    if (group !== undefined) l.running.delete(group);
+    while (l.active < this.opts.concurrency) {
+      const i = l.waiting.findIndex((w) => this.mayRun(l, w.group));
+      if (i < 0) break;
+      const [next] = l.waiting.splice(i, 1) as [Waiter];
+      const riders: Waiter[] = [];
+      const maxGroup = this.opts.maxGroup ?? 1;
+      if (next.group !== undefined) {
+        for (let j = i; j < l.waiting.length && riders.length < maxGroup - 1;) {
+          if (l.waiting[j]!.group === next.group) riders.push(...l.waiting.splice(j, 1));
+          else j++;
+        }
       }
+      this.start(l, next.group);
+      next.turn({ kind: 'lead', riders });
     }
-    next.turn({ kind: 'lead', riders });
+    this.forget(lane, l);
+  }
+
+  private mayRun(l: Lane, group: string | undefined): boolean {
+    return group === undefined || !this.opts.oneRunPerGroup || !l.running.has(group);
+  }
+
+  private start(l: Lane, group: string | undefined): void {
+    l.active++;
+    if (group !== undefined && this.opts.oneRunPerGroup) l.running.add(group);
   }
 
   private refusal(reason: QueueRefusal['reason'], l: Lane): QueueRefusal {
@@ -134,7 +160,7 @@ export class Bulkhead {
   private lane(key: string): Lane {
     let l = this.lanes.get(key);
     if (!l) {
-      l = { active: 0, waiting: [] };
+      l = { active: 0, waiting: [], running: new Set() };
       this.lanes.set(key, l);
     }
     return l;

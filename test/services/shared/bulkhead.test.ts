@@ -105,3 +105,64 @@ test('Bulkhead runGrouped: a grouped call waiting past queueTimeoutMs is refused
   t.is(await first, 1);
   t.is(ran, 1);
 });
+
+test('Bulkhead oneRunPerGroup: a group runs once at a time (its calls wait for that run, taken along), while a free slot serves other groups and plain runs', async (t) => {
+  const bulkhead = new Bulkhead({ concurrency: 2, maxQueued: 10, queueTimeoutMs: 1_000, maxGroup: 8, oneRunPerGroup: true });
+  const runs: string[][] = [];
+  const gates = new Map<string, ReturnType<typeof gate>>();
+  const work = async (items: string[]) => {
+    runs.push(items);
+    const g = gate();
+    gates.set(items[0]!, g);
+    await g.done;
+    return items.map((i) => ({ status: 'fulfilled' as const, value: i.toUpperCase() }));
+  };
+  const refused = () => 'recusado';
+  const a1 = bulkhead.runGrouped('emissor', 's', 'a1', work, refused);
+  const a2 = bulkhead.runGrouped('emissor', 's', 'a2', work, refused);
+  const a3 = bulkhead.runGrouped('emissor', 's', 'a3', work, refused);
+  await tick();
+  // A slot is free, yet series s's calls wait for its run.
+  t.deepEqual(runs, [['a1']]);
+  t.deepEqual(bulkhead.load('emissor'), { active: 1, waiting: 2 });
+  // Another series and a plain run take the free slot past them, one after the other.
+  const b1 = bulkhead.runGrouped('emissor', 't', 'b1', work, refused);
+  const plain = bulkhead.run('emissor', async () => 'plain', refused);
+  await tick();
+  t.deepEqual(runs, [['a1'], ['b1']]);
+  t.deepEqual(bulkhead.load('emissor'), { active: 2, waiting: 3 });
+  // s's run ends: its slot goes to the first waiter that may run, s's next call with the rest of s behind it.
+  gates.get('a1')!.release();
+  t.is(await a1, 'A1');
+  await tick();
+  t.deepEqual(runs, [['a1'], ['b1'], ['a2', 'a3']]);
+  t.deepEqual(bulkhead.load('emissor'), { active: 2, waiting: 1 });
+  gates.get('b1')!.release();
+  t.is(await plain, 'plain');
+  gates.get('a2')!.release();
+  t.deepEqual(await Promise.all([a2, a3, b1]), ['A2', 'A3', 'B1']);
+  t.deepEqual(bulkhead.load('emissor'), { active: 0, waiting: 0 });
+});
+
+test('Bulkhead oneRunPerGroup: with both slots busy, a series waits for a slot and its run takes along every call that queued behind it', async (t) => {
+  const bulkhead = new Bulkhead({ concurrency: 2, maxQueued: 10, queueTimeoutMs: 1_000, maxGroup: 8, oneRunPerGroup: true });
+  const started: string[] = [];
+  const held = new Map<string, ReturnType<typeof gate>>();
+  const work = async (items: string[]) => {
+    started.push(items.join('+'));
+    const g = gate();
+    held.set(items[0]!, g);
+    await g.done;
+    return items.map((i) => ({ status: 'fulfilled' as const, value: i }));
+  };
+  const calls = [['s', 's1'], ['s', 's2'], ['s', 's3'], ['t', 't1']].map(([group, item]) => bulkhead.runGrouped('emissor', group!, item!, work, () => 'recusado'));
+  await tick();
+  t.deepEqual(started, ['s1', 't1']);
+  held.get('s1')!.release();
+  await tick();
+  t.deepEqual(started, ['s1', 't1', 's2+s3']);
+  held.get('t1')!.release();
+  held.get('s2')!.release();
+  t.deepEqual(await Promise.all(calls), ['s1', 's2', 's3', 't1']);
+  t.deepEqual(bulkhead.load('emissor'), { active: 0, waiting: 0 });
+});
