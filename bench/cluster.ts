@@ -60,12 +60,25 @@ function pidsNamed(comm: string): number[] {
   return pids;
 }
 
-/** CPU seconds per process group: the cluster's roles, Postgres, Redis and this process. */
+/** The backends serving `database` (Postgres names it in each backend's title: `postgres: … user database host(port) state`). */
+function backendsOf(pids: number[], database: string): number[] {
+  return pids.filter((pid) => {
+    try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(' ').includes(database); } catch { return false; }
+  });
+}
+
+/**
+ * CPU seconds per process group: the cluster's roles, Postgres (all its processes, and the
+ * backends of this cluster's database alone, which stay apart when two clusters share the server:
+ * the simultaneous A/B of bench/README.md), Redis and this process.
+ */
 function cpuSnapshot(cluster: Cluster): Record<string, number> {
   const sum = (pids: number[]) => pids.map(processCpuSeconds).filter(Number.isFinite).reduce((a, b) => a + b, 0);
   const roles = Object.fromEntries(cluster.roles.map((r) => [r, processCpuSeconds(cluster.pid(r as Role) ?? -1)]));
   const self = process.cpuUsage();
-  return { ...roles, postgres: sum(pidsNamed('postgres')), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
+  const postgres = pidsNamed('postgres');
+  const database = new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
+  return { ...roles, postgres: sum(postgres), postgresBackends: sum(backendsOf(postgres, database)), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
 }
 
 /** Postgres backends that exit during the run take their CPU with them: the figure is a floor. */
