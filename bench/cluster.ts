@@ -11,6 +11,7 @@
  *   BENCH_SCENARIOS=peak-nfe-1,open-nfe-1 BENCH_SECONDS=10 npm run bench:cluster
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
+ *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
@@ -20,6 +21,7 @@
  */
 // @ts-expect-error autocannon ships no type declarations (no @types package installed)
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } from '../test/support/cluster.js';
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
@@ -32,6 +34,8 @@ const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
+/** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
+const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
 const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',');
 
 type Model = 'nfe' | 'nfce' | 'nfse';
@@ -134,16 +138,20 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const before = cpuSnapshot(cluster);
   const open = s.kind === 'open';
   // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
+  const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
   const result = open
-    ? await openLoop({ urls: url, rate, seconds, method: 'POST', headers: request.headers, body: payload })
-    : fromAutocannon(await autocannon({ ...request, duration: seconds, connections }));
+    ? await openLoop({ urls: url, rate, seconds, method: 'POST', headers: request.headers, body: payload, ...(withKey ? { headersFor: withKey } : {}) })
+    : fromAutocannon(await autocannon({
+      ...request, duration: seconds, connections,
+      ...(withKey ? { requests: [{ setupRequest: (r: { headers: Record<string, string> }) => ({ ...r, headers: { ...r.headers, ...withKey() } }) }] } : {}),
+    }));
   await settle(cluster, s, issuerId);
   const after = cpuSnapshot(cluster);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, logLevel, rps: result.rps, p50: result.p50, p99: result.p99,
+    scenario: s.name, layout, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
     errors: result.errors, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).

@@ -20,7 +20,7 @@ export interface OpenLoopResult {
   errors: number;
 }
 
-export async function openLoop(opts: { urls: string[]; rate: number; seconds: number; method: string; headers: Record<string, string>; body: string }): Promise<OpenLoopResult> {
+export async function openLoop(opts: { urls: string[]; rate: number; seconds: number; method: string; headers: Record<string, string>; body: string; headersFor?: () => Record<string, string> }): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const total = Math.round(opts.rate * opts.seconds);
   const interval = 1000 / opts.rate;
@@ -32,7 +32,8 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
     const scheduled = start + i * interval;
     const wait = scheduled - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, opts).then((ok) => {
+    const headers = opts.headersFor ? { ...opts.headers, ...opts.headersFor() } : opts.headers;
+    inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, { ...opts, headers }).then((ok) => {
       if (ok) latencies.push(performance.now() - scheduled);
       else errors++;
     }));

@@ -238,6 +238,7 @@ const ApiGateway: ServiceSchema = {
       }
       req.$idempotencyId = outcome.id;
       ctx.meta.idempotencyKey = key;
+      if (outcome.firstUse) ctx.meta.idempotencyFirstUse = true;
     },
 
     async wrapSuccess(this: GatewaySelf, ctx: GatewayCtx, req: Req, res: ServerResponse, data: unknown) {

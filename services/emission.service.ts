@@ -103,7 +103,8 @@ const EmissionService: ServiceSchema = {
         // The key is bound to the batch as to a document: a retry answers the batch it queued.
         const key = ctx.meta.idempotencyKey ?? null;
         const fingerprint = key ? bodyFingerprint(ctx.params) : null;
-        const bound = key ? await this.boundBatch(partnerId, key, fingerprint) : undefined;
+        // A key no request used before (services/shared/caller.ts) names no batch yet: not looked for.
+        const bound = key && ctx.meta.idempotencyFirstUse !== true ? await this.boundBatch(partnerId, key, fingerprint) : undefined;
         if (bound) return bound;
         const deps = this.deps(ctx);
         await validateBatch(deps, { partnerId, keyKind, model: '55', notas: ctx.params.notas });

@@ -11,7 +11,7 @@ export const migrations: Migration[] = [
         t.string('route', 300).notNullable();
         t.string('key', 255).notNullable();
         t.string('fingerprint', 64).notNullable();
-        t.string('state', 16).notNullable(); // processing | done
+        t.string('state', 16).notNullable(); // processing | done | released (services/gateway/idempotency.ts)
         t.integer('response_status');
         t.jsonb('response_body');
         t.timestamp('created_at', { useTz: true }).notNullable();

@@ -75,7 +75,7 @@ export function emitAction(model: Model, path: string): ActionSchema {
     },
     async handler(this: EmissionSelf, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
-      const view = await emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      const view = await emitDocument(this.deps(ctx), { partnerId, keyKind, model, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null, keyFirstUse: ctx.meta.idempotencyFirstUse === true });
       // A note still open changes: a retry must see it then, not this answer replayed.
       if (!isSettledAnswer(view.status)) ctx.meta.$idempotencyKeep = false;
       return view;

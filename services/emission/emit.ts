@@ -32,6 +32,8 @@ export interface EmissionRequest {
   model: Model;
   body: unknown;
   idempotencyKey: string | null;
+  /** No earlier request used the key (services/shared/caller.ts idempotencyFirstUse). */
+  keyFirstUse?: boolean;
 }
 
 
@@ -57,7 +59,7 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const fingerprint = key ? bodyFingerprint(req.body) : null;
   // A numbering refused because another request bound the key first answers that request's document.
   const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.store.findByIdempotencyKey(req.partnerId, req.model, k),
-    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBound(deps, found, k, fingerprint!)));
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBound(deps, found, k, fingerprint!)), req.keyFirstUse);
   const answered = await answerBound();
   if (answered) return answered;
   const started = stages ? clockMs() : 0;

@@ -62,15 +62,18 @@ export async function continueBound(deps: Pick<EmissionDeps, 'store' | 'calls' |
  * The two moments a request meets its key's binding: before anything (`answerBound`: a retry
  * answers the bound document, or undefined when the key is free) and when its numbering was refused
  * because another request bound the key first (`boundMeanwhile`: that transaction released the
- * number, so the other request's document is the answer).
+ * number, so the other request's document is the answer). `firstUse` (the gateway saw no earlier
+ * use of the key: services/shared/caller.ts): nothing can be bound yet, so the first moment does not
+ * look (issue 18: one statement less per keyed note); the second still does.
  */
-export function keyBinding<B, R>(key: string | null, find: (key: string) => Promise<B | undefined>, answer: (found: B, key: string) => Promise<R>) {
-  const answerBound = async (): Promise<R | undefined> => {
+export function keyBinding<B, R>(key: string | null, find: (key: string) => Promise<B | undefined>, answer: (found: B, key: string) => Promise<R>, firstUse = false) {
+  const lookUp = async (): Promise<R | undefined> => {
     const found = key ? await find(key) : undefined;
     return found ? answer(found, key!) : undefined;
   };
+  const answerBound = async (): Promise<R | undefined> => (firstUse ? undefined : lookUp());
   const boundMeanwhile = async (err: unknown): Promise<R> => {
-    const answered = err instanceof KeyAlreadyBound ? await answerBound() : undefined;
+    const answered = err instanceof KeyAlreadyBound ? await lookUp() : undefined;
     if (answered === undefined) throw err;
     return answered;
   };

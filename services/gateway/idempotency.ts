@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { DomainError } from '../../lib/errors/index.js';
+import { runStatement } from '../shared/pg-statement.js';
 
 /** API.md, Limits > Idempotency: the same key within 24 hours returns the original result. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -8,7 +9,11 @@ const STALE_AFTER_MS = 2 * 60 * 1000;
 const WAIT_FOR_PEER_MS = 5_000;
 
 export type IdempotencyOutcome =
-  | { kind: 'proceed'; id: number }
+  /**
+   * `firstUse`: no request used this key before within its 24 hours (not even one whose record
+   * was released after a 5xx): nothing can be bound to it yet, so the action need not look.
+   */
+  | { kind: 'proceed'; id: number; firstUse: boolean }
   | { kind: 'replay'; status: number; body: unknown };
 
 export { requestFingerprint as fingerprint } from '../../lib/idempotency/fingerprint.js';
@@ -37,19 +42,27 @@ export class IdempotencyStore {
     const deadline = Date.now() + WAIT_FOR_PEER_MS;
     for (;;) {
       const at = now();
-      const inserted = await this.knex(this.table)
-        .insert({
-          partner_id: partnerId, route, key, fingerprint: print, state: 'processing',
-          created_at: at, locked_until: new Date(at.getTime() + STALE_AFTER_MS), expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
-        })
-        .onConflict(['partner_id', 'route', 'key']).ignore()
-        .returning('id');
-      if (inserted.length) return { kind: 'proceed', id: Number(inserted[0].id ?? inserted[0]) };
+      // Every keyed POST starts here (issue 18): sent without knex's builder, prepared once.
+      const { rows: inserted } = await runStatement(this.knex,
+        `insert into ?? (partner_id, route, key, fingerprint, state, created_at, locked_until, expires_at) values (?, ?, ?, ?, 'processing', ?, ?, ?)
+         on conflict (partner_id, route, key) do nothing returning id`,
+        [this.table, partnerId, route, key, print, at, new Date(at.getTime() + STALE_AFTER_MS), new Date(at.getTime() + IDEMPOTENCY_TTL_MS)], { prepare: true });
+      if (inserted.length) return { kind: 'proceed', id: Number(inserted[0].id), firstUse: true };
 
       const row = await this.knex(this.table).where({ partner_id: partnerId, route, key }).first();
       if (!row) continue; // purged between the two statements
       if (new Date(row.expires_at).getTime() <= at.getTime()) {
         await this.knex(this.table).where({ id: row.id }).del();
+        continue;
+      }
+      if (row.state === 'released') {
+        // An earlier request ended without an answer to keep (a 5xx, a passing refusal): this one
+        // runs as if it were the first, under its own body, and its action looks for what the
+        // earlier one may have bound to the key.
+        const taken = await this.knex(this.table).where({ id: row.id, state: 'released' }).update({
+          state: 'processing', fingerprint: print, created_at: at, locked_until: new Date(at.getTime() + STALE_AFTER_MS), expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+        });
+        if (taken) return { kind: 'proceed', id: Number(row.id), firstUse: false };
         continue;
       }
       if (row.fingerprint !== print) throw new DomainError('IDEMPOTENCIA_CORPO_DIVERGENTE', { idempotencyKey: key });
@@ -62,11 +75,11 @@ export class IdempotencyStore {
         const taken = await this.knex(this.table)
           .where({ id: row.id, state: 'processing' }).andWhere('locked_until', row.locked_until)
           .update({ locked_until: new Date(at.getTime() + STALE_AFTER_MS) });
-        if (taken) return { kind: 'proceed', id: Number(row.id) };
+        if (taken) return { kind: 'proceed', id: Number(row.id), firstUse: false };
         continue;
       }
       if (Date.now() >= deadline) {
-        if (whenBusy === 'proceed') return { kind: 'proceed', id: Number(row.id) };
+        if (whenBusy === 'proceed') return { kind: 'proceed', id: Number(row.id), firstUse: false };
         throw new DomainError('IDEMPOTENCIA_EM_ANDAMENTO', { idempotencyKey: key });
       }
       await sleep(100);
@@ -75,12 +88,16 @@ export class IdempotencyStore {
 
   /** Stores a deterministic outcome for replay. */
   async complete(id: number, status: number, body: unknown): Promise<void> {
-    await this.knex(this.table).where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
+    await runStatement(this.knex, `update ?? set state = 'done', response_status = ?, response_body = ? where id = ?`, [this.table, status, JSON.stringify(body), id], { prepare: true });
   }
 
-  /** Frees the key after a non-deterministic outcome (5xx, 429, 401, a state still changing) so a retry executes. */
+  /**
+   * Frees the key after a non-deterministic outcome (5xx, 429, 401, a state still changing) so a
+   * retry executes. The row stays, `released`, so that retry knows the key was used (begin's
+   * `firstUse` is false) until it expires with its 24 hours.
+   */
   async release(id: number): Promise<void> {
-    await this.knex(this.table).where({ id, state: 'processing' }).del();
+    await runStatement(this.knex, `update ?? set state = 'released' where id = ? and state = 'processing'`, [this.table, id], { prepare: true });
   }
 
   /** How a request ended: its answer kept for replay, or the key freed so a retry runs again. */

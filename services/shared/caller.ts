@@ -28,6 +28,12 @@ export interface CallerMeta {
   caller?: Caller;
   idempotencyKey?: string;
   /**
+   * The gateway found no earlier use of the Idempotency-Key (services/gateway/idempotency.ts
+   * begin's `firstUse`): nothing is bound to it, so the action does not look before working (a
+   * binding made meanwhile still refuses its insert, and the action then answers it).
+   */
+  idempotencyFirstUse?: boolean;
+  /**
    * Set false by an action whose answer describes a passing state (a note still open): the gateway
    * then keeps no replay copy for the Idempotency-Key, and a retry asks the action again.
    */

@@ -24,7 +24,13 @@ test.beforeEach(() => { world.authorizeMode = 'authorize'; world.consultMode = '
 
 const keyed = (headers: Record<string, string>, key = `pedido-${randomUUID()}`) => ({ ...headers, 'idempotency-key': key });
 /** What a 5xx release, a stale takeover or the 24-hour purge leaves of the gateway's record: nothing. */
-const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').del();
+/**
+ * The gateway's records past their 24 hours (API.md, Limits > Idempotency): the next request under
+ * a key is new to the gateway, and only the emission's binding still knows the key.
+ */
+const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').update({ expires_at: new Date(clock.now().getTime() - 1) });
+/** What a 5xx leaves of the gateway's record: the key free for a retry, known as used. */
+const releaseGatewayRecords = () => stack.knex('gateway.idempotency_keys').update({ state: 'released' });
 const documentsOf = (partnerId: string) => stack.knex('emission.documents').where({ partner_id: partnerId }).select('id', 'number', 'status', 'idempotency_key');
 
 const assertUnavailable = (t: ExecutionContext, res: HttpResult, details: Record<string, unknown>) => unavailable(t, res, '/v1/nfe', clock.now(), details);
@@ -43,7 +49,7 @@ test.serial('requests racing past the gateway with one key number one document; 
   t.is((await authorizedEvents(docs[0].id)).length, 1);
 });
 
-test.serial('a retry after the gateway forgot the key answers the same document; another body under the key is 422 and numbers nothing', async (t) => {
+test.serial('a retry after the gateway\'s record expired answers the same document; another body under the key is 422 and numbers nothing', async (t) => {
   const p = partner();
   world.addIssuer(p.partnerId);
   const headers = keyed(p.headers);
@@ -59,7 +65,8 @@ test.serial('a retry after the gateway forgot the key answers the same document;
   t.is(world.authorizeCalls.length, calls);
 
   await forgetGatewayRecords();
-  const other = await stack.request('POST', '/v1/nfe', { body: nota({ informacoesComplementares: 'Outro pedido' }), headers });
+  // A body the gateway has never seen under the key: checked as a new request, then refused at the binding.
+  const other = await stack.request('POST', '/v1/nfe', { body: nota({ items: [{ codigo: 'P1', descricao: 'Produto um', cfop: '5102', quantidade: 3, valorUnitario: 10.5 }], pagamentos: [{ forma: '01', valor: 31.5 }] }), headers });
   t.is(other.status, 422, other.text);
   t.deepEqual(other.body, {
     error: {
@@ -69,6 +76,41 @@ test.serial('a retry after the gateway forgot the key answers the same document;
     },
   });
   t.deepEqual((await documentsOf(p.partnerId)).map((d: any) => d.id), [first.body.data.id]);
+});
+
+test.serial('a retry after a 5xx released the key looks at the binding before anything: another body is 422 even when it would not validate', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const headers = keyed(p.headers);
+  const first = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(first.status, 201, first.text);
+  await releaseGatewayRecords();
+  const again = await stack.request('POST', '/v1/nfe', { body: nota(), headers });
+  t.is(again.status, 201, again.text);
+  t.is(again.headers.get('idempotent-replayed'), null);
+  t.deepEqual(again.body.data, first.body.data);
+  await releaseGatewayRecords();
+  const other = await stack.request('POST', '/v1/nfe', { body: nota({ informacoesComplementares: 'Outro pedido' }), headers });
+  t.is(other.status, 422, other.text);
+  t.is(other.body.error.type, 'https://errors.test/IDEMPOTENCIA_CORPO_DIVERGENTE');
+  t.deepEqual((await documentsOf(p.partnerId)).map((d: any) => d.id), [first.body.data.id]);
+});
+
+test.serial('a key at its first use is not looked for in the emission\'s documents: the numbering insert is what binds it', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const seen: string[] = [];
+  const listen = (q: { sql: string }) => { if (/"emission"\."documents"/.test(q.sql)) seen.push(q.sql); };
+  stack.knex.on('query', listen);
+  try {
+    const first = await stack.request('POST', '/v1/nfe', { body: nota(), headers: keyed(p.headers) });
+    t.is(first.status, 201, first.text);
+  } finally {
+    stack.knex.off('query', listen);
+  }
+  t.true(seen.some((sql) => /insert into "emission"\."documents"/.test(sql)), seen.join('\n'));
+  t.deepEqual(seen.filter((sql) => /^select/.test(sql) && /idempotency_key/.test(sql)), []);
+  t.is((await documentsOf(p.partnerId)).length, 1);
 });
 
 test.serial('an answer lost after the authority processed the note: the retry consults by key and answers AUTHORIZED without sending again', async (t) => {

@@ -84,7 +84,7 @@ export const nfseActions = {
     },
     async handler(this: NfseService, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
-      const view = await emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null });
+      const view = await emitNfse(nfseDeps(this, ctx), { partnerId, keyKind, body: ctx.params, idempotencyKey: ctx.meta.idempotencyKey ?? null, keyFirstUse: ctx.meta.idempotencyFirstUse === true });
       // A DPS still open changes: a retry must see it then, not this answer replayed.
       if (!isNfseTerminal(view.status)) ctx.meta.$idempotencyKeep = false;
       return view;

@@ -32,6 +32,8 @@ export interface NfseRequest {
   keyKind: 'live' | 'test' | null;
   body: unknown;
   idempotencyKey: string | null;
+  /** No earlier request used the key (services/shared/caller.ts idempotencyFirstUse). */
+  keyFirstUse?: boolean;
 }
 
 /** verAplic (1-20 characters): the application that wrote the DPS. */
@@ -56,7 +58,7 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
   const key = req.idempotencyKey;
   const fingerprint = key ? bodyFingerprint(req.body) : null;
   const { answerBound, boundMeanwhile } = keyBinding(key, (k) => deps.nfse.findByIdempotencyKey(req.partnerId, k),
-    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBoundNfse(deps, found, k, fingerprint!), 'nfseId'));
+    (found, k) => guarded(deps.reportFault, () => found.doc, () => continueBoundNfse(deps, found, k, fingerprint!), 'nfseId'), req.keyFirstUse);
   const answered = await answerBound();
   if (answered) return answered;
 

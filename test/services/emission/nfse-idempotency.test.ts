@@ -29,7 +29,8 @@ test.beforeEach(() => { sefin.submit = { kind: 'authorize' }; });
 const keyed = (key = `dps-${randomUUID()}`) => ({ ...headers, 'idempotency-key': key });
 const post = (body: unknown, h: Record<string, string>) => stack.request('POST', '/v1/nfse', { headers: h, body });
 /** What a 5xx release, a stale takeover or the 24-hour purge leaves of the gateway's record: nothing. */
-const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').del();
+/** The gateway's records past their 24 hours: only the emission's binding still knows the key. */
+const forgetGatewayRecords = () => stack.knex('gateway.idempotency_keys').update({ expires_at: new Date(clock.now().getTime() - 1) });
 const dpsOf = (key: string) => stack.knex('emission.nfse_documents').where({ idempotency_key: key }).select('id', 'n_dps', 'status', 'id_dps');
 const nextNDps = async () => Number((await stack.knex('emission.nfse_sequences').where({ issuer_id: issuerId, serie: 1, environment: 2 }).first())?.next_number ?? 1);
 const submitsOf = (idDps: string) => sefin.calls.filter((c) => c.action === 'nfseSubmit' && c.params.idDps === idDps).length;
@@ -53,7 +54,7 @@ test.serial('requests racing past the gateway with one key number one DPS; every
   t.is((await authorizedEvents(rows[0].id)).length, 1);
 });
 
-test.serial('a retry after the gateway forgot the key answers the same DPS and sends nothing; another body under the key is 422 and numbers nothing', async (t) => {
+test.serial('a retry after the gateway\'s record expired answers the same DPS and sends nothing; another body under the key is 422 and numbers nothing', async (t) => {
   const h = keyed();
   const body = aValidNfseBody({ issuerId });
   const first = await post(body, h);
