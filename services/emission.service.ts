@@ -309,7 +309,8 @@ const EmissionService: ServiceSchema = {
     self.storeDeps = storeDeps;
     self.fiscalEvents = new FiscalEventStore(storeDeps);
     self.inutilizacoes = new InutilizacaoStore(storeDeps);
-    self.nfse = new NfseStore({ ...storeDeps, eventCte: (name, ev) => self.eventCte(name, ev), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) });
+    self.nfse = new NfseStore({ ...storeDeps, eventCte: (name, ev) => self.eventCte(name, ev), eventsCte: (name, events, keysIn) => self.eventsCte(name, events, keysIn) },
+      { adherenceLeaseMs: config.cacheLeaseMs });
     self.nfseEvents = new NfseEventStore(storeDeps, self.nfse);
     const metrics = metricsOf(self.broker);
     self.stages = new StageTimer(undefined, stageObserver(metrics));

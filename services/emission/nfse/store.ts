@@ -11,6 +11,12 @@ import { ANSWER_COLUMNS, ANSWER_GUARD, OutcomeGroups, writeAnswers } from '../ou
 import { statementsOf, type DirectTx } from '../../shared/direct-transaction.js';
 import { toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
 import { NfseNumbering, type PendingDps } from './numbering.js';
+import { LeasedCache } from '../../shared/leased-cache.js';
+
+/** What Sefin last said of a municipality (rule 9), as this node remembers it. */
+interface KnownAdherence { adesao: Exclude<AdesaoMunicipio, 'desconhecido'>; mensagem: string | null }
+/** Municipalities one node remembers at most (Brazil has 5,570). */
+const ADHERENCE_ENTRIES = 10_000;
 
 export { toNfseRecord, type BuiltDps, type NewNfse, type NfseSpace } from './dps-row.js';
 
@@ -95,7 +101,17 @@ export class NfseStore {
   /** Terminal answers of this node's own transmissions, written together under load (outcome-group.ts). */
   private readonly outcomes?: OutcomeGroups<OwnOutcome>;
 
-  constructor(private readonly d: StoreDeps) {
+  /**
+   * Rule 9's adherence read on every DPS (issue 18: a statement per DPS for a fact that changes
+   * only when Sefin says so), kept for a lease (CACHE_LEASE_MS). What this node learns is
+   * dropped at once; what another node learns is seen here within the lease. Meanwhile a DPS may
+   * go to Sefin for a municipality another node just learned does not adhere, and Sefin refuses it
+   * (E0037) as it did that node's: the refusal is Sefin's own, never a DPS accepted wrongly.
+   */
+  private readonly adherence: LeasedCache<KnownAdherence>;
+
+  constructor(private readonly d: StoreDeps, opts: { adherenceLeaseMs?: number } = {}) {
+    this.adherence = new LeasedCache({ leaseMs: opts.adherenceLeaseMs ?? 0, maxEntries: ADHERENCE_ENTRIES });
     this.numbering = new NfseNumbering(d, this.tables);
     if (d.eventsCte) this.outcomes = new OutcomeGroups((o) => o.known.id, (outcomes) => this.writeOutcomes(outcomes));
   }
@@ -130,14 +146,18 @@ export class NfseStore {
 
   /** Rule 9: what Sefin last said about the municipality in this environment; never asked = desconhecido. */
   async adesao(codigoMunicipio: string, environment: 1 | 2): Promise<{ adesao: AdesaoMunicipio; mensagem: string | null }> {
-    const row = await this.d.knex(this.t('nfse_municipalities')).where({ codigo_municipio: codigoMunicipio, environment }).first('adesao', 'mensagem');
-    return row ? { adesao: row.adesao as AdesaoMunicipio, mensagem: row.mensagem } : { adesao: 'desconhecido', mensagem: null };
+    const known = await this.adherence.get(adherenceKey(codigoMunicipio, environment), async () => {
+      const row = await this.d.knex(this.t('nfse_municipalities')).where({ codigo_municipio: codigoMunicipio, environment }).first('adesao', 'mensagem');
+      return row ? { adesao: row.adesao, mensagem: row.mensagem } : undefined;
+    });
+    return known ?? { adesao: 'desconhecido', mensagem: null };
   }
 
   async recordAdesao(codigoMunicipio: string, environment: 1 | 2, adesao: Exclude<AdesaoMunicipio, 'desconhecido'>, mensagem: string | null): Promise<void> {
     await this.d.knex(this.t('nfse_municipalities'))
       .insert({ codigo_municipio: codigoMunicipio, environment, adesao, mensagem, updated_at: this.d.now() })
       .onConflict(['codigo_municipio', 'environment']).merge();
+    this.adherence.invalidate([adherenceKey(codigoMunicipio, environment)]);
   }
 
   /** A new DPS with the série's next nDPS (nfse/numbering.ts). */
@@ -279,6 +299,9 @@ export class NfseStore {
   private authorizedCtes(docs: readonly NfseRecord[]): Cte[] {
     const authorized = docs.filter((doc) => doc.status === 'AUTHORIZED');
     if (!authorized.length) return [];
+    // This statement may turn a municipality this node remembers otherwise into an adhering one.
+    const changing = authorized.map((doc) => adherenceKey(doc.codigoMunicipio, doc.environment)).filter((key) => this.adherence.peek(key)?.adesao !== 'aderente');
+    if (changing.length) this.adherence.invalidate(changing);
     const billed = billingCte(this.t('billing_counters'), authorized.map((doc) => ({ ...doc, model: 'NFSe' })), 'changed');
     const municipalities = this.t('nfse_municipalities');
     const values = authorized.map((_, i) => (i === 0 ? '(?::uuid, ?::text, ?::smallint)' : '(?, ?, ?)')).join(', ');
@@ -307,3 +330,5 @@ export class NfseStore {
     await trx(this.t('nfse_history')).insert({ document_id: documentId, from_status: from, to_status: to, trigger, motivo, detail: detail ? JSON.stringify(detail) : null, at: this.d.now() });
   }
 }
+
+const adherenceKey = (codigoMunicipio: string, environment: number) => `${codigoMunicipio}/${environment}`;
