@@ -124,6 +124,12 @@ const ContingencyMonitor: ServiceSchema = {
           .catch((err: Error) => self.logger.warn({ err: err.message, uf: ctx.params.uf, ambiente }, 'check after an opened circuit failed; the schedule goes on'));
       },
     },
+    // Another node recorded a transition: the view this node keeps of that row is old (StatusStore.get).
+    [AUTHORITY_EVENTS.statusChanged]: {
+      handler(this: Service, ctx: Context<{ uf: string; ambiente: AmbienteName }>): void {
+        monitor(this).store().forget(ctx.params.uf, ctx.params.ambiente);
+      },
+    },
     [AUTHORITY_EVENTS.observed]: {
       async handler(this: Service, ctx: Context<Observation>): Promise<void> {
         const self = monitor(this);
@@ -135,7 +141,7 @@ const ContingencyMonitor: ServiceSchema = {
 
   methods: {
     store(this: Monitor): StatusStore {
-      return (this._store ??= new StatusStore(this.knex, SCHEMA));
+      return (this._store ??= new StatusStore(this.knex, SCHEMA, { leaseMs: runtimeOf(this.broker).config.cacheLeaseMs }));
     },
     ambientes(this: Monitor): AmbienteName[] {
       return runtimeOf(this.broker).config.monitor.ambientes.map((a) => AMBIENTE_NAMES[a]);
@@ -178,6 +184,7 @@ const ContingencyMonitor: ServiceSchema = {
       );
       if (outcome === 'transition') {
         this.logger.warn({ uf: claim.uf, ambiente: claim.ambiente, kind: result.kind, cStat: (result as any).cStat }, 'authority status changed');
+        void this.broker.broadcast(AUTHORITY_EVENTS.statusChanged, { uf: claim.uf, ambiente: claim.ambiente });
         if (result.kind === 'up') this.announceRecovered(claim.uf, claim.ambiente);
       }
       else if (outcome === 'own-failure') this.logger.info({ uf: claim.uf, ambiente: claim.ambiente, reason: (result as any).reason ?? 'authority-refused-monitor' }, 'authority status check failed on our side; state kept');
@@ -198,6 +205,7 @@ const ContingencyMonitor: ServiceSchema = {
       );
       if (outcome === 'transition') {
         this.logger.warn({ uf: o.uf, ambiente, cStat: o.cStat }, 'authority status changed (seen by another call)');
+        void this.broker.broadcast(AUTHORITY_EVENTS.statusChanged, { uf: o.uf, ambiente });
         if (result.kind === 'up') this.announceRecovered(o.uf, ambiente);
       }
       return outcome;

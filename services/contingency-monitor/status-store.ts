@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AmbienteName, ConfirmedState, Decision, StatusChangedData } from '../../lib/contingency/availability.js';
+import { LeasedCache } from '../shared/leased-cache.js';
 
 /** A (UF, ambiente) this node leased for one status call. */
 export interface Claim {
@@ -54,7 +55,23 @@ export type RecordOutcome = Decision['kind'] | 'stale';
  * the same transaction.
  */
 export class StatusStore {
-  constructor(private readonly knex: Knex, private readonly schema: string) {}
+  /**
+   * `get` is read by every NFC-e emission (the automatic contingency decision: issue 18, a
+   * statement per note for a row that changes every few minutes at most). Kept per node for a
+   * lease; this node's own writes drop it at once, and a transition recorded on another node
+   * drops it through `forget` (the monitor's broadcast), or within the lease if that is lost.
+   */
+  private readonly views: LeasedCache<AuthorityStatusView | null>;
+
+  constructor(private readonly knex: Knex, private readonly schema: string, opts: { leaseMs?: number } = {}) {
+    this.views = new LeasedCache({ leaseMs: opts.leaseMs ?? 0, maxEntries: 128 });
+  }
+
+  /** Drops what this node keeps of `uf`/`ambiente` (all of them without arguments). */
+  forget(uf?: string, ambiente?: AmbienteName): void {
+    if (uf && ambiente) this.views.invalidate([viewKey(uf, ambiente)]);
+    else this.views.invalidateAll();
+  }
 
   private get table(): string {
     return `${this.schema}.authority_status`;
@@ -66,6 +83,7 @@ export class StatusStore {
     await this.knex(this.table)
       .insert(pairs.map((p) => ({ uf: p.uf, ambiente: p.ambiente, next_check_at: now, updated_at: now, consecutive_failures: 0 })))
       .onConflict(['uf', 'ambiente']).ignore();
+    this.forget();
   }
 
   /**
@@ -110,6 +128,14 @@ export class StatusStore {
    * result whose lease was lost (expired and taken by another node) is dropped: `stale`.
    */
   async record(claim: Claim, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<RecordOutcome> {
+    try {
+      return await this.recordLocked(claim, now, decide, emit);
+    } finally {
+      this.forget(claim.uf, claim.ambiente);
+    }
+  }
+
+  private async recordLocked(claim: Claim, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<RecordOutcome> {
     return this.knex.transaction(async (trx) => {
       const row = await trx(this.table).where({ uf: claim.uf, ambiente: claim.ambiente }).forUpdate().first();
       if (!row || row.lease_token !== claim.token) return 'stale' as const;
@@ -140,6 +166,14 @@ export class StatusStore {
    * failures are not evidence (`own-failure` decisions change nothing). `unmonitored`: no such row.
    */
   async observe(uf: string, ambiente: AmbienteName, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<Decision['kind'] | 'unmonitored'> {
+    try {
+      return await this.observeLocked(uf, ambiente, now, decide, emit);
+    } finally {
+      this.forget(uf, ambiente);
+    }
+  }
+
+  private async observeLocked(uf: string, ambiente: AmbienteName, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<Decision['kind'] | 'unmonitored'> {
     return this.knex.transaction(async (trx) => {
       const row = await trx(this.table).where({ uf, ambiente }).forUpdate().first();
       if (!row) return 'unmonitored' as const;
@@ -156,8 +190,11 @@ export class StatusStore {
   }
 
   async get(uf: string, ambiente: AmbienteName): Promise<AuthorityStatusView | null> {
-    const row = await this.knex(this.table).where({ uf, ambiente }).first();
-    return row ? viewOf(row) : null;
+    const view = await this.views.get(viewKey(uf, ambiente), async () => {
+      const row = await this.knex(this.table).where({ uf, ambiente }).first();
+      return row ? viewOf(row) : null;
+    });
+    return view ?? null;
   }
 
   async list(filter: { ambientes: AmbienteName[]; uf?: string; ambiente?: AmbienteName }): Promise<AuthorityStatusView[]> {
@@ -167,3 +204,5 @@ export class StatusStore {
     return (await q).map(viewOf);
   }
 }
+
+const viewKey = (uf: string, ambiente: AmbienteName) => `${uf}/${ambiente}`;

@@ -11,6 +11,8 @@ export const AUTHORITY_EVENTS = {
   recovered: 'sefaz.authority.recovered',
   /** `{ uf, model, ambiente, cStat, xMotivo, observedAt }`: 107/108/109 read in an answer to someone other than the monitor. */
   observed: 'sefaz.status.observed',
+  /** `{ uf, ambiente }` (ambiente by name): the monitor recorded a transition. Every monitor drops what it keeps of that row. */
+  statusChanged: 'contingency-monitor.status.changed',
 } as const;
 
 export interface AuthorityRecoveredPayload {

@@ -39,6 +39,28 @@ test('two monitor nodes polling at once check each UF once per interval and emit
   t.deepEqual(await pollBoth(), [], 'nothing due before the next interval on either node');
 });
 
+test('the view every node keeps of a UF (the NFC-e contingency input) follows a transition another node recorded, without waiting for its lease', async (t) => {
+  const clock = new ManualClock('2026-11-22T12:00:00.000Z');
+  const stack = await startStack({
+    clock, redis: true,
+    nodes: [{ services: ['sefaz', 'contingency-monitor'] }, { services: ['contingency-monitor'] }],
+    env: { ...quiet, CACHE_LEASE_MS: '10000' },
+  });
+  t.teardown(() => stack.stop());
+  const simulator: SefazSimulator = (stack.nodes[0]!.getLocalService({ name: 'sefaz', version: 1 }) as any).simulator;
+  const statusOn = (i: number) => stack.nodes[i]!.call<any, any>('v1.contingency-monitor.statusOf', { uf: 'SP', ambiente: 'homologacao' }, { nodeID: stack.nodes[i]!.nodeID });
+  await stack.nodes[0]!.call('v1.contingency-monitor.checkNow', { uf: 'SP', ambiente: 'homologacao' }, { nodeID: stack.nodes[0]!.nodeID });
+  for (const i of [0, 1]) t.like(await statusOn(i), { status: 'up', confirmedDown: false }, `node ${i} keeps SP up`);
+  // The row changes under both nodes' kept views: only the one that records it is told by its own write.
+  simulator.faults.add({ mode: 'down', uf: 'SP', cStat: 109 });
+  const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.checkNow', { uf: 'SP', ambiente: 'homologacao' }, { nodeID: stack.nodes[0]!.nodeID });
+  t.deepEqual(checked.map((c) => c.outcome), ['transition']);
+  t.like(await statusOn(0), { status: 'down', confirmedDown: true });
+  let seen: any;
+  for (let i = 0; i < 50 && (seen = await statusOn(1)).status !== 'down'; i++) await new Promise((r) => setTimeout(r, 20));
+  t.like(seen, { status: 'down', confirmedDown: true }, 'node 1 dropped its view on the broadcast, well within the 10 s lease');
+});
+
 test('an expired monitoring certificate is our own failure: the first poll confirms nothing and no UF becomes down', async (t) => {
   const expired = createA1(createCa(), { cnpj: '11222333000181', password: 'monitor', notBefore: new Date(Date.now() - 400 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) });
   const clock = new ManualClock(new Date());
