@@ -54,7 +54,8 @@ const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404
 const idempotencyDescription = 'Vinculada ao documento na numeração (única por parceiro e modelo): toda repetição — após 5xx, queda de um nó ou timeout — '
   + 'responde o mesmo documento no estado atual (nunca um novo número) e, se a primeira tentativa morreu sem resposta, continua o mesmo documento '
   + '(consulta pela chave antes de qualquer reenvio). Outro corpo com a mesma chave: 422 IDEMPOTENCIA_CORPO_DIVERGENTE. '
-  + 'Um 5xx depois da numeração traz details.invoiceId e details.status.';
+  + 'Um 5xx depois da numeração traz details.invoiceId e details.status. '
+  + 'Passadas as 24 horas da chave, a repetição é validada como requisição nova antes de tudo; se válida, responde o documento vinculado.';
 
 function emitDescriptionOf(model: Model): string {
   return model === '65' ? `${emitDescription} ${contingencyDescription}` : emitDescription;

@@ -89,4 +89,5 @@ export const NFSE_EMIT_DESCRIPTION = 'Ordem: emissor (issuerId obrigatório: 400
 export const NFSE_IDEMPOTENCY_DESCRIPTION = 'Vinculada à DPS na numeração (única por parceiro): toda repetição — após 5xx, queda de um nó ou timeout — '
   + 'responde a mesma DPS no estado atual (nunca um novo nDPS) e, se a primeira tentativa morreu sem resposta, continua a mesma DPS '
   + '(consulta pelo idDps antes de qualquer reenvio). Outro corpo com a mesma chave: 422 IDEMPOTENCIA_CORPO_DIVERGENTE. '
-  + 'Um 5xx depois da numeração traz details.nfseId e details.status.';
+  + 'Um 5xx depois da numeração traz details.nfseId e details.status. '
+  + 'Passadas as 24 horas da chave, a repetição é validada como requisição nova antes de tudo; se válida, responde a DPS vinculada.';
