@@ -13,7 +13,9 @@ import { ManualClock } from '../../../services/shared/clock.js';
  * beyond the bound is refused before numbering (503 EMISSOR_SOBRECARREGADO, no nDPS used). The test
  * holds the série's sequence row lock itself.
  */
-const clock = new ManualClock('2026-11-25T15:00:00.000Z');
+// Today, not a fixed date: the issuer's A1 is a real certificate valid from a day before it was
+// made, so a clock fixed in the past refused it (CERTIFICADO_AINDA_NAO_VALIDO) once that day went by.
+const clock = new ManualClock(new Date());
 let stack: Stack;
 
 test.before(async () => {
