@@ -33,7 +33,7 @@ function connection(): Redis {
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0, 250);
 const RESET = Math.floor(NOW / 1000) + 1;
-const HIT_SHA = createHash('sha1').update(`local c = redis.call('INCRBY', KEYS[1], ARGV[1]) if c == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], 2) end return c`).digest('hex');
+const HIT_SHA = createHash('sha1').update(`local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('EXPIRE', KEYS[1], 2) end return c`).digest('hex');
 const window = (limit: number, remaining: number, allowed: boolean): RateLimitResult => ({ limit, remaining, reset: RESET, allowed });
 
 async function hits(limiter: RedisRateLimiter, key: string, n: number, limit = 5): Promise<RateLimitResult[]> {
@@ -49,7 +49,7 @@ test.serial('RedisRateLimiter costs one EVALSHA per hit once a connection has lo
   const key = `${prefix}rl:p:one-trip:${RESET - 1}`;
   let results: RateLimitResult[] = [];
   const commands = await commandsDuring(redis.url, async () => { results = await hits(limiter, 'p:one-trip', 3); });
-  t.deepEqual(commands, [1, 2, 3].map(() => ['evalsha', HIT_SHA, '1', key, '1']));
+  t.deepEqual(commands, [1, 2, 3].map(() => ['evalsha', HIT_SHA, '1', key]));
   t.deepEqual(results, [window(5, 3, true), window(5, 2, true), window(5, 1, true)]);
 });
 
@@ -61,33 +61,6 @@ test.serial('RedisRateLimiter shares one window between two nodes: of seven conc
   // Remaining 0 is the 5th hit (allowed) and every one after it (refused).
   t.deepEqual(results.filter((r) => r.remaining === 0).map((r) => r.allowed).sort(), [false, false, true]);
   t.true(results.filter((r) => r.remaining > 0).every((r) => r.allowed && r.limit === 5 && r.reset === RESET));
-});
-
-test.serial('RedisRateLimiter under a limit of 40 or more takes a partner\'s next requests of the second in growing leases: 12 hits, 4 commands, one count each', async (t) => {
-  const prefix = `rl-${randomUUID()}:`;
-  const limiter = new RedisRateLimiter(connection(), prefix);
-  await limiter.hit('p:warm', 100, NOW); // the connection's first use sends the script text
-  const key = `${prefix}rl:p:leased:${RESET - 1}`;
-  let results: RateLimitResult[] = [];
-  const commands = await commandsDuring(redis.url, async () => { results = await hits(limiter, 'p:leased', 12, 100); });
-  // 1, then twice the last up to maxLease(100) = 5: counts 1 | 2-3 | 4-7 | 8-12.
-  t.deepEqual(commands, ['1', '2', '4', '5'].map((by) => ['evalsha', HIT_SHA, '1', key, by]));
-  t.deepEqual(results.map((r) => r.remaining), [99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88]);
-  t.true(results.every((r) => r.allowed && r.limit === 100 && r.reset === RESET));
-});
-
-test.serial('RedisRateLimiter with leases on two nodes never lets more than the limit pass in a window, and strands little of it', async (t) => {
-  const prefix = `rl-${randomUUID()}:`;
-  const nodes = [new RedisRateLimiter(connection(), prefix), new RedisRateLimiter(connection(), prefix)];
-  const results: RateLimitResult[] = [];
-  // Each node sends its requests one after another, both at once: 150 in all against a limit of 100.
-  await Promise.all(nodes.map(async (node) => { for (let i = 0; i < 75; i++) results.push(await node.hit('p:two', 100, NOW)); }));
-  const passed = results.filter((r) => r.allowed);
-  t.true(passed.length <= 100, `${passed.length} passed`);
-  t.true(passed.length >= 100 - 2 * (5 - 1), `${passed.length} passed: at most maxLease - 1 stranded per node`);
-  // Every count of the window is answered once: no two requests got the same remaining.
-  t.is(new Set(passed.map((r) => r.remaining)).size, passed.length);
-  t.true(results.filter((r) => !r.allowed).every((r) => r.remaining === 0));
 });
 
 test.serial('RedisRateLimiter keeps tenants apart: a partner over its limit leaves another partner its whole window', async (t) => {
@@ -107,7 +80,7 @@ test.serial('RedisRateLimiter refuses without Redis once this node saw the windo
   t.deepEqual(onA, []);
   t.deepEqual(refused, [window(5, 0, false), window(5, 0, false), window(5, 0, false)]);
   const onB = await commandsDuring(redis.url, async () => { refused = await hits(b, 'p:spent', 1); });
-  t.deepEqual(onB, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:spent:${RESET - 1}`, '1']]);
+  t.deepEqual(onB, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:spent:${RESET - 1}`]]);
   t.deepEqual(refused, [window(5, 0, false)]);
 });
 
@@ -122,8 +95,8 @@ test.serial('RedisRateLimiter asks Redis again for a raised limit in the same wi
     next = await limiter.hit('p:upgraded', 5, NOW + 1000);
   });
   t.deepEqual(commands, [
-    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET - 1}`, '1'],
-    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET}`, '1'],
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET - 1}`],
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET}`],
   ]);
   t.deepEqual(raised, window(10, 4, true));
   t.deepEqual(next, { limit: 5, remaining: 4, reset: RESET + 1, allowed: true });
@@ -141,7 +114,7 @@ test.serial('RedisRateLimiter keeps counting after SCRIPT FLUSH: the NOSCRIPT an
   // The refused EVALSHA never ran the script (NOSCRIPT), so the count moved once per hit; the two
   // refusals after the 5th hit are this node's own (the next test).
   t.deepEqual(commands.map((c) => c[0]!.toLowerCase()), ['evalsha', 'eval', 'evalsha']);
-  t.deepEqual(commands[1]!.slice(2), ['1', key, '1']);
+  t.deepEqual(commands[1]!.slice(2), ['1', key]);
 });
 
 test.serial('RedisRateLimiter works again after Redis restarts empty: the new connection loads the script, the window starts over', async (t) => {
