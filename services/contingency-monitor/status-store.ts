@@ -128,15 +128,7 @@ export class StatusStore {
    * result whose lease was lost (expired and taken by another node) is dropped: `stale`.
    */
   async record(claim: Claim, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<RecordOutcome> {
-    try {
-      return await this.recordLocked(claim, now, decide, emit);
-    } finally {
-      this.forget(claim.uf, claim.ambiente);
-    }
-  }
-
-  private async recordLocked(claim: Claim, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<RecordOutcome> {
-    return this.knex.transaction(async (trx) => {
+    return this.writing(claim.uf, claim.ambiente, async (trx) => {
       const row = await trx(this.table).where({ uf: claim.uf, ambiente: claim.ambiente }).forUpdate().first();
       if (!row || row.lease_token !== claim.token) return 'stale' as const;
       const decision = decide(confirmedOf(row));
@@ -166,15 +158,7 @@ export class StatusStore {
    * failures are not evidence (`own-failure` decisions change nothing). `unmonitored`: no such row.
    */
   async observe(uf: string, ambiente: AmbienteName, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<Decision['kind'] | 'unmonitored'> {
-    try {
-      return await this.observeLocked(uf, ambiente, now, decide, emit);
-    } finally {
-      this.forget(uf, ambiente);
-    }
-  }
-
-  private async observeLocked(uf: string, ambiente: AmbienteName, now: Date, decide: (previous: ConfirmedState | null) => Decision, emit: (trx: Knex.Transaction, data: StatusChangedData) => Promise<unknown>): Promise<Decision['kind'] | 'unmonitored'> {
-    return this.knex.transaction(async (trx) => {
+    return this.writing(uf, ambiente, async (trx) => {
       const row = await trx(this.table).where({ uf, ambiente }).forUpdate().first();
       if (!row) return 'unmonitored' as const;
       const decision = decide(confirmedOf(row));
@@ -187,6 +171,15 @@ export class StatusStore {
       if (decision.kind === 'transition') await emit(trx, decision.event);
       return decision.kind;
     });
+  }
+
+  /** A transaction that may change a row: what this node keeps of it is dropped once it ended, however it ended. */
+  private async writing<T>(uf: string, ambiente: AmbienteName, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.knex.transaction(work);
+    } finally {
+      this.forget(uf, ambiente);
+    }
   }
 
   async get(uf: string, ambiente: AmbienteName): Promise<AuthorityStatusView | null> {

@@ -42,11 +42,13 @@ export class IdempotencyStore {
     const deadline = Date.now() + WAIT_FOR_PEER_MS;
     for (;;) {
       const at = now();
+      const lockedUntil = new Date(at.getTime() + STALE_AFTER_MS);
+      const expiresAt = new Date(at.getTime() + IDEMPOTENCY_TTL_MS);
       // Every keyed POST starts here (issue 18): sent without knex's builder, prepared once.
       const { rows: inserted } = await runStatement(this.knex,
         `insert into ?? (partner_id, route, key, fingerprint, state, created_at, locked_until, expires_at) values (?, ?, ?, ?, 'processing', ?, ?, ?)
          on conflict (partner_id, route, key) do nothing returning id`,
-        [this.table, partnerId, route, key, print, at, new Date(at.getTime() + STALE_AFTER_MS), new Date(at.getTime() + IDEMPOTENCY_TTL_MS)], { prepare: true });
+        [this.table, partnerId, route, key, print, at, lockedUntil, expiresAt], { prepare: true });
       if (inserted.length) return { kind: 'proceed', id: Number(inserted[0].id), firstUse: true };
 
       const row = await this.knex(this.table).where({ partner_id: partnerId, route, key }).first();
@@ -59,9 +61,8 @@ export class IdempotencyStore {
         // An earlier request ended without an answer to keep (a 5xx, a passing refusal): this one
         // runs as if it were the first, under its own body, and its action looks for what the
         // earlier one may have bound to the key.
-        const taken = await this.knex(this.table).where({ id: row.id, state: 'released' }).update({
-          state: 'processing', fingerprint: print, created_at: at, locked_until: new Date(at.getTime() + STALE_AFTER_MS), expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
-        });
+        const taken = await this.knex(this.table).where({ id: row.id, state: 'released' })
+          .update({ state: 'processing', fingerprint: print, created_at: at, locked_until: lockedUntil, expires_at: expiresAt });
         if (taken) return { kind: 'proceed', id: Number(row.id), firstUse: false };
         continue;
       }
@@ -74,7 +75,7 @@ export class IdempotencyStore {
         // The first request's node died; take the key over (compare-and-set on locked_until).
         const taken = await this.knex(this.table)
           .where({ id: row.id, state: 'processing' }).andWhere('locked_until', row.locked_until)
-          .update({ locked_until: new Date(at.getTime() + STALE_AFTER_MS) });
+          .update({ locked_until: lockedUntil });
         if (taken) return { kind: 'proceed', id: Number(row.id), firstUse: false };
         continue;
       }
