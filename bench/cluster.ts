@@ -27,7 +27,7 @@ import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } fr
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
-import { processCpuSeconds } from './proc-cpu.js';
+import { processCpuSeconds, processSyscalls } from './proc-cpu.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 
 const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
@@ -85,6 +85,19 @@ function cpuSnapshot(cluster: Cluster): Record<string, number> {
   return { ...roles, postgres: sum(postgres), postgresBackends: sum(backendsOf(postgres, database)), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
 }
 
+/** Read and write system calls so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
+function syscallSnapshot(cluster: Cluster): Record<string, number> {
+  const roles = Object.fromEntries(cluster.roles.map((r) => [r, processSyscalls(cluster.pid(r as Role) ?? -1)]));
+  const database = new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
+  const backends = backendsOf(pidsNamed('postgres'), database).map(processSyscalls).filter(Number.isFinite);
+  return { ...roles, postgresBackends: backends.reduce((a, b) => a + b, 0) };
+}
+
+/** System calls per note of each process group, one decimal (backends that exit take theirs along: a floor). */
+function syscallsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - (before[k] ?? 0)) / Math.max(notes, 1)) * 10) / 10]));
+}
+
 /** Postgres backends that exit during the run take their CPU with them: the figure is a floor. */
 function cpuMsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number, cluster: Cluster) {
   const perNote = (k: string) => Math.round(((after[k]! - (before[k] ?? 0)) * 1000 / Math.max(notes, 1)) * 100) / 100;
@@ -136,6 +149,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const warmed = (await documents(cluster, s, issuerId)).length;
 
   const before = cpuSnapshot(cluster);
+  const syscallsBefore = syscallSnapshot(cluster);
   const open = s.kind === 'open';
   // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
   const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
@@ -147,6 +161,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     }));
   await settle(cluster, s, issuerId);
   const after = cpuSnapshot(cluster);
+  const syscallsAfter = syscallSnapshot(cluster);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
@@ -157,6 +172,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
+    syscallsPerNote: syscallsPerNote(syscallsBefore, syscallsAfter, notes),
     ...(open ? { targetRate: rate } : { connections }),
   };
 }
@@ -173,9 +189,9 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}`);
   }
-  console.table(results.map(({ cpuMsPerNote, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
+  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
 } finally {
   await cluster.stop();
