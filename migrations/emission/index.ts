@@ -1,5 +1,6 @@
 import type { Migration } from '../../services/shared/migrations.js';
 import { outboxMigration } from '../../services/mixins/outbox.mixin.js';
+import { compressWithLz4 } from '../../services/shared/toast-compression.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
 import { nfseEventReconciliationMigration, nfseIdempotencyMigration, nfseMigration, nfsePartnerFirstDocumentsMigration } from './nfse.js';
 
@@ -341,4 +342,20 @@ export const migrations: Migration[] = [
     },
   },
   nfsePartnerFirstDocumentsMigration,
+  {
+    // Issue 18: the documents' XML and requests compressed with lz4 where the server has it
+    // (services/shared/toast-compression.ts).
+    name: '064_xml_lz4',
+    async up(knex, schema) {
+      await compressWithLz4(knex, schema, {
+        documents: ['request_body', 'transmitted_xml', 'authorized_xml'],
+        document_keys: ['signed_xml'],
+        contingency_holds: ['signed_xml'],
+        document_events: ['proc_xml'],
+        inutilizacoes: ['proc_xml'],
+        nfse_documents: ['request_body', 'dps_xml', 'nfse_xml'],
+        nfse_events: ['request_xml', 'event_xml'],
+      });
+    },
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Migration } from '../../services/shared/migrations.js';
+import { compressWithLz4 } from '../../services/shared/toast-compression.js';
 
 /** Tables of the authority simulator (schema `simulator`): what "the authority" has received. */
 export const migrations: Migration[] = [
@@ -210,6 +211,14 @@ export const migrations: Migration[] = [
           return query select null::text, v_n, nextval('${t('sefin_ndfse_seq')}');
         end
         $fn$`);
+    },
+  },
+  {
+    // Issue 18: the NFS-e and events Sefin generates compressed with lz4 where the server has it
+    // (services/shared/toast-compression.ts); protNFe rows stay under the size Postgres compresses.
+    name: '073_xml_lz4',
+    async up(knex, schema) {
+      await compressWithLz4(knex, schema, { sefin_nfse: ['nfse_xml'], sefin_events: ['evento_xml'], events: ['proc_xml'] });
     },
   },
 ];

@@ -95,3 +95,41 @@ test('050 backfills the first-document flag per partner and moves the sequence o
     { partner_id: 'p1', document_id: doc(1, '', '', 0).id }, { partner_id: 'p2', document_id: doc(4, '', '', 0).id }, { partner_id: 'p3', document_id: doc(5, '', '', 0).id },
   ]);
 });
+
+test('064 compresses the documents\' XML and requests with lz4 on a server built with it, and a stored value says so', async (t) => {
+  const db = await createTestDatabase();
+  const knex = knexLib({ client: 'pg', connection: db.url });
+  t.teardown(async () => { await knex.destroy(); await db.drop(); });
+  const at = migrations.findIndex((m) => m.name === '064_xml_lz4');
+  t.true(at > 0);
+  await migrateSchema(knex, 'emission', migrations.slice(0, at));
+  const methods = async () => (await knex.raw(`select c.relname || '.' || a.attname as col, a.attcompression as method from pg_attribute a join pg_class c on c.oid = a.attrelid
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'emission' and a.attcompression <> '' order by 1`)).rows;
+  t.deepEqual(await methods(), []);
+
+  t.deepEqual(await migrateSchema(knex, 'emission', migrations.slice(0, at + 1)), ['064_xml_lz4']);
+  t.deepEqual(await methods(), [
+    'contingency_holds.signed_xml', 'document_events.proc_xml', 'document_keys.signed_xml',
+    'documents.authorized_xml', 'documents.request_body', 'documents.transmitted_xml',
+    'inutilizacoes.proc_xml', 'nfse_documents.dps_xml', 'nfse_documents.nfse_xml', 'nfse_documents.request_body',
+    'nfse_events.event_xml', 'nfse_events.request_xml',
+  ].map((col) => ({ col, method: 'l' })));
+  // A value past the size Postgres compresses: stored with lz4.
+  const xml = `<NFe>${'<det><prod><xProd>Produto</xProd></prod></det>'.repeat(200)}</NFe>`;
+  await knex('emission.documents').insert({
+    id: '00000000-0000-4000-8000-000000000001', partner_id: 'p-1', issuer_id: '7c1e0d1a-1a2b-4c3d-8e4f-000000000001', model: '55', series: 1, number: 1,
+    environment: 2, uf: 'SP', key_kind: 'live', emitted_at: '2026-11-26T10:00:00Z', status: 'CREATED', amount_cents: 100, request_body: '{}',
+    transmitted_xml: xml, created_at: '2026-11-26T10:00:00Z', updated_at: '2026-11-26T10:00:00Z',
+  });
+  const stored = await knex.raw(`select pg_column_compression(transmitted_xml) as method, transmitted_xml = ? as same from emission.documents`, [xml]);
+  t.deepEqual(stored.rows, [{ method: 'lz4', same: true }]);
+});
+
+test('064 leaves a server without lz4 (PGlite) as it was', async (t) => {
+  const { default: ClientPgLite } = await import('knex-pglite');
+  const knex = knexLib({ client: ClientPgLite as any, dialect: 'postgres', connection: {} } as any);
+  t.teardown(() => knex.destroy());
+  await migrateSchema(knex, 'emission', migrations);
+  const compressed = await knex.raw(`select count(*)::int as n from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'emission' and a.attcompression <> ''`);
+  t.deepEqual(compressed.rows, [{ n: 0 }]);
+});

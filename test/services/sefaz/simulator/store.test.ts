@@ -116,3 +116,9 @@ test.serial('two connections authorizing one number at once: one is authorized, 
   t.deepEqual(byKey.map((o) => o.outcome).sort(), ['inserted', 'same-key']);
   t.deepEqual(byKey.find((o) => o.outcome === 'same-key')!.existing, { accessKey: c.access_key, receipt: byKey.find((o) => o.outcome === 'inserted')!.receipt });
 });
+
+test('the NFS-e and events Sefin generates, and the events\' procEventoNFe, are compressed with lz4 (migration 073)', async (t) => {
+  const { rows } = await knex.raw(`select c.relname || '.' || a.attname as col, a.attcompression as method from pg_attribute a join pg_class c on c.oid = a.attrelid
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'simulator' and a.attcompression <> '' order by 1`);
+  t.deepEqual(rows, ['events.proc_xml', 'sefin_events.evento_xml', 'sefin_nfse.nfse_xml'].map((col) => ({ col, method: 'l' })));
+});
