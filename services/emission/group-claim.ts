@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { directTransaction, RollBack, type DirectTx, type OpeningLiteral } from '../shared/direct-transaction.js';
+import { ServerRefused } from '../shared/statement-then-commit.js';
 import type { NumberForecast } from './number-forecast.js';
 
 /**
@@ -8,16 +9,18 @@ import type { NumberForecast } from './number-forecast.js';
  * of one series that waited together for the issuer's numbering slot on this node
  * (services/shared/bulkhead.ts runGrouped) are numbered in ONE transaction: one claim of N
  * consecutive numbers, each document finished (renumbered and signed) with its number, one
- * statement storing the N documents TRANSMITTING with their history and first-document flags, one
- * commit: its WAL flush and round trips are shared by the group instead of paid by each (group commit).
+ * statement storing the N documents TRANSMITTING with their history and first-document flags, sent
+ * with COMMIT in one message: its WAL flush and round trips are shared by the group instead of
+ * paid by each (group commit), and the series' lock is held for two round trips.
  *
  * All or nothing, as a single document's numbering: the group commits every document or none, so
  * numbers stay consecutive. Anything unusual (no sequence row yet, numbers running out, a number
  * held by another document (the unique index refuses the insert) or by an inutilização, an
- * Idempotency-Key bound meanwhile, a document whose finishing throws) throws RollBack before COMMIT
- * is sent: nothing was written, and the caller numbers the documents one by one on its general
- * path, which answers each of those cases for its own document. A failure at COMMIT is not a
- * RollBack: its outcome is unknown, and every document of the group fails as a single one would.
+ * Idempotency-Key bound meanwhile, a document whose finishing throws, the server refusing the
+ * insert or its COMMIT) throws RollBack: nothing was written, and the caller numbers the documents
+ * one by one on its general path, which answers each of those cases for its own document. A
+ * failure whose outcome is unknown (the connection lost with the insert and COMMIT sent) is not a
+ * RollBack: every document of the group fails as a single one would.
  *
  * With a `forecast` (number-forecast.ts) the documents are finished before the claim with the
  * numbers it foresees, and again under the lock only if the claim answers others: a document's
@@ -36,14 +39,15 @@ export interface GroupPlan<P, Row> {
   series: string;
   /**
    * Locks the series' sequence row and advances it by the group's size, answering the first
-   * number it holds as `first`; it travels with BEGIN, so its `?` are literals.
+   * number it holds as `first`, and `blocked` when something other than a document (an
+   * inutilização) holds one of them; it travels with BEGIN, so its `?` are literals.
    */
   claim: { sql: string; literals: OpeningLiteral[] };
   maxNumber: number;
   /** The document finished with `number`, as the row it is stored as. */
   finish(pending: P, number: number): Promise<Row>;
-  /** Stores the rows in one statement; true when a claimed number turns out held (the group rolls back). */
-  write(tx: DirectTx, first: number, rows: readonly Row[]): Promise<boolean>;
+  /** Stores the rows in one statement, sent with COMMIT (`tx.commitWith`). */
+  write(tx: DirectTx, first: number, rows: readonly Row[]): Promise<void>;
 }
 
 /** The group numbered from one claim and stored, as the rows written in order; RollBack: nothing was. */
@@ -57,18 +61,23 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
   const early = expected === undefined ? undefined : await finishAll(pending, plan, expected).catch(() => undefined);
   try {
     await turn?.ready;
+    let writing = false;
     return await directTransaction(knex, plan.claim.sql, plan.claim.literals, async (tx, rows) => {
       try {
         if (!rows[0]) throw new RollBack('no sequence row yet');
         const first = Number(rows[0].first);
         if (first + n - 1 > plan.maxNumber) throw new RollBack('numbering exhausted');
+        if (rows[0].blocked) throw new RollBack('a claimed number is held');
         forecast?.claimed(series, first, n, expected);
         turn?.done();
         const created = early && expected === first ? early : await finishAll(pending, plan, first);
-        if (await plan.write(tx, first, created)) throw new RollBack('a claimed number is held');
+        writing = true;
+        await plan.write(tx, first, created);
         return created;
       } catch (err) {
         if (err instanceof RollBack) throw err;
+        // Sent with COMMIT: only the server's refusal says nothing was committed.
+        if (writing && !(err instanceof ServerRefused)) throw err;
         throw new RollBack(`a document of the group failed: ${(err as Error)?.message ?? err}`, { cause: err });
       }
     });

@@ -17,8 +17,17 @@ export const MAX_NUMBERING_GROUP = 32;
 /** A note waiting for its number: what it will be stored as, and how it is finished once numbered. */
 export type PendingNote = Pending<Omit<NewDocument, 'cnf'>, { built: BuiltDocument; cnf: string }>;
 
-/** The sequence row locked and advanced by a whole group in one statement; the first number it holds. */
-const CLAIM_GROUP_SQL = 'update ?? set next_number = next_number + ? where issuer_id = ? and model = ? and series = ? and environment = ? returning next_number - ? as first';
+/**
+ * The sequence row locked and advanced by a whole group, then, in a statement of its own, the first
+ * number it holds and whether an inutilização that is not REJECTED covers one of the group's. That
+ * second statement runs after the lock was taken, so it sees every inutilização committed before
+ * (the claim's own snapshot predates its wait for the lock); a number held by a document fails the
+ * unique index instead.
+ */
+const CLAIM_GROUP_SQL = `update ?? set next_number = next_number + ? where issuer_id = ? and model = ? and series = ? and environment = ?;
+  select s.next_number - ? as first, exists (select 1 from ?? i where i.issuer_id = s.issuer_id and i.model = s.model and i.series = s.series
+    and i.environment = s.environment and i.status <> 'REJECTED' and i.start_number < s.next_number and i.end_number >= s.next_number - ?) as blocked
+  from ?? s where s.issuer_id = ? and s.model = ? and s.series = ? and s.environment = ?`;
 
 /** The numbering space of a new note, as the key its series' notes are grouped by (and forecast under). */
 export function numberingGroup(doc: Omit<NewDocument, 'cnf'>): string {
@@ -34,41 +43,39 @@ export async function numberGroup(knex: Knex, schema: string, now: Date, key: Se
   const n = notes.length;
   const created = await claimGroup(knex, notes, {
     series: numberingGroup(notes[0]!.doc),
-    claim: { sql: CLAIM_GROUP_SQL, literals: [`${schema}.number_sequences`, n, key.issuer_id, key.model, key.series, key.environment, n] },
+    claim: {
+      sql: CLAIM_GROUP_SQL,
+      literals: [`${schema}.number_sequences`, n, ...keyOf(key), n, `${schema}.inutilizacoes`, n, `${schema}.number_sequences`, ...keyOf(key)],
+    },
     maxNumber: MAX_NUMBER,
     finish: async (note, number) => {
       const { built, cnf } = await note.build(number);
       return createdRow(now, { ...note.doc, cnf }, number, built, true);
     },
-    write: (tx, first, rows) => writeGroup(tx, schema, key, first, rows),
+    write: (tx, _first, rows) => writeGroup(tx, schema, rows),
   }, forecast);
   return created.map(createdRecord);
 }
 
+const keyOf = (key: SequenceKey) => [key.issuer_id, key.model, key.series, key.environment];
+
 /**
- * One statement: the documents, the partners' first-document flags and the history rows (writable
- * CTEs), and whether an inutilização that is not REJECTED covers a claimed number (true: the
- * caller rolls back). Read in this statement, which runs after the lock was taken, so it sees every
- * inutilização committed before (the claim's own snapshot predates its wait for the lock). A
- * number held by a document fails the unique index instead. Its text depends only on the group's
- * size: prepared once per size and connection.
+ * One statement, sent with COMMIT: the documents, the partners' first-document flags and the
+ * history rows (writable CTEs). Its text depends only on the group's size: prepared once per size
+ * and connection.
  */
-async function writeGroup(tx: DirectTx, schema: string, key: SequenceKey, first: number, created: readonly CreatedRow[]): Promise<boolean> {
+async function writeGroup(tx: DirectTx, schema: string, created: readonly CreatedRow[]): Promise<void> {
   const columns = Object.keys(created[0]!.row);
   const names = columns.map(() => '??').join(', ');
   const row = `(${columns.map(() => '?').join(', ')})`;
   const history = created.flatMap((c) => c.history);
   const flags = firstDocumentsCte('first_documents', schema, created.map((c) => c.row));
-  const { rows } = await tx.query(
+  await tx.commitWith(
     `with created as (insert into ?? (${names}) values ${created.map(() => row).join(', ')}),
-       ${flags.sql},
-       history as (insert into ?? (${HISTORY_COLUMNS}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')})
-     select exists (select 1 from ?? where issuer_id = ? and model = ? and series = ? and environment = ?
-       and status <> 'REJECTED' and start_number <= ? and end_number >= ?) as blocked`,
+       ${flags.sql}
+     insert into ?? (${HISTORY_COLUMNS}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     [`${schema}.documents`, ...columns, ...created.flatMap((c) => Object.values(c.row) as Knex.Value[]),
-      ...flags.bindings, `${schema}.document_history`, ...history.flat(),
-      `${schema}.inutilizacoes`, key.issuer_id, key.model, key.series, key.environment, first + created.length - 1, first],
+      ...flags.bindings, `${schema}.document_history`, ...history.flat()],
     { prepare: true },
   );
-  return !!rows[0]?.blocked;
 }

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { prepared } from './prepared.js';
-import { hasPgConnections, runOn, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
+import { hasPgConnections, positional, runOn, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
+import { statementThenCommit } from './statement-then-commit.js';
+import { statementName } from './prepared.js';
 
 /**
  * What a direct transaction's body runs its statements with (text as for `knex.raw`). A knex
@@ -8,16 +10,22 @@ import { hasPgConnections, runOn, type PgConnection, type PgResult, type Stateme
  */
 export interface DirectTx {
   query(sql: string, bindings: readonly Knex.RawBinding[], opts?: StatementOptions): Promise<PgResult>;
+  /**
+   * The transaction's last statement, committed with it: in a direct transaction, the statement
+   * and COMMIT travel in one message (statement-then-commit.ts), and a `ServerRefused` from it
+   * means nothing was committed; any other failure leaves the outcome unknown. Nothing may run
+   * after it. In a knex transaction, the statement (knex commits when the body returns).
+   */
+  commitWith(sql: string, bindings: readonly Knex.RawBinding[], opts?: StatementOptions): Promise<PgResult>;
 }
 
 /** A knex transaction as a DirectTx (its general path: PGlite, hooks after the insert). */
 export function statementsOf(trx: Knex.Transaction): DirectTx {
-  return {
-    query: async (sql, bindings, opts = {}) => {
-      const raw = trx.raw(sql, bindings as Knex.RawBinding[]);
-      return await (opts.prepare ? prepared(raw) : raw) as PgResult;
-    },
+  const query: DirectTx['query'] = async (sql, bindings, opts = {}) => {
+    const raw = trx.raw(sql, bindings as Knex.RawBinding[]);
+    return await (opts.prepare ? prepared(raw) : raw) as PgResult;
   };
+  return { query, commitWith: query };
 }
 
 /** The body asks for the transaction to be rolled back and the caller to take its other path. */
@@ -52,13 +60,24 @@ export async function directTransaction<T>(knex: Knex, opening: string, literals
     const sql = `begin; ${fillLiterals(opening, literals, connection)}`;
     const results = await runOn(knex, connection, sql, []);
     const opened = Array.isArray(results) ? results[results.length - 1] : results;
-    const tx: DirectTx = { query: async (statement, bindings, opts) => await runOn(knex, connection, statement, bindings, opts) as PgResult };
+    let committed = false;
+    const open = () => { if (committed) throw new Error('directTransaction: a statement after commitWith'); };
+    const tx: DirectTx = {
+      query: async (statement, bindings, opts) => { open(); return await runOn(knex, connection, statement, bindings, opts) as PgResult; },
+      commitWith: async (statement, bindings, opts = {}) => {
+        open();
+        committed = true;
+        const { text, values } = positional(statement, bindings, connection);
+        if (knex.listenerCount('query') > 0) knex.emit('query', { sql: `${text}; commit`, bindings: values, method: 'raw' });
+        return statementThenCommit(connection, opts.prepare ? { name: statementName(text), text, values } : { text, values });
+      },
+    };
     const value = await body(tx, opened?.rows ?? []);
-    await runOn(knex, connection, 'commit', []);
+    if (!committed) await runOn(knex, connection, 'commit', []);
     return value;
   } catch (err) {
-    // After a failed opening the transaction may be open and aborted: ROLLBACK ends it either way
-    // (with no transaction open Postgres only warns). A broken connection fails here too; the pool
+    // After a failed opening (or a refused commitWith) the transaction may be open and aborted:
+    // ROLLBACK ends it either way (with no transaction open Postgres only warns). A broken connection fails here too; the pool
     // validates it before lending it again.
     await runOn(knex, connection, 'rollback', []).catch(() => undefined);
     throw err;

@@ -12,9 +12,9 @@ import { emissionStatements, listed } from '../support/statement-count.js';
  * the claim of the nDPS (lock +
  * advance, sent with its BEGIN in one message: services/shared/direct-transaction.ts) and the
  * insert already TRANSMITTING with its two history rows and the partner's first-document flag,
- * committed together; then the outcome as one statement of its own (the update guarded by the
- * attempt, with history, billing counter, adherence and outbox row). Four round trips with the
- * COMMIT.
+ * sent with its COMMIT in one message (services/shared/statement-then-commit.ts); then the outcome
+ * as one statement of its own (the update guarded by the attempt, with history, billing counter,
+ * adherence and outbox row). Three round trips.
  */
 const EMISSION_STATEMENTS_PER_NFSE = 3;
 
@@ -32,6 +32,7 @@ test('an authorized NFS-e costs the emission service at most its budget of SQL s
   t.is(statements.length, 3, listed(statements)); // the listener sees them all: claim, insert, outcome
   t.regex(statements[0]!, /^begin; update "emission"\."nfse_sequences"/, 'BEGIN travels with the claim');
   t.regex(statements[1]!, /insert into "emission"\."partner_first_documents"/, 'the first-document flag rides in the insert of the DPS');
+  t.regex(statements[1]!, /; commit$/, 'COMMIT travels with the insert');
 
   // Fewer statements, the same rows as before: the history, one event, the billing count, the adherence.
   const id = res.body.data.id;

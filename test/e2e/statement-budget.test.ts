@@ -10,10 +10,10 @@ import { emissionStatements, listed } from '../support/statement-count.js';
  * of the emission service's own statements for one authorized 1-item NF-e (the outbox relay's
  * polling excluded: it runs on its own timer). Lower is welcome; higher fails with the list.
  * 3 statements, one transaction: claim (lock + advance, sent with its BEGIN in one message:
- * services/shared/direct-transaction.ts) and the insert (only if the number is free) TRANSMITTING
- * with history and first-document flag, committed together; then the outcome as one statement of
- * its own (the update guarded by the attempt, with history, billing counter and outbox row). Four
- * round trips with the COMMIT.
+ * services/shared/direct-transaction.ts) and the insert TRANSMITTING with history and
+ * first-document flag, sent with its COMMIT in one message (services/shared/statement-then-commit.ts);
+ * then the outcome as one statement of its own (the update guarded by the attempt, with history,
+ * billing counter and outbox row). Three round trips.
  */
 const EMISSION_STATEMENTS_PER_NOTE = 3;
 
@@ -31,16 +31,17 @@ test('an authorized NF-e costs the emission service at most its budget of SQL st
   t.true(seen.length <= EMISSION_STATEMENTS_PER_NOTE, listed(seen));
   t.true(seen.length >= 3, 'the listener sees the emission statements'); // claim, insert, outcome
   t.regex(seen[0]!, /^begin; update "emission"\."number_sequences"/, 'BEGIN travels with the claim');
+  t.regex(seen[1]!, /^with created as \(insert into "emission"\."documents"[\s\S]*; commit$/, 'COMMIT travels with the insert');
 });
 
 /**
  * The whole stack's statements for a note after the first of its issuer (issue 18): the issuer's
  * row and the partner's webhook config come from each node's cache (services/shared/cluster-cache.ts),
- * so what is left is the emission's 3 with the COMMIT, the simulator's one call and the relay's
- * published mark: 6 (8 before those caches). The relays' polls of every outbox (timers) and the
+ * so what is left is the emission's 3 (its COMMIT in the insert's message), the simulator's one
+ * call and the relay's published mark: 5 (8 before those caches, 6 before the COMMIT rode along). The relays' polls of every outbox (timers) and the
  * authentication (its own cache, whose lease a node holds off for after it starts) are left out.
  */
-const NOTE_STATEMENTS = 6;
+const NOTE_STATEMENTS = 5;
 const outboxPolls = /"\w+"\."outbox" (where "channel"|set "(claimed_until|published_at)")|from "\w+"\."outbox" where "channel"/;
 
 test('a note after the first of its issuer reads neither the issuer row nor the webhook config: the whole stack sends its budget', async (t) => {

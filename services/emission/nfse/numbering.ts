@@ -87,8 +87,7 @@ export class NfseNumbering {
       write: async (tx, _first, rows) => {
         // No inutilização holds an nDPS: a number held by another DPS fails the unique index (RollBack).
         const statement = insertRowsStatement(this.tables, rows, [firstDocumentsCte('first_documents', this.d.schema, rows.map((c) => c.row))]);
-        await tx.query(statement.sql, statement.bindings, { prepare: true });
-        return false;
+        await tx.commitWith(statement.sql, statement.bindings, { prepare: true });
       },
     }, this.forecast);
     return created.map((c) => toNfseRecord(c.row));

@@ -1,6 +1,7 @@
 import test from 'ava';
 import knexFactory, { type Knex } from 'knex';
 import { directTransaction, RollBack, supportsDirectTransactions } from '../../../services/shared/direct-transaction.js';
+import { ServerRefused } from '../../../services/shared/statement-then-commit.js';
 import { createTestDatabase } from '../../support/stack.js';
 
 const CLAIM = 'update ?? set n = n + 1 where k = ? and m = ? returning n - 1 as number';
@@ -59,4 +60,40 @@ test('the opening literals are keys only: no quote, placeholder or unsafe number
   await refuse(['s.seq', 'a-1'], /fewer literals/);
   await refuse(['s.seq', 'a-1', 55, 1], /more literals/);
   t.is((await knex('s.seq').first('n')).n, 1);
+});
+
+test('commitWith sends the last statement and COMMIT in one message, prepared, and answers the statement\'s rows', async (t) => {
+  const knex = await database(t);
+  const seen: string[] = [];
+  knex.on('query', (q: { sql: string }) => seen.push(q.sql));
+  for (const expected of [1, 2]) {
+    const rows = await directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], async (tx, claimed) =>
+      (await tx.commitWith('insert into s.docs (n) values (?) returning n', [claimed[0].number], { prepare: true })).rows);
+    t.deepEqual(rows, [{ n: expected }]);
+  }
+  t.deepEqual(seen.slice(0, 2), ['begin; update "s"."seq" set n = n + 1 where k = \'a-1\' and m = 55 returning n - 1 as number', 'insert into s.docs (n) values ($1) returning n; commit']);
+  t.is(seen.length, 4, 'no COMMIT of its own');
+  t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [1, 2]);
+  t.is((await knex('s.seq').first('n')).n, 3);
+});
+
+test('commitWith: a statement the server refuses never reaches COMMIT, and a refused COMMIT commits nothing; both are ServerRefused and the connection stays usable', async (t) => {
+  const knex = await database(t);
+  await knex.raw('insert into s.docs values (1)');
+  const dup = await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], (tx) => tx.commitWith('insert into s.docs (n) values (?)', [1], { prepare: true })), { instanceOf: ServerRefused });
+  t.is(dup?.code, '23505');
+  t.is((await knex('s.seq').first('n')).n, 1, 'the claim was rolled back');
+  // A deferred constraint is checked at COMMIT: the statement succeeds, COMMIT fails.
+  await knex.raw('create table s.parent (n int primary key); create table s.child (n int references s.parent deferrable initially deferred)');
+  const late = await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], (tx) => tx.commitWith('insert into s.child (n) values (?)', [7])), { instanceOf: ServerRefused });
+  t.is(late?.code, '23503');
+  t.is((await knex('s.seq').first('n')).n, 1, 'nothing of the transaction was committed');
+  t.deepEqual(await knex('s.child').select('n'), []);
+  t.is((await knex.raw('select 1 as one')).rows[0].one, 1, 'the pool of one lends its connection again');
+  // Nothing may run once the commit was sent.
+  await t.throwsAsync(directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], async (tx) => {
+    await tx.commitWith('insert into s.docs (n) values (?)', [2]);
+    await tx.query('select 1', []);
+  }), { message: /after commitWith/ });
+  t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [1, 2]);
 });
