@@ -64,7 +64,9 @@ export interface CommittingConnection {
 /** Runs `text` with `values` and COMMIT in one message on a connection inside an open transaction. */
 export function statementThenCommit(connection: CommittingConnection, config: { text: string; values: unknown[]; name?: string }): Promise<PgResult> {
   return new Promise((resolve, reject) => {
-    connection.query(new QueryThenCommit(config, undefined, (err, results) => {
+    // Always the extended protocol: a statement without values would otherwise go as a simple
+    // query, which never reaches _getRows (and so would never send COMMIT).
+    connection.query(new QueryThenCommit({ ...config, queryMode: 'extended' }, undefined, (err, results) => {
       if (err) return reject(refusedByServer(err) ? new ServerRefused(err) : err);
       // Two results, the statement's and COMMIT's (node-postgres's multi-statement form).
       resolve((Array.isArray(results) ? results[0] : results) as PgResult);

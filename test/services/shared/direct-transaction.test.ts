@@ -75,6 +75,12 @@ test('commitWith sends the last statement and COMMIT in one message, prepared, a
   t.is(seen.length, 4, 'no COMMIT of its own');
   t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [1, 2]);
   t.is((await knex('s.seq').first('n')).n, 3);
+  // A statement without values commits too (it is still sent with the extended protocol).
+  await directTransaction(knex, CLAIM, ['s.seq', 'a-1', 55], (tx) => tx.commitWith('insert into s.docs (n) values (3)', []));
+  // The pool's one connection is out of any transaction: this statement's transaction is its own.
+  t.deepEqual((await knex.raw('select xact_start = query_start as own from pg_stat_activity where pid = pg_backend_pid()')).rows, [{ own: true }]);
+  t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [1, 2, 3]);
+  t.is((await knex('s.seq').first('n')).n, 4);
 });
 
 test('commitWith: a statement the server refuses never reaches COMMIT, and a refused COMMIT commits nothing; both are ServerRefused and the connection stays usable', async (t) => {
