@@ -39,8 +39,8 @@ export class SefinStore {
    * (idDps + environment), the way Sefin serializes a DPS (two concurrent sends of the same DPS can
    * never both generate an NFS-e, even with several simulator nodes on one database), the E0014
    * look-up and the numbers in one call (migration 072) sent with BEGIN, then `build`'s row
-   * inserted and committed: three round trips on node-postgres (services/shared/direct-transaction.ts),
-   * knex's transaction on PGlite. `build` runs inside the transaction and must not touch the database.
+   * inserted with its COMMIT in one message: two round trips on node-postgres
+   * (services/shared/direct-transaction.ts, statement-then-commit.ts), knex's transaction on PGlite. `build` runs inside the transaction and must not touch the database.
    */
   async generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
     const reserve = `select existing_chave, n_nfse, n_dfse from ??(?, ?::smallint, ?)`;
@@ -49,7 +49,7 @@ export class SefinStore {
       const reserved = rows[0]!;
       if (reserved.existing_chave !== null) return { duplicate: reserved.existing_chave };
       const row = build({ nNFSe: Number(reserved.n_nfse), nDFSe: Number(reserved.n_dfse) });
-      await tx.query(INSERT_NFSE, [this.t('sefin_nfse'), ...NFSE_COLUMNS.map((c) => row[c])], { prepare: true });
+      await tx.commitWith(INSERT_NFSE, [this.t('sefin_nfse'), ...NFSE_COLUMNS.map((c) => row[c])], { prepare: true });
       return { row };
     };
     if (supportsDirectTransactions(this.knex)) return directTransaction(this.knex, reserve, args, body);

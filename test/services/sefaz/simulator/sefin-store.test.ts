@@ -33,7 +33,7 @@ const rowOf = (id: string, cnpj: string, tpAmb: number) => ({ nNFSe, nDFSe }: { 
   id_dps: id, tp_amb: tpAmb, cnpj_cpf: cnpj, n_nfse: String(nNFSe), status: 'gerada', processed_at: at, nfse_xml: `<NFSe n="${nNFSe}" d="${nDFSe}"/>`,
 });
 
-test.serial('generateNfse numbers per issuer and environment, answers the first NFS-e of a DPS sent again, and sends three round trips (BEGIN with the reservation, the insert, COMMIT)', async (t) => {
+test.serial('generateNfse numbers per issuer and environment, answers the first NFS-e of a DPS sent again, and sends two round trips (BEGIN with the reservation, the insert with COMMIT)', async (t) => {
   const a = '11222333000181';
   const b = '22333444000192';
   const statements: string[] = [];
@@ -41,7 +41,8 @@ test.serial('generateNfse numbers per issuer and environment, answers the first 
   knex.on('query', listener);
   const first = await store.generateNfse(idDps(a, 1), 2, a, rowOf(idDps(a, 1), a, 2));
   knex.off('query', listener);
-  t.deepEqual(statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 20)), ['begin; select existi', 'insert into "simulat', 'commit']);
+  t.deepEqual(statements.map((s) => s.replace(/\s+/g, ' ').slice(0, 20)), ['begin; select existi', 'insert into "simulat']);
+  t.regex(statements[1]!, /; commit$/);
   t.true('row' in first);
   const second = await store.generateNfse(idDps(a, 2), 2, a, rowOf(idDps(a, 2), a, 2));
   const other = await store.generateNfse(idDps(b, 1), 2, b, rowOf(idDps(b, 1), b, 2));
