@@ -29,11 +29,6 @@ export interface BrokerExtras {
 }
 
 /**
- * Log level per Moleculer module: the framework's own start-up banner (broker, registry, channels,
- * transporter) goes to warn unless LOG_LEVEL asks for debug or trace, so `npm start` prints the
- * services and the one line with its URL; every service logs at LOG_LEVEL.
- */
-/**
  * Standard output, written in blocks (issue 18): a node at its peak wrote ~1.4 lines per note, each
  * a write system call of its own, ~2 % of its CPU. Lines wait until 4 KB are pending or
  * LOG_FLUSH_MS passed, whichever comes first; pino writes what is pending synchronously when the
@@ -47,6 +42,11 @@ function standardOutput(): ReturnType<typeof pino.destination> {
   return stdoutLog;
 }
 
+/**
+ * Log level per Moleculer module: the framework's own start-up banner (broker, registry, channels,
+ * transporter) goes to warn unless LOG_LEVEL asks for debug or trace, so `npm start` prints the
+ * services and the one line with its URL; every service logs at LOG_LEVEL.
+ */
 function logLevels(level: string): Record<string, string> {
   const framework = level === 'debug' || level === 'trace' ? level : 'warn';
   const quiet = ['info', 'debug', 'trace'].includes(level) ? framework : level;

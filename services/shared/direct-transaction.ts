@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { prepared } from './prepared.js';
+import { prepared, statementName } from './prepared.js';
 import { hasPgConnections, positional, runOn, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
 import { statementThenCommit } from './statement-then-commit.js';
-import { statementName } from './prepared.js';
 
 /**
  * What a direct transaction's body runs its statements with (text as for `knex.raw`). A knex
@@ -77,8 +76,8 @@ export async function directTransaction<T>(knex: Knex, opening: string, literals
     return value;
   } catch (err) {
     // After a failed opening (or a refused commitWith) the transaction may be open and aborted:
-    // ROLLBACK ends it either way (with no transaction open Postgres only warns). A broken connection fails here too; the pool
-    // validates it before lending it again.
+    // ROLLBACK ends it either way (with no transaction open Postgres only warns). A broken
+    // connection fails here too; the pool validates it before lending it again.
     await runOn(knex, connection, 'rollback', []).catch(() => undefined);
     throw err;
   } finally {

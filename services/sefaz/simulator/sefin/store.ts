@@ -40,7 +40,8 @@ export class SefinStore {
    * never both generate an NFS-e, even with several simulator nodes on one database), the E0014
    * look-up and the numbers in one call (migration 072) sent with BEGIN, then `build`'s row
    * inserted with its COMMIT in one message: two round trips on node-postgres
-   * (services/shared/direct-transaction.ts, statement-then-commit.ts), knex's transaction on PGlite. `build` runs inside the transaction and must not touch the database.
+   * (services/shared/direct-transaction.ts, statement-then-commit.ts), knex's transaction on
+   * PGlite. `build` runs inside the transaction and must not touch the database.
    */
   async generateNfse(idDps: string, tpAmb: number, cnpjCpf: string, build: (numbers: { nNFSe: number; nDFSe: number }) => NfseRow): Promise<{ duplicate: string } | { row: NfseRow }> {
     const reserve = `select existing_chave, n_nfse, n_dfse from ??(?, ?::smallint, ?)`;
