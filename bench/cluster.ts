@@ -12,6 +12,7 @@
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
+ *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
@@ -36,7 +37,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
 const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
-const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',');
+const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',').filter(Boolean);
 
 type Model = 'nfe' | 'nfce' | 'nfse';
 interface Scenario { name: string; kind: 'peak' | 'open'; model: Model; items: number }
@@ -181,10 +182,31 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
 const profDir = process.env.BENCH_CPU_PROF;
 /** BENCH_LOG_LEVEL=warn|error (per-core only): the nodes without their info lines (one access line per request, one per authority answer). */
 const logLevel = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn' | 'error';
+/**
+ * BENCH_IDLE_SECONDS=<n>: first, the cluster left alone for n seconds (after a 10 s settle): the CPU
+ * every process uses per second with nothing sent (polls, heartbeats, timers, the runtime's own
+ * threads). At low rates that is part of what a note costs.
+ */
+const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 0);
+
+async function idle(cluster: Cluster) {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await sleep(10_000);
+  const before = cpuSnapshot(cluster);
+  await sleep(idleSeconds * 1000);
+  const after = cpuSnapshot(cluster);
+  const perSecond = Object.fromEntries(Object.keys(after).filter((k) => k !== 'autocannon')
+    // Postgres backends that exit meanwhile (idle connections closed) take their CPU along: a floor, at least 0.
+    .map((k) => [k, Math.max(0, Math.round(((after[k]! - (before[k] ?? 0)) * 1000 / idleSeconds) * 10) / 10)]));
+  console.log(`idle: CPU ms per second ${JSON.stringify(perSecond)}`);
+  console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
+}
+
 const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
   const headers = { 'x-api-key': apiKey };
+  if (idleSeconds > 0) await idle(cluster);
   const results = [];
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
