@@ -72,37 +72,43 @@ function backendsOf(pids: number[], database: string): number[] {
   });
 }
 
+const databaseOf = (cluster: Cluster) => new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
+const total = (values: number[]) => values.filter(Number.isFinite).reduce((a, b) => a + b, 0);
+
+/** `read` (proc-cpu.ts) of every role's process, and summed over the backends of this cluster's own database. */
+function ofCluster(cluster: Cluster, read: (pid: number) => number): { roles: Record<string, number>; postgresBackends: number } {
+  const roles = Object.fromEntries(cluster.roles.map((r) => [r, read(cluster.pid(r as Role) ?? -1)]));
+  return { roles, postgresBackends: total(backendsOf(pidsNamed('postgres'), databaseOf(cluster)).map(read)) };
+}
+
 /**
  * CPU seconds per process group: the cluster's roles, Postgres (all its processes, and the
  * backends of this cluster's database alone, which stay apart when two clusters share the server:
  * the simultaneous A/B of bench/README.md), Redis and this process.
  */
 function cpuSnapshot(cluster: Cluster): Record<string, number> {
-  const sum = (pids: number[]) => pids.map(processCpuSeconds).filter(Number.isFinite).reduce((a, b) => a + b, 0);
-  const roles = Object.fromEntries(cluster.roles.map((r) => [r, processCpuSeconds(cluster.pid(r as Role) ?? -1)]));
+  const { roles, postgresBackends } = ofCluster(cluster, processCpuSeconds);
   const self = process.cpuUsage();
-  const postgres = pidsNamed('postgres');
-  const database = new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
-  return { ...roles, postgres: sum(postgres), postgresBackends: sum(backendsOf(postgres, database)), redis: sum(pidsNamed('redis-server')), autocannon: (self.user + self.system) / 1e6 };
+  return { ...roles, postgres: total(pidsNamed('postgres').map(processCpuSeconds)), postgresBackends, redis: total(pidsNamed('redis-server').map(processCpuSeconds)), autocannon: (self.user + self.system) / 1e6 };
 }
 
 /** Read and write system calls so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
 function syscallSnapshot(cluster: Cluster): Record<string, number> {
-  const roles = Object.fromEntries(cluster.roles.map((r) => [r, processSyscalls(cluster.pid(r as Role) ?? -1)]));
-  const database = new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
-  const backends = backendsOf(pidsNamed('postgres'), database).map(processSyscalls).filter(Number.isFinite);
-  return { ...roles, postgresBackends: backends.reduce((a, b) => a + b, 0) };
+  const { roles, postgresBackends } = ofCluster(cluster, processSyscalls);
+  return { ...roles, postgresBackends };
 }
 
-/** System calls per note of each process group, one decimal (backends that exit take theirs along: a floor). */
-function syscallsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number): Record<string, number> {
-  return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - (before[k] ?? 0)) / Math.max(notes, 1)) * 10) / 10]));
+/**
+ * (after − before) × scale / per of every key, rounded to `decimals`. Postgres backends that exit
+ * meanwhile take what they used with them: their figure is a floor.
+ */
+function rates(before: Record<string, number>, after: Record<string, number>, per: number, scale: number, decimals: number): Record<string, number> {
+  const unit = 10 ** decimals;
+  return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - (before[k] ?? 0)) * scale / per) * unit) / unit]));
 }
 
-/** Postgres backends that exit during the run take their CPU with them: the figure is a floor. */
 function cpuMsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number, cluster: Cluster) {
-  const perNote = (k: string) => Math.round(((after[k]! - (before[k] ?? 0)) * 1000 / Math.max(notes, 1)) * 100) / 100;
-  const out: Record<string, number> = Object.fromEntries(Object.keys(after).map((k) => [k, perNote(k)]));
+  const out = rates(before, after, Math.max(notes, 1), 1000, 2);
   out.product = Math.round(cluster.roles.filter((r) => r !== 'simulator').reduce((a, r) => a + out[r]!, 0) * 100) / 100;
   return out;
 }
@@ -173,7 +179,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
-    syscallsPerNote: syscallsPerNote(syscallsBefore, syscallsAfter, notes),
+    syscallsPerNote: rates(syscallsBefore, syscallsAfter, Math.max(notes, 1), 1, 1),
     ...(open ? { targetRate: rate } : { connections }),
   };
 }
@@ -195,9 +201,9 @@ async function idle(cluster: Cluster) {
   const before = cpuSnapshot(cluster);
   await sleep(idleSeconds * 1000);
   const after = cpuSnapshot(cluster);
-  const perSecond = Object.fromEntries(Object.keys(after).filter((k) => k !== 'autocannon')
-    // Postgres backends that exit meanwhile (idle connections closed) take their CPU along: a floor, at least 0.
-    .map((k) => [k, Math.max(0, Math.round(((after[k]! - (before[k] ?? 0)) * 1000 / idleSeconds) * 10) / 10)]));
+  const { autocannon: _driver, ...processes } = rates(before, after, idleSeconds, 1000, 1);
+  // Idle pool connections close meanwhile and take their backend's CPU along: a floor, at least 0.
+  const perSecond = Object.fromEntries(Object.entries(processes).map(([k, v]) => [k, Math.max(0, v)]));
   console.log(`idle: CPU ms per second ${JSON.stringify(perSecond)}`);
   console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
 }

@@ -47,7 +47,7 @@ export interface GroupPlan<P, Row> {
   /** The document finished with `number`, as the row it is stored as. */
   finish(pending: P, number: number): Promise<Row>;
   /** Stores the rows in one statement, sent with COMMIT (`tx.commitWith`). */
-  write(tx: DirectTx, first: number, rows: readonly Row[]): Promise<void>;
+  write(tx: DirectTx, rows: readonly Row[]): Promise<void>;
 }
 
 /** The group numbered from one claim and stored, as the rows written in order; RollBack: nothing was. */
@@ -72,7 +72,7 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
         turn?.done();
         const created = early && expected === first ? early : await finishAll(pending, plan, first);
         writing = true;
-        await plan.write(tx, first, created);
+        await plan.write(tx, created);
         return created;
       } catch (err) {
         if (err instanceof RollBack) throw err;

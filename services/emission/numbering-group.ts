@@ -52,7 +52,7 @@ export async function numberGroup(knex: Knex, schema: string, now: Date, key: Se
       const { built, cnf } = await note.build(number);
       return createdRow(now, { ...note.doc, cnf }, number, built, true);
     },
-    write: (tx, _first, rows) => writeGroup(tx, schema, rows),
+    write: (tx, rows) => writeGroup(tx, schema, rows),
   }, forecast);
   return created.map(createdRecord);
 }

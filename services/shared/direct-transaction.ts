@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { prepared, statementName } from './prepared.js';
-import { hasPgConnections, positional, runOn, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
+import { prepared } from './prepared.js';
+import { hasPgConnections, runOn, statementConfig, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
 import { statementThenCommit } from './statement-then-commit.js';
 
 /**
@@ -63,12 +63,10 @@ export async function directTransaction<T>(knex: Knex, opening: string, literals
     const open = () => { if (committed) throw new Error('directTransaction: a statement after commitWith'); };
     const tx: DirectTx = {
       query: async (statement, bindings, opts) => { open(); return await runOn(knex, connection, statement, bindings, opts) as PgResult; },
-      commitWith: async (statement, bindings, opts = {}) => {
+      commitWith: async (statement, bindings, opts) => {
         open();
         committed = true;
-        const { text, values } = positional(statement, bindings, connection);
-        if (knex.listenerCount('query') > 0) knex.emit('query', { sql: `${text}; commit`, bindings: values, method: 'raw' });
-        return statementThenCommit(connection, opts.prepare ? { name: statementName(text), text, values } : { text, values });
+        return statementThenCommit(connection, statementConfig(knex, connection, statement, bindings, opts, (text) => `${text}; commit`));
       },
     };
     const value = await body(tx, opened?.rows ?? []);

@@ -54,9 +54,17 @@ export function positional(sql: string, bindings: readonly Knex.RawBinding[], co
  * nothing sent this way is invisible to them.
  */
 export async function runOn(knex: Knex, connection: PgConnection, sql: string, bindings: readonly Knex.RawBinding[], opts: StatementOptions = {}): Promise<PgResult | PgResult[]> {
+  return connection.query(statementConfig(knex, connection, sql, bindings, opts));
+}
+
+/**
+ * What node-postgres sends for a statement (positional text, values, the prepared name), with
+ * knex's `query` event emitted as `seen` (default the text itself) when someone listens.
+ */
+export function statementConfig(knex: Knex, connection: Pick<PgConnection, 'escapeIdentifier'>, sql: string, bindings: readonly Knex.RawBinding[], opts: StatementOptions = {}, seen?: (text: string) => string): { text: string; values: unknown[]; name?: string } {
   const { text, values } = positional(sql, bindings, connection);
-  if (knex.listenerCount('query') > 0) knex.emit('query', { sql: text, bindings: values, method: 'raw' });
-  return connection.query(opts.prepare ? { name: statementName(text), text, values } : { text, values });
+  if (knex.listenerCount('query') > 0) knex.emit('query', { sql: seen ? seen(text) : text, bindings: values, method: 'raw' });
+  return opts.prepare ? { name: statementName(text), text, values } : { text, values };
 }
 
 /** Whether `knex` talks to a Postgres server through node-postgres (not PGlite's single session). */

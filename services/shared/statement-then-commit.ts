@@ -57,7 +57,7 @@ function refusedByServer(err: unknown): err is Error & { code: string } {
   return err instanceof pg.DatabaseError && err.severity === 'ERROR';
 }
 
-export interface CommittingConnection {
+interface CommittingConnection {
   query(query: object): unknown;
 }
 

@@ -10,12 +10,11 @@ import type { Knex } from 'knex';
  * Only where the server was built with lz4 (PGlite is not; Debian's and the official images are):
  * elsewhere the columns keep pglz and nothing changes.
  */
-export async function compressWithLz4(knex: Knex, schema: string, columns: Readonly<Record<string, readonly string[]>>): Promise<boolean> {
+export async function compressWithLz4(knex: Knex, schema: string, columns: Readonly<Record<string, readonly string[]>>): Promise<void> {
   const { rows } = await knex.raw(`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`);
-  if (!rows[0]?.lz4) return false;
+  if (!rows[0]?.lz4) return;
   for (const [table, names] of Object.entries(columns)) {
     // A change of the catalog only: no row is rewritten.
     await knex.raw(`alter table ??.?? ${names.map(() => 'alter column ?? set compression lz4').join(', ')}`, [schema, table, ...names]);
   }
-  return true;
 }

@@ -84,7 +84,7 @@ export class NfseNumbering {
       claim: { sql: CLAIM_GROUP_SQL, literals: [this.t('nfse_sequences'), n, issuerId, serie, environment, n] },
       maxNumber: MAX_NDPS,
       finish: async (p, nDps) => createdDps(now, p.doc, nDps, await p.build(nDps)),
-      write: async (tx, _first, rows) => {
+      write: async (tx, rows) => {
         // No inutilização holds an nDPS: a number held by another DPS fails the unique index (RollBack).
         const statement = insertRowsStatement(this.tables, rows, [firstDocumentsCte('first_documents', this.d.schema, rows.map((c) => c.row))]);
         await tx.commitWith(statement.sql, statement.bindings, { prepare: true });
