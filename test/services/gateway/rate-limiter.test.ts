@@ -33,7 +33,7 @@ function connection(): Redis {
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0, 250);
 const RESET = Math.floor(NOW / 1000) + 1;
-const HIT_SHA = createHash('sha1').update(`local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('EXPIRE', KEYS[1], 2) end return c`).digest('hex');
+const HIT_SHA = createHash('sha1').update(`local c = redis.call('INCRBY', KEYS[1], ARGV[1]) if c == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], 2) end return c`).digest('hex');
 const window = (limit: number, remaining: number, allowed: boolean): RateLimitResult => ({ limit, remaining, reset: RESET, allowed });
 
 async function hits(limiter: RedisRateLimiter, key: string, n: number, limit = 5): Promise<RateLimitResult[]> {
@@ -49,7 +49,7 @@ test.serial('RedisRateLimiter costs one EVALSHA per hit once a connection has lo
   const key = `${prefix}rl:p:one-trip:${RESET - 1}`;
   let results: RateLimitResult[] = [];
   const commands = await commandsDuring(redis.url, async () => { results = await hits(limiter, 'p:one-trip', 3); });
-  t.deepEqual(commands, [1, 2, 3].map(() => ['evalsha', HIT_SHA, '1', key]));
+  t.deepEqual(commands, [1, 2, 3].map(() => ['evalsha', HIT_SHA, '1', key, '1']));
   t.deepEqual(results, [window(5, 3, true), window(5, 2, true), window(5, 1, true)]);
 });
 
@@ -61,6 +61,51 @@ test.serial('RedisRateLimiter shares one window between two nodes: of seven conc
   // Remaining 0 is the 5th hit (allowed) and every one after it (refused).
   t.deepEqual(results.filter((r) => r.remaining === 0).map((r) => r.allowed).sort(), [false, false, true]);
   t.true(results.filter((r) => r.remaining > 0).every((r) => r.allowed && r.limit === 5 && r.reset === RESET));
+});
+
+test.serial('RedisRateLimiter: hits that arrive while one is in flight share one INCRBY and take its counts in arrival order', async (t) => {
+  const prefix = `rl-${randomUUID()}:`;
+  const limiter = new RedisRateLimiter(connection(), prefix);
+  await limiter.hit('p:warm', 5, NOW); // the connection has loaded the script
+  const key = `${prefix}rl:p:burst:${RESET - 1}`;
+  let results: RateLimitResult[] = [];
+  const commands = await commandsDuring(redis.url, async () => {
+    results = await Promise.all(Array.from({ length: 10 }, () => limiter.hit('p:burst', 5, NOW)));
+  });
+  // The first sends at once; the nine that came while it was in flight wait and share the next.
+  t.deepEqual(commands, [['evalsha', HIT_SHA, '1', key, '1'], ['evalsha', HIT_SHA, '1', key, '9']]);
+  t.deepEqual(results, [
+    window(5, 4, true), window(5, 3, true), window(5, 2, true), window(5, 1, true), window(5, 0, true),
+    ...Array.from({ length: 5 }, () => window(5, 0, false)),
+  ]);
+  t.is(Number(await connection().get(key)), 10, 'Redis counted each hit once, none ahead of demand');
+});
+
+test.serial('RedisRateLimiter: a batch whose window the answer before it used up is refused without Redis', async (t) => {
+  const prefix = `rl-${randomUUID()}:`;
+  const limiter = new RedisRateLimiter(connection(), prefix);
+  await limiter.hit('p:warm', 5, NOW);
+  t.deepEqual((await hits(limiter, 'p:full', 4)).map((r) => r.remaining), [4, 3, 2, 1]);
+  let results: RateLimitResult[] = [];
+  const commands = await commandsDuring(redis.url, async () => {
+    results = await Promise.all(Array.from({ length: 4 }, () => limiter.hit('p:full', 5, NOW)));
+  });
+  // The 5th hit's answer (count 5) used the window up: the three waiting behind it never reach Redis.
+  t.deepEqual(commands, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:full:${RESET - 1}`, '1']]);
+  t.deepEqual(results, [window(5, 0, true), window(5, 0, false), window(5, 0, false), window(5, 0, false)]);
+});
+
+test.serial('RedisRateLimiter: a failed command refuses its own batch only; hits waiting behind it are counted by the next', async (t) => {
+  const client = connection();
+  const limiter = new RedisRateLimiter(client, `rl-${randomUUID()}:`);
+  // The limiter defined its command on this client (defineCommand): the first call fails as a lost connection would.
+  const scripted = client as unknown as Record<'fiscalRateLimitHits', (key: string, hits: number) => Promise<number>>;
+  const real = scripted.fiscalRateLimitHits.bind(client);
+  let calls = 0;
+  scripted.fiscalRateLimitHits = (key, n) => (++calls === 1 ? Promise.reject(new Error('connection lost')) : real(key, n));
+  const settled = await Promise.allSettled(Array.from({ length: 3 }, () => limiter.hit('p:lost', 5, NOW)));
+  t.deepEqual(settled.map((s) => s.status), ['rejected', 'fulfilled', 'fulfilled']);
+  t.deepEqual(settled.slice(1).map((s) => (s as PromiseFulfilledResult<RateLimitResult>).value), [window(5, 4, true), window(5, 3, true)]);
 });
 
 test.serial('RedisRateLimiter keeps tenants apart: a partner over its limit leaves another partner its whole window', async (t) => {
@@ -80,7 +125,7 @@ test.serial('RedisRateLimiter refuses without Redis once this node saw the windo
   t.deepEqual(onA, []);
   t.deepEqual(refused, [window(5, 0, false), window(5, 0, false), window(5, 0, false)]);
   const onB = await commandsDuring(redis.url, async () => { refused = await hits(b, 'p:spent', 1); });
-  t.deepEqual(onB, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:spent:${RESET - 1}`]]);
+  t.deepEqual(onB, [['evalsha', HIT_SHA, '1', `${prefix}rl:p:spent:${RESET - 1}`, '1']]);
   t.deepEqual(refused, [window(5, 0, false)]);
 });
 
@@ -95,8 +140,8 @@ test.serial('RedisRateLimiter asks Redis again for a raised limit in the same wi
     next = await limiter.hit('p:upgraded', 5, NOW + 1000);
   });
   t.deepEqual(commands, [
-    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET - 1}`],
-    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET}`],
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET - 1}`, '1'],
+    ['evalsha', HIT_SHA, '1', `${prefix}rl:p:upgraded:${RESET}`, '1'],
   ]);
   t.deepEqual(raised, window(10, 4, true));
   t.deepEqual(next, { limit: 5, remaining: 4, reset: RESET + 1, allowed: true });
@@ -114,7 +159,7 @@ test.serial('RedisRateLimiter keeps counting after SCRIPT FLUSH: the NOSCRIPT an
   // The refused EVALSHA never ran the script (NOSCRIPT), so the count moved once per hit; the two
   // refusals after the 5th hit are this node's own (the next test).
   t.deepEqual(commands.map((c) => c[0]!.toLowerCase()), ['evalsha', 'eval', 'evalsha']);
-  t.deepEqual(commands[1]!.slice(2), ['1', key]);
+  t.deepEqual(commands[1]!.slice(2), ['1', key, '1']);
 });
 
 test.serial('RedisRateLimiter works again after Redis restarts empty: the new connection loads the script, the window starts over', async (t) => {
