@@ -9,6 +9,7 @@ import { TransportCapMiddleware } from './services/middlewares/transport-cap.mid
 import { maskLogValue } from './services/shared/log-masking.js';
 import { CLAIM_INTERVAL_MS, GROUP_START_ID, SelfHealingRedisAdapter } from './services/shared/redis-streams.js';
 import { LoopbackTransporter } from './services/shared/loopback-transporter.js';
+import { LogBlocks } from './services/shared/log-blocks.js';
 
 /**
  * Broker options for one node. Embedded default: no transporter (every service in this process).
@@ -29,16 +30,17 @@ export interface BrokerExtras {
 }
 
 /**
- * Standard output, written in blocks (issue 18): a node at its peak wrote ~1.4 lines per note, each
- * a write system call of its own, ~2 % of its CPU. Lines wait until 4 KB are pending or
- * LOG_FLUSH_MS passed, whichever comes first; pino writes what is pending synchronously when the
- * process exits (a crash included), so only a SIGKILL can lose the last LOG_FLUSH_MS of lines.
- * One per process: every broker of a process (tests start several) shares it.
+ * Standard output, written in blocks (services/shared/log-blocks.ts): lines wait until 4 KB are
+ * pending or LOG_FLUSH_MS passed since the first of them; what waits is written when the process
+ * exits. One per process: every broker of a process (tests start several) shares it.
  */
 const LOG_FLUSH_MS = 100;
-let stdoutLog: ReturnType<typeof pino.destination> | undefined;
-function standardOutput(): ReturnType<typeof pino.destination> {
-  stdoutLog ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_MS });
+let stdoutLog: LogBlocks | undefined;
+function standardOutput(): LogBlocks {
+  if (!stdoutLog) {
+    const blocks = (stdoutLog = new LogBlocks(pino.destination({ dest: 1, sync: true }), { minLength: 4096, flushMs: LOG_FLUSH_MS }));
+    process.on('exit', () => blocks.flush());
+  }
   return stdoutLog;
 }
 
