@@ -75,6 +75,7 @@ export const CATALOG = {
   // Issue 20: refused before numbering, so repeating the same request later is safe.
   EMISSOR_SOBRECARREGADO: { status: 503, detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.' , fix: 'Repita em instantes com a mesma Idempotency-Key; nenhum número foi usado.' },
   JUSTIFICATIVA_CONTINGENCIA_INVALIDA: { status: 422, detail: 'justificativaContingencia deve ter de 15 a 256 caracteres.' , fix: 'Informe justificativaContingencia com 15 a 256 caracteres.' },
+  DOCUMENTO_EXCEDE_TAMANHO_MAXIMO: { status: 422, detail: 'A nota assinada excede 500 KB, o limite da autoridade por mensagem (cStat 214); nada foi transmitido e nenhum número foi usado.' , fix: 'Divida os itens em mais de uma nota ou encurte textos opcionais (descrições, informações adicionais); details traz tamanhoBytes e limiteBytes.' },
   XML_FORA_DO_ESQUEMA: { status: 422, detail: 'Documento gerado não passou no esquema oficial; nada foi transmitido.' , fix: 'Corrija os campos indicados em details; informe o requestId se o corpo estiver correto.' },
 
   // NF-e XML (nfe-xml branch)

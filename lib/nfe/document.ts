@@ -6,6 +6,8 @@ import { el, leaf } from '../xml/writer.js';
 import { buildNfceQrCode, type NfceQrCode } from '../nfce/qrcode.js';
 import type { SignatureResult, Signer } from '../sign/signer.js';
 import { renumberInfNFe } from './xml/renumber.js';
+import { DomainError } from '../errors/index.js';
+import { enviNfeBytes, MAX_MESSAGE_BYTES } from '../sefaz/message-limit.js';
 
 export interface SignedNfe {
   /** The complete <NFe> document, signed and schema-valid (no XML declaration). */
@@ -28,14 +30,15 @@ export type BuildStepHook = (step: BuildStep) => void;
  * The one entry point from a checked, totalled note to the document to transmit: build infNFe
  * canonically, sign it, add infNFeSupl (QR Code and urlChave) after signing for NFC-e (it is
  * outside the signed element, and the offline QR needs the digest), and check the whole NFe
- * against the official XSD. Throws DomainError XML_FORA_DO_ESQUEMA, QRCODE_FORA_DO_PADRAO,
- * CSC_AUSENTE or UF_SEM_URL_NFCE; nothing it refuses is ever transmitted.
+ * against the official XSD. Throws DomainError DOCUMENTO_EXCEDE_TAMANHO_MAXIMO, XML_FORA_DO_ESQUEMA,
+ * QRCODE_FORA_DO_PADRAO, CSC_AUSENTE or UF_SEM_URL_NFCE; nothing it refuses is ever transmitted.
  */
 export function buildSignedNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): SignedNfe {
   const infNFe = buildNfe(note, totals, ctx);
   onStep?.('build');
   const signed = assemble(note, totals, ctx, infNFe, signer.sign(infNFe.canonical, infNFe.id));
   onStep?.('sign');
+  assertWithinMessageLimit(signed.xml);
   assertNfeSchema(signed.xml);
   onStep?.('xsd');
   return signed;
@@ -62,7 +65,9 @@ export interface NfeDraft {
 export function draftNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): NfeDraft {
   const infNFe = buildNfe(note, totals, ctx);
   onStep?.('build');
-  assertNfeSchema(assemble(note, totals, ctx, infNFe, signer.shape(infNFe.canonical, infNFe.id)).xml);
+  const shaped = assemble(note, totals, ctx, infNFe, signer.shape(infNFe.canonical, infNFe.id)).xml;
+  assertWithinMessageLimit(shaped);
+  assertNfeSchema(shaped);
   onStep?.('xsd');
   return { note, totals, ctx, infNFe };
 }
@@ -73,6 +78,19 @@ export function finishNfe(draft: NfeDraft, ctx: EmissionContext, signer: Signer,
   const signed = assemble(draft.note, draft.totals, ctx, infNFe, signer.sign(infNFe.canonical, infNFe.id));
   onStep?.('sign');
   return signed;
+}
+
+/**
+ * The authority refuses an enviNFe over 500 KB with cStat 214 (lib/sefaz/message-limit.ts): the
+ * note would end REJECTED with its number used. Refused here instead, before the XSD (a 1 MB note
+ * costs it ~30 ms) and, for a draft, before a number is taken. A draft carries the provisional
+ * number of nine digits, the most nNF has, and a signature of the real one's length, so a draft
+ * that fits is a finished note that fits (one with a shorter number may be refused up to 8 bytes
+ * early).
+ */
+function assertWithinMessageLimit(xml: string): void {
+  const bytes = enviNfeBytes(xml);
+  if (bytes > MAX_MESSAGE_BYTES) throw new DomainError('DOCUMENTO_EXCEDE_TAMANHO_MAXIMO', { tamanhoBytes: bytes, limiteBytes: MAX_MESSAGE_BYTES });
 }
 
 /**

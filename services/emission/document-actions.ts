@@ -44,7 +44,8 @@ const invoiceResponse = {
 };
 
 const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → validação estrita (400) → regras (422) '
-  + '→ preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO, CSC_AUSENTE; antes das regras só quando falta o crt, que as regras leem) → numeração → assinatura → TRANSMITTING → autoridade. '
+  + '→ preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO, CSC_AUSENTE; antes das regras só quando falta o crt, que as regras leem) '
+  + '→ XML montado e conferido (422 DOCUMENTO_EXCEDE_TAMANHO_MAXIMO acima de 500 KB, o limite da autoridade, com details.tamanhoBytes e details.limiteBytes; 422 XML_FORA_DO_ESQUEMA) → numeração → assinatura → TRANSMITTING → autoridade. '
   + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
   + 'Rejeição: 400 com erros[] verbatim e details.invoiceId (XML transmitido em /{id}/xml). Uso denegado: 400, status DENEGADA. '
   + '`numero` informado repete um número de documento em CREATED/TRANSMITTING/ERROR com até 7 dias: reenvio com a mesma chave; senão 409 NUMERO_JA_UTILIZADO. '

@@ -46,6 +46,9 @@ export function anItem(over: Partial<CheckedItem> = {}): CheckedItem {
   return { ...base, ...over } as CheckedItem;
 }
 
+/** The checked taxes of test/support/nfe-factories.ts aCompactItem (ICMS 41, PIS/COFINS 07): 990 such items fit 500 KB. */
+export const COMPACT_TAXES = { icms: { origem: 0, cst: '41' }, pis: { cst: '07' }, cofins: { cst: '07' } } as Partial<CheckedItem>;
+
 export const round2 = (v: number): number => Math.round((v + Number.EPSILON) * 100) / 100;
 
 export function renumber(items: CheckedItem[]): CheckedItem[] {

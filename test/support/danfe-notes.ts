@@ -2,7 +2,7 @@ import { buildSignedNfe, type SignedNfe } from '../../lib/nfe/document.js';
 import { createSigner } from '../../lib/sign/signer.js';
 import { assembleNfeProc } from '../../lib/emission/nfe-proc.js';
 import type { CheckedNote } from '../../lib/nfe/types.js';
-import { aContext, aNfe, anItem, testSigningMaterial, totalsOf } from './checked-note-factories.js';
+import { aContext, aNfe, anItem, COMPACT_TAXES, testSigningMaterial, totalsOf } from './checked-note-factories.js';
 
 /**
  * Notes for the DANFE tests, built by our own pipeline (build, sign, XSD) from the checked-note
@@ -39,6 +39,7 @@ export const pdfPages = (pdf: Buffer): number => (pdf.toString('latin1').match(/
 
 /** An authorized NF-e with `count` items whose codes are unique (C0001…), for pagination tests. */
 export function manyItemsProc(count: number): string {
-  const items = Array.from({ length: count }, (_, i) => anItem({ codigo: `C${String(i + 1).padStart(4, '0')}`, descricao: i % 7 === 0 ? `Produto de teste numero ${i + 1} com uma descricao longa que ocupa mais de uma linha na coluna de descricao do DANFE` : `Produto ${i + 1}` }));
+  // Compact taxes keep 990 items under the authority's 500 KB (lib/sefaz/message-limit.ts).
+  const items = Array.from({ length: count }, (_, i) => anItem({ ...COMPACT_TAXES, codigo: `C${String(i + 1).padStart(4, '0')}`, descricao: i % 7 === 0 ? `Produto de teste numero ${i + 1} com uma descricao longa que ocupa mais de uma linha na coluna de descricao do DANFE` : `Produto ${i + 1}` }));
   return authorizedProc(signedNote(aNfe(items)));
 }

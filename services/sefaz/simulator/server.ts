@@ -17,6 +17,7 @@ import { refuseMessage } from '../../../lib/sefaz/simulator/refusals.js';
 import { motivo, SIMULATOR_TP_AMB } from '../../../lib/sefaz/simulator/codes.js';
 import { cstatText } from '../../../lib/sefaz/cstat.js';
 import { brasiliaDateTime } from '../../../lib/sefaz/xml.js';
+import { MAX_MESSAGE_BYTES } from '../../../lib/sefaz/message-limit.js';
 import { migrateSchema } from '../../shared/migrations.js';
 import { migrations } from '../../../migrations/simulator/index.js';
 import { FaultBoard, parseFaultSpec, type FaultSpec } from './faults.js';
@@ -58,8 +59,6 @@ export interface SimulatorOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SIGLAS = new Set(Object.values(UF_CODES));
-/** MOC 4.00 §3.2.1: a message (the nfeDadosMsg content) over 500 KB is refused with 214. */
-const MAX_MESSAGE_BYTES = 500 * 1024;
 
 export class SefazSimulator {
   readonly faults = new FaultBoard();
