@@ -25,19 +25,24 @@ import { computeTotals } from '../lib/nfe/totals.js';
 import { applyApproximateTax } from '../lib/nfe/approximate-tax.js';
 import { aRate, ratesByNcm } from '../test/support/approximate-tax.js';
 import { aContext, testSigningMaterial } from '../test/support/checked-note-factories.js';
-import { aValidNfeBody, anIssuer, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { aCompactItem, aValidNfeBody, anIssuer, anItem, closingPayments } from '../test/support/nfe-factories.js';
 
 const material = testSigningMaterial();
 const signer = createSigner(material);
 
 const issuer = anIssuer();
 
-/** A request body with `items` lines (CST 00 18%, PIS/COFINS 01, IBS/CBS 0.1% + 0.9%). */
+/**
+ * A request body with `items` lines (CST 00 18%, PIS/COFINS 01, IBS/CBS 0.1% + 0.9%). At 990 items
+ * that note is 1 MB, past the authority's 500 KB per message, and refused before the XSD
+ * (DOCUMENTO_EXCEDE_TAMANHO_MAXIMO): the 990 row's items carry ICMS 41, PIS/COFINS 07 and short
+ * descriptions instead (~480 KB).
+ */
 function bodyWith(items: number): NfeBody {
-  const lines = Array.from({ length: items }, (_, i) => anItem({
+  const lines = Array.from({ length: items }, (_, i) => (items > 400 ? aCompactItem({ codigo: `SKU-${i}`, descricao: `Produto ${i}` }) : anItem({
     codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`,
     ibsCbs: { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } },
-  }));
+  })));
   return JSON.parse(JSON.stringify(aValidNfeBody({ items: lines, pagamentos: closingPayments(lines) })));
 }
 
