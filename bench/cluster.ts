@@ -48,12 +48,12 @@ function parse(name: string): Scenario {
   return { name, kind: m[1] as Scenario['kind'], model: m[2] as Model, items: Number(m[3]) };
 }
 
-const LEAN_ITEMS_FROM = 400;
+const COMPACT_ITEMS_FROM = 400;
 
 function body(s: Scenario, issuerId: string): unknown {
   if (s.model === 'nfse') return aValidNfseBody({ issuerId });
-  // Past a few hundred items, the lean item: 990 of anItem's pass the authority's 500 KB (422 before numbering).
-  const item = s.items > LEAN_ITEMS_FROM ? aCompactItem : anItem;
+  // Past a few hundred items, the compact item: 990 of anItem's pass the authority's 500 KB (422 before numbering).
+  const item = s.items > COMPACT_ITEMS_FROM ? aCompactItem : anItem;
   const items = Array.from({ length: s.items }, (_, i) => item({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
   const base = { issuerId, items, pagamentos: closingPayments(items) };
   return s.model === 'nfce' ? aValidNfceBody(base) : aValidNfeBody(base);

@@ -19,9 +19,9 @@ import { authorizedProc, signedNote } from '../test/support/danfe-notes.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 function items(n: number) {
-  // 990 items of anItem's pass the authority's 500 KB: lean taxes and shorter texts keep such a note within it.
-  const lean = n > 400;
-  return Array.from({ length: n }, (_, i) => anItem({ ...(lean ? COMPACT_TAXES : {}), codigo: `SKU-${i}`, descricao: lean ? `Produto de teste ${i}` : `Produto de teste numero ${i} com descricao razoavelmente longa` }));
+  // 990 items of anItem's pass the authority's 500 KB: compact taxes and shorter texts keep such a note within it.
+  const compact = n > 400;
+  return Array.from({ length: n }, (_, i) => anItem({ ...(compact ? COMPACT_TAXES : {}), codigo: `SKU-${i}`, descricao: compact ? `Produto de teste ${i}` : `Produto de teste numero ${i} com descricao razoavelmente longa` }));
 }
 
 async function measure(fn: () => unknown | Promise<unknown>, runs: number): Promise<{ median: number; p99: number }> {

@@ -43,7 +43,7 @@ const numberNote = (note: PendingNote) => slots.runGrouped(note.doc.issuerId, nu
 
 let runs = 0;
 async function run(items: number, mode: 'finish' | 'build') {
-  // 990 items of anItem's pass the authority's 500 KB: the lean taxes keep such a note within it.
+  // 990 items of anItem's pass the authority's 500 KB: the compact taxes keep such a note within it.
   const note = aNfe(Array.from({ length: items }, (_, i) => anItem({ ...(items > 400 ? COMPACT_TAXES : {}), codigo: `P${i + 1}` })));
   const totals = totalsOf(note);
   const dhEmi = '2026-11-26T10:00:00-03:00';
