@@ -22,8 +22,11 @@ const LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*(,|$)/y;
 function parseValue(raw: string): number {
   if (raw === '+Inf') return Infinity;
   if (raw === '-Inf') return -Infinity;
+  // Prometheus reads a value with Go's ParseFloat, which takes NaN in any case; prom-client writes
+  // `Nan` (the event-loop lag of a scrape that came before the monitor's first sample, say).
+  if (/^nan$/i.test(raw)) return NaN;
   const v = Number(raw);
-  if (raw !== 'NaN' && Number.isNaN(v)) throw new Error(`not a sample value: ${raw}`);
+  if (Number.isNaN(v)) throw new Error(`not a sample value: ${raw}`);
   return v;
 }
 
