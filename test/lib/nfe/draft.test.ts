@@ -58,5 +58,7 @@ test('renumbering refuses contexts that differ in more than the number, cNF and 
   t.throws(() => renumberInfNFe(infNFe, from, aContext(note, { numero: 5, dhEmi: '2026-11-23T10:00:00-03:00' })), { instanceOf: RangeError, message: /differ/ });
   const broken = { ...infNFe, canonical: infNFe.canonical.replace(`<nNF>${PROVISIONAL}</nNF>`, '<nNF>1</nNF>') };
   t.throws(() => renumberInfNFe(broken, from, aContext(note, { numero: 5 })), { instanceOf: RangeError, message: /not found/ });
+  const headless = { ...infNFe, element: infNFe.element.replace('</ide>', '</idx>') };
+  t.throws(() => renumberInfNFe(headless, from, aContext(note, { numero: 5 })), { instanceOf: RangeError, message: 'renumberInfNFe: </ide> not found' });
   t.is(renumberInfNFe(infNFe, from, from), infNFe);
 });
