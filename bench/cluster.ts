@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } from '../test/support/cluster.js';
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
-import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments, COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { processCpuSeconds, processSyscalls } from './proc-cpu.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
@@ -48,11 +48,8 @@ function parse(name: string): Scenario {
   return { name, kind: m[1] as Scenario['kind'], model: m[2] as Model, items: Number(m[3]) };
 }
 
-const COMPACT_ITEMS_FROM = 400;
-
 function body(s: Scenario, issuerId: string): unknown {
   if (s.model === 'nfse') return aValidNfseBody({ issuerId });
-  // Past a few hundred items, the compact item: 990 of anItem's pass the authority's 500 KB (422 before numbering).
   const item = s.items > COMPACT_ITEMS_FROM ? aCompactItem : anItem;
   const items = Array.from({ length: s.items }, (_, i) => item({ codigo: `P${i + 1}`, descricao: `Produto ${i + 1}` }));
   const base = { issuerId, items, pagamentos: closingPayments(items) };

@@ -14,13 +14,14 @@ import { renderNfePdfWithLayout } from '../lib/danfe/nfe-pdf.js';
 import { renderNfceHtml } from '../lib/danfe/nfce-html.js';
 import { renderNfcePdf } from '../lib/danfe/nfce-pdf.js';
 import { aNfce, aNfe, anItem, COMPACT_TAXES } from '../test/support/checked-note-factories.js';
+import { COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 import { authorizedProc, signedNote } from '../test/support/danfe-notes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 function items(n: number) {
   // 990 items of anItem's pass the authority's 500 KB: compact taxes and shorter texts keep such a note within it.
-  const compact = n > 400;
+  const compact = n > COMPACT_ITEMS_FROM;
   return Array.from({ length: n }, (_, i) => anItem({ ...(compact ? COMPACT_TAXES : {}), codigo: `SKU-${i}`, descricao: compact ? `Produto de teste ${i}` : `Produto de teste numero ${i} com descricao razoavelmente longa` }));
 }
 

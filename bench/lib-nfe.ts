@@ -25,7 +25,7 @@ import { computeTotals } from '../lib/nfe/totals.js';
 import { applyApproximateTax } from '../lib/nfe/approximate-tax.js';
 import { aRate, ratesByNcm } from '../test/support/approximate-tax.js';
 import { aContext, testSigningMaterial } from '../test/support/checked-note-factories.js';
-import { aCompactItem, aValidNfeBody, anIssuer, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { aCompactItem, aValidNfeBody, anIssuer, anItem, closingPayments, COMPACT_ITEMS_FROM, IBS_CBS } from '../test/support/nfe-factories.js';
 
 const material = testSigningMaterial();
 const signer = createSigner(material);
@@ -39,9 +39,9 @@ const issuer = anIssuer();
  * descriptions instead (~480 KB).
  */
 function bodyWith(items: number): NfeBody {
-  const lines = Array.from({ length: items }, (_, i) => (items > 400 ? aCompactItem({ codigo: `SKU-${i}`, descricao: `Produto ${i}` }) : anItem({
+  const lines = Array.from({ length: items }, (_, i) => (items > COMPACT_ITEMS_FROM ? aCompactItem({ codigo: `SKU-${i}`, descricao: `Produto ${i}` }) : anItem({
     codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`,
-    ibsCbs: { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } },
+    ibsCbs: IBS_CBS,
   })));
   return JSON.parse(JSON.stringify(aValidNfeBody({ items: lines, pagamentos: closingPayments(lines) })));
 }

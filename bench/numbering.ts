@@ -28,6 +28,7 @@ import { loadConfig } from '../config.js';
 import { buildSignedNfe, draftNfe, finishNfe } from '../lib/nfe/document.js';
 import { createSigner } from '../lib/sign/signer.js';
 import { aContext, aNfe, anIssuer, anItem, COMPACT_TAXES, testSigningMaterial, totalsOf } from '../test/support/checked-note-factories.js';
+import { COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const workers = Number(process.env.BENCH_WORKERS ?? 16);
@@ -43,8 +44,7 @@ const numberNote = (note: PendingNote) => slots.runGrouped(note.doc.issuerId, nu
 
 let runs = 0;
 async function run(items: number, mode: 'finish' | 'build') {
-  // 990 items of anItem's pass the authority's 500 KB: the compact taxes keep such a note within it.
-  const note = aNfe(Array.from({ length: items }, (_, i) => anItem({ ...(items > 400 ? COMPACT_TAXES : {}), codigo: `P${i + 1}` })));
+  const note = aNfe(Array.from({ length: items }, (_, i) => anItem({ ...(items > COMPACT_ITEMS_FROM ? COMPACT_TAXES : {}), codigo: `P${i + 1}` })));
   const totals = totalsOf(note);
   const dhEmi = '2026-11-26T10:00:00-03:00';
   const draft = draftNfe(note, totals, aContext(note, { issuer, numero: 999_999_999, cNF: '11111111', dhEmi }), signer);

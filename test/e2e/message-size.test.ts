@@ -1,7 +1,7 @@
 import test from 'ava';
 import { STATUS_CODES } from 'node:http';
 import { startStack, type Stack } from '../support/stack.js';
-import { aCompactItem, aValidNfeBody, anItem, closingPayments } from '../support/nfe-factories.js';
+import { aCompactItem, aValidNfeBody, anItem, closingPayments, IBS_CBS } from '../support/nfe-factories.js';
 import { integratorWithA1 } from '../support/e2e.js';
 import { verifyDfeFiles } from '../support/verify-dfe.js';
 import { CATALOG } from '../../lib/errors/index.js';
@@ -26,7 +26,7 @@ function bodyOf(item: (i: number) => Item) {
   return aValidNfeBody({ items, pagamentos: closingPayments(items) });
 }
 /** ~1 KB in the XML: ICMS 00, PIS/COFINS 01, IBS/CBS. */
-const full = (i: number) => anItem({ codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`, ibsCbs: { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } } });
+const full = (i: number) => anItem({ codigo: `SKU-${i}`, descricao: `Produto de teste numero ${i} com descricao razoavelmente longa`, ibsCbs: IBS_CBS });
 const compact = (i: number) => aCompactItem({ codigo: String(i), descricao: `Produto ${i}` });
 const documents = async () => Number((await stack.knex('emission.documents').count('* as n'))[0]!.n);
 

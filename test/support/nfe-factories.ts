@@ -58,6 +58,12 @@ export function anItem(overrides: Partial<Item> = {}): Item {
   };
 }
 
+/** The IBS/CBS group at the test rates (CST 000, cClassTrib 000001, 0.1 % + 0.9 %): with it anItem writes ~1 KB. */
+export const IBS_CBS = { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } };
+
+/** From this many items the benches' notes use compact items: more of anItem's pass the authority's 500 KB. */
+export const COMPACT_ITEMS_FROM = 400;
+
 /**
  * An item of ~480 bytes in the XML, the leanest a crt 3 issuer writes: ICMS 41, PIS/COFINS 07
  * (their CST alone). 990 of them fit the authority's 500 KB per message (lib/sefaz/message-limit.ts),
@@ -126,7 +132,6 @@ const fuel = (icms: Item['icms']): Partial<Item> => ({
 });
 const st = { modBCST: 4, pMVAST: 40, vBCST: 140, pICMSST: 18, vICMSST: 7.2 } as const;
 const ownFull = { modBC: 3, vBC: 100, pICMS: 18, vICMS: 18 } as const;
-const ibsCbs = { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } };
 
 export interface ItemVariant {
   /** Issuer regimes the variant is valid for. */
@@ -165,7 +170,7 @@ export const ITEM_VARIANTS: Readonly<Record<string, ItemVariant>> = {
   'ipi-quantity': { crt: [2, 3], nfce: false, item: anItem({ ipi: { cst: '99', cEnq: '001', quantidadeUnidadeTributavel: 2, valorUnidadeTributavel: 1.5, valor: 3 } }) },
   'ipi-untaxed': { crt: [2, 3], nfce: false, item: anItem({ ipi: { cst: '53', cEnq: '999' } }) },
   'pis-cofins-quantity': { crt: [2, 3], nfce: true, item: anItem({ pis: { cst: '03', quantidadeVendida: 2, valorAliquotaUnidade: 0.1, valor: 0.2 }, cofins: { cst: '03', quantidadeVendida: 2, valorAliquotaUnidade: 0.5, valor: 1 } }) },
-  'ibs-cbs': { crt: [2, 3], nfce: true, item: anItem({ ibsCbs }) },
+  'ibs-cbs': { crt: [2, 3], nfce: true, item: anItem({ ibsCbs: IBS_CBS }) },
   'ibs-cbs-reduction': { crt: [2, 3], nfce: true, item: anItem({ ibsCbs: { cst: '200', cClassTrib: '200003', ibsUf: { p: 0.04, pNominal: 0.1, pRedAliq: 60 }, ibsMun: { p: 0 }, cbs: { p: 0.36, pNominal: 0.9, pRedAliq: 60 } } }) },
   'tax-unit-box-of-12': { crt: [2, 3], nfce: true, item: anItem({ unidade: 'CX', quantidade: 1, valorUnitario: 100, unidadeTributavel: 'UN', quantidadeTributavel: 12, valorUnitarioTributavel: 8.3333333333 }) },
   'kit-component-indtot-0': { crt: [2, 3], nfce: true, item: anItem({ indTot: 0 }) },

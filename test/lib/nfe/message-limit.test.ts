@@ -8,7 +8,7 @@ import { computeTotals } from '../../../lib/nfe/totals.js';
 import { validateNfeBody } from '../../../lib/nfe/validate.js';
 import type { CheckedNote, Item } from '../../../lib/nfe/types.js';
 import { aContext, testSigningMaterial } from '../../support/checked-note-factories.js';
-import { aCompactItem, aValidNfeBody, anIssuer, anItem, closingPayments } from '../../support/nfe-factories.js';
+import { aCompactItem, aValidNfeBody, anIssuer, anItem, closingPayments, IBS_CBS } from '../../support/nfe-factories.js';
 import { throwsCode } from '../../support/domain-errors.js';
 
 const signer = createSigner(testSigningMaterial());
@@ -21,7 +21,7 @@ function noteOf(n: number, item: (code: string) => Item, cpl?: string): CheckedN
   return checkNfe(validateNfeBody(body), anIssuer());
 }
 /** ~1 KB an item: ICMS 00, PIS/COFINS 01 and the IBS/CBS group (bench/lib-nfe.ts's item). */
-const full = (codigo: string) => anItem({ codigo, descricao: `Produto de teste ${codigo} com descricao razoavelmente longa`, ibsCbs: { cst: '000', cClassTrib: '000001', ibsUf: { p: 0.1 }, ibsMun: { p: 0 }, cbs: { p: 0.9 } } });
+const full = (codigo: string) => anItem({ codigo, descricao: `Produto de teste ${codigo} com descricao razoavelmente longa`, ibsCbs: IBS_CBS });
 const compact = (codigo: string) => aCompactItem({ codigo, descricao: `Produto ${codigo}` });
 
 test('enviNfeBytes is the byte length of the enviNFe that carries the NFe, with the longest idLote', (t) => {
