@@ -1,17 +1,11 @@
 import test from 'ava';
-import knexLib from 'knex';
-import { createTestDatabase } from '../../support/stack.js';
+import { migratedBefore } from '../../support/migration-db.js';
 import { migrateSchema } from '../../../services/shared/migrations.js';
 import { migrations } from '../../../migrations/classification/index.js';
 import { defaultTable } from '../../../services/classification/default-tables.js';
 
 test('061 gives the classes of stored table versions the ind_g* group flags they were loaded without', async (t) => {
-  const db = await createTestDatabase();
-  const knex = knexLib({ client: 'pg', connection: db.url });
-  t.teardown(async () => { await knex.destroy(); await db.drop(); });
-  const before = migrations.findIndex((m) => m.name === '061_class_group_flags');
-  t.true(before > 0);
-  await migrateSchema(knex, 'classification', migrations.slice(0, before));
+  const { knex, at: before } = await migratedBefore(t, 'classification', migrations, '061_class_group_flags');
   const shipped = defaultTable();
   // As the parser stored them before the flags were read: no `grupos`; 999999 is a code the shipped publication lacks.
   const { grupos: _, ...unknown } = { ...shipped.classes[0]!, cClassTrib: '999999' };

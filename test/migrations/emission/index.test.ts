@@ -1,16 +1,12 @@
 import test from 'ava';
 import knexLib from 'knex';
 import { createTestDatabase } from '../../support/stack.js';
+import { migratedBefore } from '../../support/migration-db.js';
 import { migrateSchema } from '../../../services/shared/migrations.js';
 import { migrations } from '../../../migrations/emission/index.js';
 
 test('004 widens the status check of a database created before CANCELADA existed, and adds the event and inutilização tables', async (t) => {
-  const db = await createTestDatabase();
-  const knex = knexLib({ client: 'pg', connection: db.url });
-  t.teardown(async () => { await knex.destroy(); await db.drop(); });
-  const before = migrations.findIndex((m) => m.name === '004_fiscal_events_and_inutilizacao');
-  t.true(before > 0);
-  await migrateSchema(knex, 'emission', migrations.slice(0, before));
+  const { knex, at: before } = await migratedBefore(t, 'emission', migrations, '004_fiscal_events_and_inutilizacao');
   // The constraint as 001 wrote it before this branch.
   await knex.raw(`alter table emission.documents drop constraint documents_status_check`);
   await knex.raw(`alter table emission.documents add constraint documents_status_check check (status in ('CREATED', 'TRANSMITTING', 'AUTHORIZED', 'REJECTED', 'DENEGADA', 'ERROR', 'CONTINGENCIA_PENDENTE'))`);
@@ -24,12 +20,7 @@ test('004 widens the status check of a database created before CANCELADA existed
 });
 
 test('010 keeps a key that emitted twice (the defect of issue 20) on its first note, detaches the later ones with a history line, and makes the key unique', async (t) => {
-  const db = await createTestDatabase();
-  const knex = knexLib({ client: 'pg', connection: db.url });
-  t.teardown(async () => { await knex.destroy(); await db.drop(); });
-  const before = migrations.findIndex((m) => m.name === '010_idempotency_key_binding');
-  t.true(before > 0);
-  await migrateSchema(knex, 'emission', migrations.slice(0, before));
+  const { knex, at: before } = await migratedBefore(t, 'emission', migrations, '010_idempotency_key_binding');
   const issuer = '7c1e0d1a-1a2b-4c3d-8e4f-000000000001';
   const doc = (id: string, number: number, key: string | null, at: string, model = '55') => ({
     id, partner_id: 'p-1', issuer_id: issuer, model, series: 1, number, environment: 2, uf: 'SP', key_kind: 'live', emitted_at: at, status: 'AUTHORIZED',
@@ -97,12 +88,7 @@ test('050 backfills the first-document flag per partner and moves the sequence o
 });
 
 test('064 compresses the documents\' XML and requests with lz4 on a server built with it, and a stored value says so', async (t) => {
-  const db = await createTestDatabase();
-  const knex = knexLib({ client: 'pg', connection: db.url });
-  t.teardown(async () => { await knex.destroy(); await db.drop(); });
-  const at = migrations.findIndex((m) => m.name === '064_xml_lz4');
-  t.true(at > 0);
-  await migrateSchema(knex, 'emission', migrations.slice(0, at));
+  const { knex, at } = await migratedBefore(t, 'emission', migrations, '064_xml_lz4');
   const methods = async () => (await knex.raw(`select c.relname || '.' || a.attname as col, a.attcompression as method from pg_attribute a join pg_class c on c.oid = a.attrelid
     join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'emission' and a.attcompression <> '' order by 1`)).rows;
   t.deepEqual(await methods(), []);

@@ -1,16 +1,10 @@
 import test from 'ava';
-import knexLib from 'knex';
-import { createTestDatabase } from '../../support/stack.js';
+import { migratedBefore } from '../../support/migration-db.js';
 import { migrateSchema } from '../../../services/shared/migrations.js';
 import { migrations } from '../../../migrations/emission/index.js';
 
 test('063 flags the partners that emitted only NFS-e, and names a DPS older than the document a flag named', async (t) => {
-  const db = await createTestDatabase();
-  const knex = knexLib({ client: 'pg', connection: db.url });
-  t.teardown(async () => { await knex.destroy(); await db.drop(); });
-  const at = migrations.findIndex((m) => m.name === '063_nfse_partner_first_documents');
-  t.true(at > 0);
-  await migrateSchema(knex, 'emission', migrations.slice(0, at));
+  const { knex, at } = await migratedBefore(t, 'emission', migrations, '063_nfse_partner_first_documents');
   const issuer = '00000000-0000-4000-8000-000000000001';
   const id = (n: number) => `00000000-0000-4000-9000-00000000000${n}`;
   const dps = (n: number, partner: string, created: string, status = 'AUTHORIZED') => ({
