@@ -4,7 +4,14 @@
  * transporter, driven from this process (autocannon, or open-loop.ts). Per scenario it prints the rate, the
  * latency, the CPU per note of every process (read from /proc: the simulator, each node, the sum
  * of Postgres's processes, Redis, and this process, the load driver only) and checks that every
- * note is AUTHORIZED and the series numbered 1..N with no gap (a fresh issuer per scenario).
+ * note is AUTHORIZED and the series numbered 1..N with no gap (a fresh issuer per scenario), and
+ * the kernel's share of each process's CPU (system time over all).
+ *
+ * Each scenario is measured at steady state: first 60 notes per node (caches, pools, validators),
+ * then BENCH_WARMUP_SECONDS (default 10) of the same load unmeasured, so that V8 has optimized the
+ * hot code as it has on a server that has run for a while (with the 60 notes only, its optimizing
+ * compiler was still at work through a 15 s measure: `peak-nfe-1` measured 8.92 ms of product CPU
+ * and 3.1 of the simulator's per note that way, against 7.4-7.8 and 2.3-2.5 after the warm-up).
  *
  *   npm run bench:cluster                                        # per-core layout, every scenario
  *   BENCH_LAYOUT=split npm run bench:cluster                     # the README's gateway/emission/core roles
@@ -13,6 +20,7 @@
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
+ *   BENCH_WARMUP_SECONDS=0 npm run bench:cluster                 # measured from a cold start, as before 2026-11-26 (eighth)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
@@ -28,11 +36,12 @@ import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } fr
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments, COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
-import { processCpuSeconds, processSyscalls } from './proc-cpu.js';
+import { processCpuSeconds, processSyscalls, processSystemSeconds } from './proc-cpu.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 
 const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
@@ -91,6 +100,20 @@ function cpuSnapshot(cluster: Cluster): Record<string, number> {
   const { roles, postgresBackends } = ofCluster(cluster, processCpuSeconds);
   const self = process.cpuUsage();
   return { ...roles, postgres: total(pidsNamed('postgres').map(processCpuSeconds)), postgresBackends, redis: total(pidsNamed('redis-server').map(processCpuSeconds)), autocannon: (self.user + self.system) / 1e6 };
+}
+
+/** The kernel's CPU seconds so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
+function systemSnapshot(cluster: Cluster): Record<string, number> {
+  const { roles, postgresBackends } = ofCluster(cluster, processSystemSeconds);
+  return { ...roles, postgresBackends };
+}
+
+/** The kernel's share of each process's CPU over the measure, in % (system over user + system). */
+function kernelShare(cpuBefore: Record<string, number>, cpuAfter: Record<string, number>, systemBefore: Record<string, number>, systemAfter: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(systemAfter).map((k) => {
+    const all = cpuAfter[k]! - (cpuBefore[k] ?? 0);
+    return [k, all > 0 ? Math.round(100 * (systemAfter[k]! - (systemBefore[k] ?? 0)) / all) : Number.NaN];
+  }));
 }
 
 /** Read and write system calls so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
@@ -154,10 +177,14 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const request = { url, method: 'POST', body: payload, headers: { ...headers, 'content-type': 'application/json' } };
   // Warm-up on every node: JIT, the XSD validators, the signer and certificate caches, pools.
   await autocannon({ ...request, connections: 2 * url.length, amount: 60 * url.length });
+  // Then the scenario's own load, unmeasured, until the optimizing compiler has done its work (see the top).
+  if (warmupSeconds > 0) await autocannon({ ...request, connections, duration: warmupSeconds });
+  await settle(cluster, s, issuerId);
   const warmed = (await documents(cluster, s, issuerId)).length;
 
   const before = cpuSnapshot(cluster);
   const syscallsBefore = syscallSnapshot(cluster);
+  const systemBefore = systemSnapshot(cluster);
   const open = s.kind === 'open';
   // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
   const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
@@ -170,6 +197,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   await settle(cluster, s, issuerId);
   const after = cpuSnapshot(cluster);
   const syscallsAfter = syscallSnapshot(cluster);
+  const systemAfter = systemSnapshot(cluster);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
@@ -181,7 +209,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
     cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
     syscallsPerNote: rates(syscallsBefore, syscallsAfter, Math.max(notes, 1), 1, 1),
-    ...(open ? { targetRate: rate } : { connections }),
+    kernelPercent: kernelShare(before, after, systemBefore, systemAfter),
+    ...(open ? { targetRate: rate } : { connections }), warmupSeconds,
   };
 }
 
@@ -218,9 +247,9 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}`);
   }
-  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
+  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
 } finally {
   await cluster.stop();
