@@ -156,7 +156,11 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 
 /** A closed loop's figures as the open loop reports them. */
 function fromAutocannon(result: any): OpenLoopResult {
-  return { rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99, sent: result.requests.sent, errors: result.non2xx + result.errors + result.timeouts };
+  // autocannon keeps no bodies: its errors are named by status alone.
+  const errorsBy: Record<string, number> = {};
+  for (const [status, stat] of Object.entries(result.statusCodeStats ?? {}) as [string, { count: number }][]) if (!/^2/.test(status)) errorsBy[status] = stat.count;
+  if (result.errors + result.timeouts > 0) errorsBy['no answer'] = result.errors + result.timeouts;
+  return { rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99, sent: result.requests.sent, errors: result.non2xx + result.errors + result.timeouts, errorsBy };
 }
 
 /** Requests autocannon gave up on may still be running: wait until no document is left open. */
@@ -203,7 +207,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const numbers = rows.map((r) => Number(r.number));
   return {
     scenario: s.name, layout, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
-    errors: result.errors, notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
+    errors: result.errors, ...(result.errorsBy && result.errors ? { errorsBy: result.errorsBy } : {}), notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
@@ -247,7 +251,7 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}`);
   }
   console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);

@@ -18,14 +18,19 @@ export interface OpenLoopResult {
   sent: number;
   /** Answers that were not 2xx, and requests that failed without an answer. */
   errors: number;
+  /** Those errors by what they were: `<status> <code of the envelope>`, or `no answer (<socket error>)`. */
+  errorsBy: Record<string, number>;
 }
+
+/** What one request came to: 2xx, or its error's name (status and the envelope's code, or the socket's error). */
+type Outcome = { ok: true } | { ok: false; error: string };
 
 export async function openLoop(opts: { urls: string[]; rate: number; seconds: number; method: string; headers: Record<string, string>; body: string; headersFor?: () => Record<string, string> }): Promise<OpenLoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const total = Math.round(opts.rate * opts.seconds);
   const interval = 1000 / opts.rate;
   const latencies: number[] = [];
-  let errors = 0;
+  const errorsBy: Record<string, number> = {};
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
   for (let i = 0; i < total; i++) {
@@ -33,27 +38,44 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
     const wait = scheduled - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const headers = opts.headersFor ? { ...opts.headers, ...opts.headersFor() } : opts.headers;
-    inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, { ...opts, headers }).then((ok) => {
-      if (ok) latencies.push(performance.now() - scheduled);
-      else errors++;
+    inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, { ...opts, headers }).then((outcome) => {
+      if (outcome.ok) latencies.push(performance.now() - scheduled);
+      else errorsBy[outcome.error] = (errorsBy[outcome.error] ?? 0) + 1;
     }));
   }
   await Promise.all(inFlight);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!) : NaN);
-  return { rps: Math.round((latencies.length / opts.seconds) * 10) / 10, p50: at(0.5), p99: at(0.99), sent: total, errors };
+  const errors = Object.values(errorsBy).reduce((a, b) => a + b, 0);
+  return { rps: Math.round((latencies.length / opts.seconds) * 10) / 10, p50: at(0.5), p99: at(0.99), sent: total, errors, errorsBy };
 }
 
-/** One request; true when answered 2xx. */
-function send(agent: http.Agent, url: string, opts: { method: string; headers: Record<string, string>; body: string }): Promise<boolean> {
+/** One request and what it came to; an error's envelope is read for its code (a 2xx body is not kept). */
+function send(agent: http.Agent, url: string, opts: { method: string; headers: Record<string, string>; body: string }): Promise<Outcome> {
   return new Promise((resolve) => {
     const req = http.request(url, { method: opts.method, agent, headers: { ...opts.headers, 'content-length': Buffer.byteLength(opts.body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode! >= 200 && res.statusCode! < 300));
-      res.on('error', () => resolve(false));
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        res.resume();
+        res.on('end', () => resolve({ ok: true }));
+      } else {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ ok: false, error: `${status} ${envelopeCode(Buffer.concat(chunks).toString('utf8'))}` }));
+      }
+      res.on('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, error: `answer cut short (${err.code ?? err.message})` }));
     });
-    req.on('error', () => resolve(false));
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ ok: false, error: `no answer (${err.code ?? err.message})` }));
     req.end(opts.body);
   });
+}
+
+/** The spec's error envelope's `error.code`, or `?` when the body is not one. */
+function envelopeCode(body: string): string {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? '?';
+  } catch {
+    return '?';
+  }
 }
