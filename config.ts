@@ -16,7 +16,13 @@ export interface AppConfig {
   readonly namespace: string;
   /** Services this node runs; empty means all. */
   readonly services: readonly string[];
-  readonly http: { readonly port: number; readonly host: string; readonly bodyLimit: string };
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly bodyLimit: string;
+    /** Connections the kernel may hold completed for the gateway before it accepts them (Linux caps it at net.core.somaxconn). */
+    readonly listenBacklog: number;
+  };
   readonly baseUrl: string;
   readonly errorsBase: string;
   readonly build: string;
@@ -287,7 +293,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeId: env.NODE_ID ?? `${hostname()}-${process.pid}`,
     namespace: env.NAMESPACE ?? '',
     services,
-    http: Object.freeze({ port, host: env.HOST ?? '0.0.0.0', bodyLimit: env.BODY_LIMIT ?? '5mb' }),
+    http: Object.freeze({ port, host: env.HOST ?? '0.0.0.0', bodyLimit: env.BODY_LIMIT ?? '5mb', listenBacklog: positive(env, 'HTTP_LISTEN_BACKLOG', 4096) }),
     baseUrl,
     errorsBase: (env.ERRORS_BASE ?? `${baseUrl}/errors`).replace(/\/$/, ''),
     build: env.BUILD ?? env.GIT_COMMIT ?? 'dev',

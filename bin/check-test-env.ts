@@ -1,7 +1,7 @@
 /**
  * Runs before the test suite (`npm test`): the integration tests need a real PostgreSQL and Redis,
  * the XML checks need xmllint and xmlsec1, the DANFE golden images pdftoppm and zbarimg, and the
- * /docs browser test Debian's chromium. When one is missing this says so once, with how to get it,
+ * /docs browser test Debian's chromium, the gateway's listen test `ss`. When one is missing this says so once, with how to get it,
  * instead of letting dozens of tests fail with connection errors.
  */
 import { execFileSync } from 'node:child_process';
@@ -64,7 +64,8 @@ function chromium(): string | null {
 const XML_CHECKS = 'XSD and signature checks of generated XML';
 const GOLDENS = 'DANFE golden images and barcode/QR decoding, test/lib/danfe/golden.test.ts';
 const missing = (await Promise.all([postgres(), redis()]))
-  .concat(tool('xmllint', 'libxml2-utils', XML_CHECKS), tool('xmlsec1', 'xmlsec1', XML_CHECKS), tool('pdftoppm', 'poppler-utils', GOLDENS), tool('zbarimg', 'zbar-tools', GOLDENS), chromium())
+  .concat(tool('xmllint', 'libxml2-utils', XML_CHECKS), tool('xmlsec1', 'xmlsec1', XML_CHECKS), tool('pdftoppm', 'poppler-utils', GOLDENS), tool('zbarimg', 'zbar-tools', GOLDENS), chromium(),
+    tool('ss', 'iproute2', "a listener's backlog as the kernel holds it, test/services/gateway/listen.test.ts"))
   .filter((m): m is string => m !== null);
 if (missing.length) {
   console.error(`The tests cannot run: missing ${missing.length === 1 ? 'prerequisite' : 'prerequisites'}:\n${missing.map((m) => `  - ${m}`).join('\n')}`);

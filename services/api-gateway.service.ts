@@ -345,7 +345,7 @@ const ApiGateway: ServiceSchema = {
   created(this: Service) {
     const self = gatewayService(this);
     if (self.server) {
-      failStartOnListenError(self.server);
+      failStartOnListenError(self.server, runtimeOf(self.broker).config.http.listenBacklog);
       dropMissingLocationWarning(self.logger);
       attachAccessLog(self.server, self.logger, metricsOf(self.broker));
     }
