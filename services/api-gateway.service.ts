@@ -19,7 +19,7 @@ import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempoten
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
-import { failStartOnListenError } from './gateway/listen.js';
+import { listenAsGateway } from './gateway/listen.js';
 import { attachAccessLog, logUnparsedRequest, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
 import { monitoringActions } from './gateway/monitoring-actions.js';
 import { checkMetricsToken } from './gateway/metrics-scrape.js';
@@ -345,7 +345,7 @@ const ApiGateway: ServiceSchema = {
   created(this: Service) {
     const self = gatewayService(this);
     if (self.server) {
-      failStartOnListenError(self.server, runtimeOf(self.broker).config.http.listenBacklog);
+      listenAsGateway(self.server, runtimeOf(self.broker).config.http.listenBacklog);
       dropMissingLocationWarning(self.logger);
       attachAccessLog(self.server, self.logger, metricsOf(self.broker));
     }

@@ -12,7 +12,7 @@ import type { Server } from 'node:http';
  *   which answers ~370/s, opened thousands of connections; with 511, 24,651 listen overflows and
  *   322 requests reset; with 4096, none, every request answered.
  */
-export function failStartOnListenError(server: Server, backlog: number): void {
+export function listenAsGateway(server: Server, backlog: number): void {
   const listen = server.listen.bind(server) as (...args: unknown[]) => Server;
   (server as any).listen = (port: number, host: string, done: (err?: Error) => void) => {
     const onError = (err: NodeJS.ErrnoException) => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { loadConfig } from '../../../config.js';
-import { failStartOnListenError } from '../../../services/gateway/listen.js';
+import { listenAsGateway } from '../../../services/gateway/listen.js';
 import { testEnv } from '../../support/stack.js';
 
 /** Listens as moleculer-web's started() does: port, host and a callback, nothing else. */
@@ -24,7 +24,7 @@ const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
 test('the gateway listens with its backlog, not Node\'s 511: the kernel holds that many connections waiting for accept', async (t) => {
   const backlog = Math.min(1234, somaxconn);
   const server = createServer();
-  failStartOnListenError(server, backlog);
+  listenAsGateway(server, backlog);
   t.is(await listenAsMoleculerWeb(server, 0), undefined);
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
   t.is(kernelBacklog((server.address() as { port: number }).port), backlog);
@@ -36,7 +36,7 @@ test('a busy port reaches moleculer-web\'s callback as an error naming the addre
   t.teardown(() => new Promise<void>((r) => holder.close(() => r())));
   const port = (holder.address() as { port: number }).port;
   const server = createServer();
-  failStartOnListenError(server, 16);
+  listenAsGateway(server, 16);
   const err = await listenAsMoleculerWeb(server, port);
   t.is((err as NodeJS.ErrnoException | undefined)?.code, 'EADDRINUSE');
   t.is(err?.message, `cannot listen on 127.0.0.1:${port}: address already in use`);
