@@ -194,10 +194,17 @@ test('a handed-off event reaches the dispatcher from memory: its row is written 
 });
 
 test('events handed off in the same moment reach the dispatcher together and are marked published in one statement', async (t) => {
-  const { stack, broker } = await handOffStack(t, 'p-handoff-burst');
+  const { stack, broker, relay } = await handOffStack(t, 'p-handoff-burst');
   const marks: string[] = [];
   stack.knex.on('query', (q: { sql: string }) => { if (q.sql.startsWith('update "handoff_test"."outbox" set published_at')) marks.push(q.sql); });
+  // "The same moment" made certain: a round in flight holds the hand-offs back until all three are
+  // written (three commits can be more than the 20 ms coalescing window apart on a busy machine),
+  // then ends the way a round ends, with the hand-offs it held still to deliver.
+  relay.outboxFlushing = true;
   const events = await Promise.all([1, 2, 3].map((number) => broker.call<any, any>('outbox-test-handoff.emit', { type: 'invoice.authorized', partnerId: 'p-handoff-burst', data: { ...handOffData, number } })));
+  t.is(relay.outboxHandoff.length, 3, 'all three handed off, waiting');
+  relay.outboxFlushing = false;
+  relay.scheduleOutboxFlush(false);
   await waitFor(async () => (await Promise.all(events.map((e) => outboxRow(stack, e.id)))).every((r) => !!r?.published_at), 'the rows published', 10_000);
   t.deepEqual((await stack.knex('webhooks.deliveries').where({ partner_id: 'p-handoff-burst' }).pluck('event_id')).sort(), events.map((e) => e.id).sort());
   t.deepEqual(marks, ['update "handoff_test"."outbox" set published_at = $1, claimed_until = null where id in ($2, $3, $4)']);
