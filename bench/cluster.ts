@@ -85,10 +85,10 @@ function backendsOf(pids: number[], database: string): number[] {
 const databaseOf = (cluster: Cluster) => new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
 const total = (values: number[]) => values.filter(Number.isFinite).reduce((a, b) => a + b, 0);
 
-/** `read` (proc-cpu.ts) of every role's process, and summed over the backends of this cluster's own database. */
-function ofCluster(cluster: Cluster, read: (pid: number) => number): { roles: Record<string, number>; postgresBackends: number } {
+/** `read` (proc-cpu.ts) of every role's process, and summed over the backends of this cluster's own database (`postgresBackends`). */
+function ofCluster(cluster: Cluster, read: (pid: number) => number): Record<string, number> {
   const roles = Object.fromEntries(cluster.roles.map((r) => [r, read(cluster.pid(r as Role) ?? -1)]));
-  return { roles, postgresBackends: total(backendsOf(pidsNamed('postgres'), databaseOf(cluster)).map(read)) };
+  return { ...roles, postgresBackends: total(backendsOf(pidsNamed('postgres'), databaseOf(cluster)).map(read)) };
 }
 
 /**
@@ -97,15 +97,9 @@ function ofCluster(cluster: Cluster, read: (pid: number) => number): { roles: Re
  * the simultaneous A/B of bench/README.md), Redis and this process.
  */
 function cpuSnapshot(cluster: Cluster): Record<string, number> {
-  const { roles, postgresBackends } = ofCluster(cluster, processCpuSeconds);
+  const { postgresBackends, ...roles } = ofCluster(cluster, processCpuSeconds);
   const self = process.cpuUsage();
   return { ...roles, postgres: total(pidsNamed('postgres').map(processCpuSeconds)), postgresBackends, redis: total(pidsNamed('redis-server').map(processCpuSeconds)), autocannon: (self.user + self.system) / 1e6 };
-}
-
-/** The kernel's CPU seconds so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
-function systemSnapshot(cluster: Cluster): Record<string, number> {
-  const { roles, postgresBackends } = ofCluster(cluster, processSystemSeconds);
-  return { ...roles, postgresBackends };
 }
 
 /** The kernel's share of each process's CPU over the measure, in % (system over user + system). */
@@ -114,12 +108,6 @@ function kernelShare(cpuBefore: Record<string, number>, cpuAfter: Record<string,
     const all = cpuAfter[k]! - (cpuBefore[k] ?? 0);
     return [k, all > 0 ? Math.round(100 * (systemAfter[k]! - (systemBefore[k] ?? 0)) / all) : Number.NaN];
   }));
-}
-
-/** Read and write system calls so far of the cluster's roles and of its own Postgres backends (proc-cpu.ts). */
-function syscallSnapshot(cluster: Cluster): Record<string, number> {
-  const { roles, postgresBackends } = ofCluster(cluster, processSyscalls);
-  return { ...roles, postgresBackends };
 }
 
 /**
@@ -187,8 +175,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const warmed = (await documents(cluster, s, issuerId)).length;
 
   const before = cpuSnapshot(cluster);
-  const syscallsBefore = syscallSnapshot(cluster);
-  const systemBefore = systemSnapshot(cluster);
+  const syscallsBefore = ofCluster(cluster, processSyscalls);
+  const systemBefore = ofCluster(cluster, processSystemSeconds);
   const open = s.kind === 'open';
   // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
   const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
@@ -200,8 +188,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     }));
   await settle(cluster, s, issuerId);
   const after = cpuSnapshot(cluster);
-  const syscallsAfter = syscallSnapshot(cluster);
-  const systemAfter = systemSnapshot(cluster);
+  const syscallsAfter = ofCluster(cluster, processSyscalls);
+  const systemAfter = ofCluster(cluster, processSystemSeconds);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
