@@ -358,4 +358,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Issue 18: a billing counter in BILLING_SLOTS rows (services/emission/transition-sql.ts
+    // billingSlot), so a partner's authorizations stop queuing on one row through each commit.
+    // The rows counted so far are slot 0.
+    name: '074_billing_counter_slots',
+    async up(knex, schema) {
+      await knex.raw(`alter table ??.billing_counters add column slot smallint not null default 0`, [schema]);
+      await knex.raw(`alter table ??.billing_counters drop constraint billing_counters_pkey,
+        add constraint billing_counters_pkey primary key (partner_id, period, model, environment, key_kind, slot)`, [schema]);
+    },
+  },
 ];

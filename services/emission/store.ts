@@ -270,7 +270,10 @@ export class DocumentStore {
   }
 
   async usage(partnerId: string, period: string): Promise<{ model: string; environment: number; keyKind: string; billable: boolean; count: number }[]> {
-    const rows = await this.d.knex(this.t('billing_counters')).where({ partner_id: partnerId, period }).orderBy(['model', 'environment', 'key_kind']);
+    // A counter is the sum of its slots (transition-sql.ts billingSlot).
+    const rows = await this.d.knex(this.t('billing_counters')).where({ partner_id: partnerId, period })
+      .select('model', 'environment', 'key_kind', 'billable').sum({ count: 'count' })
+      .groupBy('model', 'environment', 'key_kind', 'billable').orderBy(['model', 'environment', 'key_kind']);
     return rows.map((r: any) => ({ model: r.model, environment: Number(r.environment), keyKind: r.key_kind, billable: r.billable, count: Number(r.count) }));
   }
 

@@ -119,3 +119,17 @@ test('064 leaves a server without lz4 (PGlite) as it was', async (t) => {
   const compressed = await knex.raw(`select count(*)::int as n from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'emission' and a.attcompression <> ''`);
   t.deepEqual(compressed.rows, [{ n: 0 }]);
 });
+
+test('074 keeps every count made before it, in slot 0, and lets one counter grow in several slots', async (t) => {
+  const { knex, at: before } = await migratedBefore(t, 'emission', migrations, '074_billing_counter_slots');
+  const counter = { partner_id: 'p-1', period: '2026-11', model: '55', environment: 2, key_kind: 'live', billable: true };
+  await knex('emission.billing_counters').insert([{ ...counter, count: 41 }, { ...counter, key_kind: 'test', billable: false, count: 3 }]);
+
+  t.deepEqual(await migrateSchema(knex, 'emission', migrations.slice(0, before + 1)), ['074_billing_counter_slots']);
+  t.deepEqual(await knex('emission.billing_counters').orderBy('key_kind').select('key_kind', 'slot', 'count'), [
+    { key_kind: 'live', slot: 0, count: 41 }, { key_kind: 'test', slot: 0, count: 3 },
+  ]);
+  await knex('emission.billing_counters').insert({ ...counter, slot: 5, count: 1 });
+  const again = knex('emission.billing_counters').insert({ ...counter, slot: 5, count: 1 });
+  await t.throwsAsync(again, { message: /billing_counters_pkey/ }, 'a counter and slot is still one row');
+});

@@ -7,6 +7,7 @@ import type { DocumentRecord } from '../../../lib/emission/document.js';
 import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 import type { Transition } from '../../../lib/emission/state.js';
 import type { NfseTransition } from '../../../lib/emission/nfse/state.js';
+import { billingSlot } from '../../../services/emission/transition-sql.js';
 
 /**
  * The terminal answers of a node's own transmissions that arrive while earlier ones are being
@@ -60,7 +61,9 @@ const rowOf = (id: string) => stack.knex('emission.documents').where({ id }).fir
 const historyOf = (id: string) => stack.knex('emission.document_history').where({ document_id: id }).orderBy('id').select('from_status', 'to_status', 'trigger', 'motivo', 'detail');
 const eventsOf = async (partnerId: string) => (await stack.knex('emission.outbox').whereRaw(`payload->>'partnerId' = ?`, [partnerId]).select('payload'))
   .map((r: any) => [r.payload.type, r.payload.data.invoiceId ?? r.payload.data.nfseId]).sort();
-const countersOf = (partnerId: string) => stack.knex('emission.billing_counters').where({ partner_id: partnerId }).orderBy('key_kind').select('key_kind', 'billable', 'count');
+/** A partner's counters, each summed over its slots (services/emission/transition-sql.ts billingSlot). */
+const countersOf = async (partnerId: string, by: 'key_kind' | 'model' = 'key_kind') => (await stack.knex('emission.billing_counters').where({ partner_id: partnerId })
+  .select(by, 'billable').sum({ count: 'count' }).groupBy(by, 'billable').orderBy(by)).map((r: any) => ({ ...r, count: Number(r.count) }));
 
 test.serial('answers that arrive together are written in one statement, each with its row, history, billing count and event', async (t) => {
   const docs = await transmitting(10);
@@ -135,6 +138,33 @@ test.serial('test-key notes are counted apart and not billed, in the same statem
   t.deepEqual(await countersOf(partnerId), [{ key_kind: 'live', billable: true, count: 3 }, { key_kind: 'test', billable: false, count: 3 }]);
 });
 
+test.serial('a partner\'s counter is kept in slots: an authorization waits only for one counting in its own slot, and the usage sums them', async (t) => {
+  const partnerId = `partner-${randomUUID()}`;
+  const docs = await transmitting(12, { partnerId });
+  const slotOf = (d: DocumentRecord) => billingSlot(d.id);
+  const held = docs[0]!;
+  const free = docs.find((d) => slotOf(d) !== slotOf(held));
+  if (!free) return t.fail('twelve random ids all in one slot');
+  // Another statement counting for the partner in `held`'s slot, not committed yet: its row is locked.
+  const other = await stack.knex.transaction();
+  try {
+    await other.raw(`insert into emission.billing_counters (partner_id, period, model, environment, key_kind, slot, billable, count)
+      values (?, ?, '55', 2, 'live', ?, true, 1)`, [partnerId, held.createdAt.toISOString().slice(0, 7), slotOf(held)]);
+    const answer = (doc: DocumentRecord) => store.applyOutcome(doc.id, doc.transmissions, 'authorization:authorized', AUTHORIZED, authorizedDetails(doc), doc);
+    t.is((await answer(free)).status, 'AUTHORIZED', 'another slot: written while the other statement holds its row');
+    const waiting = answer(held);
+    const early = await Promise.race([waiting.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 500))]);
+    t.is(early, 'waiting', 'the same slot: it waits for the row');
+    await other.commit();
+    t.is((await waiting).status, 'AUTHORIZED');
+  } finally {
+    if (!other.isCompleted()) await other.rollback();
+  }
+  const rows = await stack.knex('emission.billing_counters').where({ partner_id: partnerId }).orderBy('slot').select('slot', 'count');
+  t.deepEqual(rows, [{ slot: slotOf(held), count: 2 }, { slot: slotOf(free), count: 1 }].sort((a, b) => a.slot - b.slot));
+  t.deepEqual(await store.usage(partnerId, held.createdAt.toISOString().slice(0, 7)), [{ model: '55', environment: 2, keyKind: 'live', billable: true, count: 3 }]);
+});
+
 test.serial('the same note answered twice at once is written once: the second answer finds it settled', async (t) => {
   const [doc, other1, other2] = await transmitting(3);
   grouped.length = 0;
@@ -194,7 +224,7 @@ test.serial('DPS answers that arrive together are written in one statement: rows
     });
     t.deepEqual((await stack.knex('emission.nfse_history').where({ document_id: doc.id }).orderBy('id').select('from_status', 'to_status')).slice(-1), [{ from_status: 'TRANSMITTING', to_status: tr.to }]);
   }
-  t.deepEqual(await stack.knex('emission.billing_counters').where({ partner_id: partnerId }).select('model', 'key_kind', 'count'), [{ model: 'NFSe', key_kind: 'live', count: 4 }]);
+  t.deepEqual(await countersOf(partnerId, 'model'), [{ model: 'NFSe', billable: true, count: 4 }]);
   t.deepEqual(await stack.knex('emission.nfse_municipalities').whereIn('codigo_municipio', ['4106902', '3509502']).orderBy('codigo_municipio').select('codigo_municipio', 'adesao', 'mensagem'), [
     { codigo_municipio: '3509502', adesao: 'aderente', mensagem: null },
     { codigo_municipio: '4106902', adesao: 'aderente', mensagem: null },
