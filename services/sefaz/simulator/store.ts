@@ -96,12 +96,13 @@ export class SimulatorStore {
   }
 
   /**
-   * An authorized note, in ONE statement (issue 18): under the series lock of `serialized`, draws the
+   * An authorized note, in ONE statement (issue 18): under the series lock of `serialized` (taken
+   * shared: authorizations of a series do not wait for one another, an inutilização waits), draws the
    * receipt and the protocol when they are not given (formatted as `R.formatSequence` does), refuses
    * a number an inutilização covers, and inserts the note (and, for an asynchronous batch, its
    * receipt) unless its key or number is already there, then names the note that holds it.
-   * Implemented by the function of migration 071: its queries run after the lock with fresh
-   * snapshots, which a single plain statement could not do.
+   * Implemented by a function (migrations/simulator/authorize-note-function.ts): its queries run
+   * after the lock with fresh snapshots, which a single plain statement could not do.
    */
   async authorizeNote(a: NoteAuthorization): Promise<AuthorizationOutcome> {
     const [head, tail, ...rest] = a.prot.split(N_PROT);

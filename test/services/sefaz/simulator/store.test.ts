@@ -104,6 +104,26 @@ test.serial('an inutilização committed while the authorization waits for the s
   t.is(await store.noteByKey(note.access_key), undefined);
 });
 
+test.serial('authorizations of one series do not wait for one another; an inutilização of the series waits for those in flight', async (t) => {
+  const inFlight = aNote();
+  const other = aNote();
+  const trx = await knex.transaction();
+  try {
+    // An authorization of the series whose statement ran and whose transaction has not committed.
+    t.is((await new SimulatorStore(trx).authorizeNote(drawn(inFlight))).outcome, 'inserted');
+    const second = store.authorizeNote(drawn(other));
+    const early = await Promise.race([second.then((o) => o.outcome), new Promise((r) => setTimeout(() => r('waiting'), 2_000))]);
+    t.is(early, 'inserted', 'written while the other authorization holds the series lock (shared)');
+    const range = { cnpj: CNPJ, model: '55', serie: 1, inicio: inFlight.numero, fim: inFlight.numero, tp_amb: 2 };
+    const inutilizacao = store.serialized(range, async (s) => (await s.numbersUsed(range) ? 241 : 102));
+    await waitForAdvisoryWaiters(1);
+    await trx.commit();
+    t.is(await inutilizacao, 241, 'it waited, then saw the note committed');
+  } finally {
+    if (!trx.isCompleted()) await trx.rollback();
+  }
+});
+
 test.serial('two connections authorizing one number at once: one is authorized, the other names it (539); one key: 204', async (t) => {
   const a = aNote();
   const b = aNote({ numero: a.numero, access_key: a.access_key.replace(/.$/, '8') });
