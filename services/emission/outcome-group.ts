@@ -11,8 +11,9 @@ import { transitionsStatement, type Cte, type DocumentTables, type GroupedColumn
  * statement and a commit of its own; under load the answers of several documents arrive while the
  * previous statement is still in flight, and the ones that waited are written in ONE statement
  * (transition-sql.ts transitionsStatement): one round trip, one commit (one WAL flush) and one
- * increment of each billing counter (a partner's hot row) for all of them. An answer that finds
- * no statement in flight is written at once, alone, as before: grouping adds no wait.
+ * increment of each billing counter (in one of its slots: transition-sql.ts billingSlot) for all
+ * of them. An answer that finds no statement in flight is written at once, alone, as before:
+ * grouping adds no wait.
  *
  * Each document keeps its own guard: its row changes only while it is still TRANSMITTING under
  * the attempt it was sent with; its history row, billing count and outbox event follow only if it
