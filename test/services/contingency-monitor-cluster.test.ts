@@ -85,7 +85,9 @@ test('a monitoring certificate the authority does not trust is refused in the ha
   const untrusted = createA1(createCa('AC Desconhecida'), { cnpj: '11222333000181', password: 'monitor' });
   const stack = await startStack({
     nodes: [{ services: ['sefaz', 'contingency-monitor'] }],
-    env: { ...quiet, MONITOR_CERT_BASE64: untrusted.pfxBase64, MONITOR_CERT_PASSWORD: 'monitor' },
+    // The refusal comes in the handshake, at once; `quiet`'s 800 ms connect timeout could pass first
+    // on a loaded machine (a CI run saw timeout-before-send), so this test keeps a long one.
+    env: { ...quiet, SEFAZ_CONNECT_TIMEOUT_MS: '15000', MONITOR_CERT_BASE64: untrusted.pfxBase64, MONITOR_CERT_PASSWORD: 'monitor' },
   });
   t.teardown(() => stack.stop());
   const { checked } = await stack.nodes[0]!.call<Checked, any>('v1.contingency-monitor.checkNow', { uf: 'RS' });
