@@ -142,7 +142,7 @@ export interface Billed {
  * all the partner's issuers queued on it. Each statement takes one of these slots (the row of
  * that counter and slot); reads sum the slots.
  */
-export const BILLING_SLOTS = 16;
+const BILLING_SLOTS = 16;
 
 /**
  * The slot a statement counts in, from the first document's id (a random UUID): statements

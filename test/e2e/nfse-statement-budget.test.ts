@@ -46,9 +46,12 @@ test('an authorized NFS-e costs the emission service at most its budget of SQL s
   t.deepEqual(row, { status: 'AUTHORIZED', transmissions: 1, transmitting_until: null, next_check_at: null, chave_acesso: res.body.data.chaveAcesso });
   const events = (await stack.knex('emission.outbox').select('payload')).map((r: any) => r.payload).filter((p: any) => p.data?.nfseId === id);
   t.deepEqual(events.map((e: any) => [e.type, e.data.status, e.data.chaveAcesso, e.data.number]), [['invoice.authorized', 'AUTHORIZED', res.body.data.chaveAcesso, 3]]);
-  const billed = await stack.knex('emission.billing_counters').where({ partner_id: partner.partnerId, model: 'NFSe' })
-    .select('environment', 'key_kind', 'billable').sum({ count: 'count' }).groupBy('environment', 'key_kind', 'billable');
-  t.deepEqual(billed.map((r: any) => ({ ...r, count: Number(r.count) })), [{ environment: 2, key_kind: 'live', billable: true, count: 3 }], 'summed over the counter\'s slots');
+  // The partner's usage as the emission service answers it (its counters' slots summed).
+  const { created_at: createdAt } = await stack.knex('emission.nfse_documents').where({ id }).first('created_at');
+  const usage = await stack.nodes[0]!.call<Array<{ model: string; environment: number; keyKind: string; billable: boolean; count: number }>, any>(
+    'v1.emission.usage', { partnerId: partner.partnerId, period: new Date(createdAt).toISOString().slice(0, 7) });
+  const billed = usage.filter((r) => r.model === 'NFSe').map((r) => ({ environment: r.environment, key_kind: r.keyKind, billable: r.billable, count: r.count }));
+  t.deepEqual(billed, [{ environment: 2, key_kind: 'live', billable: true, count: 3 }], 'summed over the counter\'s slots');
   const adherence = await stack.knex('emission.nfse_municipalities').select('codigo_municipio', 'environment', 'adesao', 'mensagem');
   t.deepEqual(adherence, [{ codigo_municipio: '3550308', environment: 2, adesao: 'aderente', mensagem: null }]);
 });

@@ -61,9 +61,10 @@ const rowOf = (id: string) => stack.knex('emission.documents').where({ id }).fir
 const historyOf = (id: string) => stack.knex('emission.document_history').where({ document_id: id }).orderBy('id').select('from_status', 'to_status', 'trigger', 'motivo', 'detail');
 const eventsOf = async (partnerId: string) => (await stack.knex('emission.outbox').whereRaw(`payload->>'partnerId' = ?`, [partnerId]).select('payload'))
   .map((r: any) => [r.payload.type, r.payload.data.invoiceId ?? r.payload.data.nfseId]).sort();
-/** A partner's counters, each summed over its slots (services/emission/transition-sql.ts billingSlot). */
-const countersOf = async (partnerId: string, by: 'key_kind' | 'model' = 'key_kind') => (await stack.knex('emission.billing_counters').where({ partner_id: partnerId })
-  .select(by, 'billable').sum({ count: 'count' }).groupBy(by, 'billable').orderBy(by)).map((r: any) => ({ ...r, count: Number(r.count) }));
+/** A document's counters as the store's usage answers them (its slots summed), in the fields these tests compare. */
+const countersOf = async (doc: { partnerId: string; createdAt: Date }, by: 'key_kind' | 'model' = 'key_kind') =>
+  (await store.usage(doc.partnerId, doc.createdAt.toISOString().slice(0, 7)))
+    .map((r) => ({ [by]: by === 'model' ? r.model : r.keyKind, billable: r.billable, count: r.count }));
 
 test.serial('answers that arrive together are written in one statement, each with its row, history, billing count and event', async (t) => {
   const docs = await transmitting(10);
@@ -86,7 +87,7 @@ test.serial('answers that arrive together are written in one statement, each wit
       detail: 'erros' in details ? { erros: details.erros } : null,
     }]);
   }
-  t.deepEqual(await countersOf(partnerId), [{ key_kind: 'live', billable: true, count: 7 }], 'the seven authorized counted once each');
+  t.deepEqual(await countersOf(docs[0]!), [{ key_kind: 'live', billable: true, count: 7 }], 'the seven authorized counted once each');
   t.deepEqual(await eventsOf(partnerId), answers.map((a) => [a.tr.event, a.doc.id]).sort());
 });
 
@@ -107,7 +108,7 @@ test.serial('a note whose guard does not hold answers from the locked row; the o
     detail: { attempt: 1, currentAttempt: 2, outcome: 'AUTHORIZED', protocol: authorizedDetails(stale!).protocol },
   }]);
   t.is((await historyOf(settledElsewhere!.id)).length, 2, 'no history row for a note another node settled');
-  t.deepEqual(await countersOf(partnerId), [{ key_kind: 'live', billable: true, count: 3 }]);
+  t.deepEqual(await countersOf(docs[0]!), [{ key_kind: 'live', billable: true, count: 3 }]);
   t.deepEqual(await eventsOf(partnerId), [docs[0]!, docs[1]!, docs[4]!].map((d) => ['invoice.authorized', d.id]).sort());
 });
 
@@ -122,7 +123,7 @@ test.serial('a note that fails the statement fails alone: the others that waited
   t.regex(String((settled[3] as PromiseRejectedResult).reason), /value too long for type character varying\(20\)/);
   t.is(grouped.length, 2 + 1 + 3, 'two alone, the three together (failed), then each of them alone');
   t.deepEqual(await Promise.all(docs.map(async (d) => (await rowOf(d.id)).status)), ['AUTHORIZED', 'AUTHORIZED', 'AUTHORIZED', 'TRANSMITTING', 'AUTHORIZED']);
-  t.deepEqual(await countersOf(partnerId), [{ key_kind: 'live', billable: true, count: 4 }]);
+  t.deepEqual(await countersOf(docs[0]!), [{ key_kind: 'live', billable: true, count: 4 }]);
   t.is((await eventsOf(partnerId)).length, 4);
 });
 
@@ -135,7 +136,7 @@ test.serial('test-key notes are counted apart and not billed, in the same statem
   const settled = await answerAll(docs.map((doc) => ({ doc, tr: AUTHORIZED, details: authorizedDetails(doc) })));
   t.true(settled.every((s) => s.status === 'fulfilled' && s.value.status === 'AUTHORIZED'));
   t.is(grouped.length, 3);
-  t.deepEqual(await countersOf(partnerId), [{ key_kind: 'live', billable: true, count: 3 }, { key_kind: 'test', billable: false, count: 3 }]);
+  t.deepEqual(await countersOf(live[0]!), [{ key_kind: 'live', billable: true, count: 3 }, { key_kind: 'test', billable: false, count: 3 }]);
 });
 
 test.serial('a partner\'s counter is kept in slots: an authorization waits only for one counting in its own slot, and the usage sums them', async (t) => {
@@ -171,7 +172,7 @@ test.serial('the same note answered twice at once is written once: the second an
   const settled = await answerAll([other1!, other2!, doc!, doc!].map((d) => ({ doc: d, tr: AUTHORIZED, details: authorizedDetails(d) })));
   t.true(settled.every((s) => s.status === 'fulfilled' && s.value.status === 'AUTHORIZED'));
   t.is((await historyOf(doc!.id)).filter((h: any) => h.to_status === 'AUTHORIZED').length, 1);
-  t.deepEqual(await countersOf(doc!.partnerId), [{ key_kind: 'live', billable: true, count: 3 }]);
+  t.deepEqual(await countersOf(doc!), [{ key_kind: 'live', billable: true, count: 3 }]);
   t.is((await eventsOf(doc!.partnerId)).length, 3);
 });
 
@@ -224,7 +225,7 @@ test.serial('DPS answers that arrive together are written in one statement: rows
     });
     t.deepEqual((await stack.knex('emission.nfse_history').where({ document_id: doc.id }).orderBy('id').select('from_status', 'to_status')).slice(-1), [{ from_status: 'TRANSMITTING', to_status: tr.to }]);
   }
-  t.deepEqual(await countersOf(partnerId, 'model'), [{ model: 'NFSe', billable: true, count: 4 }]);
+  t.deepEqual(await countersOf(curitiba[0]!, 'model'), [{ model: 'NFSe', billable: true, count: 4 }]);
   t.deepEqual(await stack.knex('emission.nfse_municipalities').whereIn('codigo_municipio', ['4106902', '3509502']).orderBy('codigo_municipio').select('codigo_municipio', 'adesao', 'mensagem'), [
     { codigo_municipio: '3509502', adesao: 'aderente', mensagem: null },
     { codigo_municipio: '4106902', adesao: 'aderente', mensagem: null },
