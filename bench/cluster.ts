@@ -21,6 +21,7 @@
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
  *   BENCH_WARMUP_SECONDS=0 npm run bench:cluster                 # measured from a cold start, as before 2026-11-26 (eighth)
+ *   BENCH_DATABASE=tcp npm run bench:cluster                     # Postgres over loopback TCP, as before 2026-11-27 (tenth)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
@@ -31,7 +32,7 @@
 // @ts-expect-error autocannon ships no type declarations (no @types package installed)
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } from '../test/support/cluster.js';
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments, COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
@@ -46,6 +47,15 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
 const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
+/**
+ * BENCH_DATABASE=socket|tcp: how every process (the simulator's included) reaches this machine's
+ * Postgres. Default: its Unix socket when it is there (BENCH_PG_SOCKET_DIR, default Debian's
+ * /var/run/postgresql), as a deployment with Postgres on the same host connects (README,
+ * "Configuration"); loopback TCP costs each statement's sender the whole TCP path and measured
+ * 8-17 % fewer notes/s here (bench/README.md, 2026-11-27, tenth).
+ */
+const pgSocketDir = process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql';
+const database = (process.env.BENCH_DATABASE ?? (existsSync(`${pgSocketDir}/.s.PGSQL.5432`) ? 'socket' : 'tcp')) as 'socket' | 'tcp';
 const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',').filter(Boolean);
 
 type Model = 'nfe' | 'nfce' | 'nfse';
@@ -85,42 +95,55 @@ function backendsOf(pids: number[], database: string): number[] {
 const databaseOf = (cluster: Cluster) => new URL(cluster.env.DATABASE_URL!).pathname.slice(1);
 const total = (values: number[]) => values.filter(Number.isFinite).reduce((a, b) => a + b, 0);
 
-/** `read` (proc-cpu.ts) of every role's process, and summed over the backends of this cluster's own database (`postgresBackends`). */
-function ofCluster(cluster: Cluster, read: (pid: number) => number): Record<string, number> {
-  const roles = Object.fromEntries(cluster.roles.map((r) => [r, read(cluster.pid(r as Role) ?? -1)]));
-  return { ...roles, postgresBackends: total(backendsOf(pidsNamed('postgres'), databaseOf(cluster)).map(read)) };
+/** A reading of each group of processes: every process's figure by pid. */
+type Reading = Record<string, Map<number, number>>;
+const byPid = (pids: number[], read: (pid: number) => number) => new Map(pids.map((pid) => [pid, read(pid)]));
+
+/** `read` (proc-cpu.ts) of every role's process, and of each backend of this cluster's own database (`postgresBackends`). */
+function ofCluster(cluster: Cluster, read: (pid: number) => number): Reading {
+  const roles = Object.fromEntries(cluster.roles.map((r) => [r, byPid([cluster.pid(r as Role) ?? -1], read)]));
+  return { ...roles, postgresBackends: byPid(backendsOf(pidsNamed('postgres'), databaseOf(cluster)), read) };
 }
 
 /**
- * CPU seconds per process group: the cluster's roles, Postgres (all its processes, and the
- * backends of this cluster's database alone, which stay apart when two clusters share the server:
- * the simultaneous A/B of bench/README.md), Redis and this process.
+ * CPU seconds per process: the cluster's roles, Postgres (all its processes, and the backends of
+ * this cluster's database alone, which stay apart when two clusters share the server: the
+ * simultaneous A/B of bench/README.md), Redis and this process.
  */
-function cpuSnapshot(cluster: Cluster): Record<string, number> {
-  const { postgresBackends, ...roles } = ofCluster(cluster, processCpuSeconds);
+function cpuSnapshot(cluster: Cluster): Reading {
   const self = process.cpuUsage();
-  return { ...roles, postgres: total(pidsNamed('postgres').map(processCpuSeconds)), postgresBackends, redis: total(pidsNamed('redis-server').map(processCpuSeconds)), autocannon: (self.user + self.system) / 1e6 };
+  return {
+    ...ofCluster(cluster, processCpuSeconds),
+    postgres: byPid(pidsNamed('postgres'), processCpuSeconds),
+    redis: byPid(pidsNamed('redis-server'), processCpuSeconds),
+    autocannon: new Map([[process.pid, (self.user + self.system) / 1e6]]),
+  };
+}
+
+/**
+ * What each group used between two readings, summed process by process. A process that started
+ * meanwhile counts whole; one that exited meanwhile (a pool's idle connection closed, its backend
+ * gone) takes its last share with it, so a group's figure is a floor. Summing each group first
+ * and subtracting the sums would take that process's whole life off the group instead: the NFS-e
+ * row of 2026-11-27 (tenth) read 0.05 ms of Postgres per note and a kernel share of 341 % that way.
+ */
+function used(before: Reading, after: Reading): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([group, pids]) => [group, total([...pids].map(([pid, v]) => v - (before[group]?.get(pid) ?? 0)))]));
 }
 
 /** The kernel's share of each process's CPU over the measure, in % (system over user + system). */
-function kernelShare(cpuBefore: Record<string, number>, cpuAfter: Record<string, number>, systemBefore: Record<string, number>, systemAfter: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.keys(systemAfter).map((k) => {
-    const all = cpuAfter[k]! - (cpuBefore[k] ?? 0);
-    return [k, all > 0 ? Math.round(100 * (systemAfter[k]! - (systemBefore[k] ?? 0)) / all) : Number.NaN];
-  }));
+function kernelShare(cpu: Record<string, number>, system: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(system).map((k) => [k, cpu[k]! > 0 ? Math.round(100 * system[k]! / cpu[k]!) : Number.NaN]));
 }
 
-/**
- * (after − before) × scale / per of every key, rounded to `decimals`. Postgres backends that exit
- * meanwhile take what they used with them: their figure is a floor.
- */
-function rates(before: Record<string, number>, after: Record<string, number>, per: number, scale: number, decimals: number): Record<string, number> {
+/** Each value × scale / per, rounded to `decimals`. */
+function rates(values: Record<string, number>, per: number, scale: number, decimals: number): Record<string, number> {
   const unit = 10 ** decimals;
-  return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - (before[k] ?? 0)) * scale / per) * unit) / unit]));
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round((v * scale / per) * unit) / unit]));
 }
 
-function cpuMsPerNote(before: Record<string, number>, after: Record<string, number>, notes: number, cluster: Cluster) {
-  const out = rates(before, after, Math.max(notes, 1), 1000, 2);
+function cpuMsPerNote(cpu: Record<string, number>, notes: number, cluster: Cluster) {
+  const out = rates(cpu, Math.max(notes, 1), 1000, 2);
   out.product = Math.round(cluster.roles.filter((r) => r !== 'simulator').reduce((a, r) => a + out[r]!, 0) * 100) / 100;
   return out;
 }
@@ -190,18 +213,19 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const after = cpuSnapshot(cluster);
   const syscallsAfter = ofCluster(cluster, processSyscalls);
   const systemAfter = ofCluster(cluster, processSystemSeconds);
+  const cpu = used(before, after);
   const rows = await documents(cluster, s, issuerId);
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
+    scenario: s.name, layout, database, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
     errors: result.errors, ...(result.errorsBy && result.errors ? { errorsBy: result.errorsBy } : {}), notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
-    cpuMsPerNote: cpuMsPerNote(before, after, notes, cluster),
-    syscallsPerNote: rates(syscallsBefore, syscallsAfter, Math.max(notes, 1), 1, 1),
-    kernelPercent: kernelShare(before, after, systemBefore, systemAfter),
+    cpuMsPerNote: cpuMsPerNote(cpu, notes, cluster),
+    syscallsPerNote: rates(used(syscallsBefore, syscallsAfter), Math.max(notes, 1), 1, 1),
+    kernelPercent: kernelShare(cpu, used(systemBefore, systemAfter)),
     ...(open ? { targetRate: rate } : { connections }), warmupSeconds,
   };
 }
@@ -223,14 +247,12 @@ async function idle(cluster: Cluster) {
   const before = cpuSnapshot(cluster);
   await sleep(idleSeconds * 1000);
   const after = cpuSnapshot(cluster);
-  const { autocannon: _driver, ...processes } = rates(before, after, idleSeconds, 1000, 1);
-  // Idle pool connections close meanwhile and take their backend's CPU along: a floor, at least 0.
-  const perSecond = Object.fromEntries(Object.entries(processes).map(([k, v]) => [k, Math.max(0, v)]));
+  const { autocannon: _driver, ...perSecond } = rates(used(before, after), idleSeconds, 1000, 1);
   console.log(`idle: CPU ms per second ${JSON.stringify(perSecond)}`);
   console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
 }
 
-const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, ...(database === 'socket' ? { pgSocketDir } : {}), nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
   const headers = { 'x-api-key': apiKey };
