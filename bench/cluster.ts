@@ -21,7 +21,6 @@
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
  *   BENCH_WARMUP_SECONDS=0 npm run bench:cluster                 # measured from a cold start, as before 2026-11-26 (eighth)
- *   BENCH_DATABASE=tcp npm run bench:cluster                     # Postgres over loopback TCP, as before 2026-11-27 (tenth)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
  * the product answers (autocannon); `open-<model>-<items>` starts BENCH_RATE notes per second
@@ -32,7 +31,7 @@
 // @ts-expect-error autocannon ships no type declarations (no @types package installed)
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } from '../test/support/cluster.js';
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments, COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
@@ -47,15 +46,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
 const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
-/**
- * BENCH_DATABASE=socket|tcp: how every process (the simulator's included) reaches this machine's
- * Postgres. Default: its Unix socket when it is there (BENCH_PG_SOCKET_DIR, default Debian's
- * /var/run/postgresql), as a deployment with Postgres on the same host connects (README,
- * "Configuration"); loopback TCP costs each statement's sender the whole TCP path and measured
- * 8-17 % fewer notes/s here (bench/README.md, 2026-11-27, tenth).
- */
-const pgSocketDir = process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql';
-const database = (process.env.BENCH_DATABASE ?? (existsSync(`${pgSocketDir}/.s.PGSQL.5432`) ? 'socket' : 'tcp')) as 'socket' | 'tcp';
 const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',').filter(Boolean);
 
 type Model = 'nfe' | 'nfce' | 'nfse';
@@ -218,7 +208,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const notes = rows.length - warmed;
   const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, database, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
+    scenario: s.name, layout, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
     errors: result.errors, ...(result.errorsBy && result.errors ? { errorsBy: result.errorsBy } : {}), notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
     documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
@@ -252,7 +242,7 @@ async function idle(cluster: Cluster) {
   console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
 }
 
-const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, ...(database === 'socket' ? { pgSocketDir } : {}), nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
   const headers = { 'x-api-key': apiKey };

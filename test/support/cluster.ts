@@ -116,12 +116,6 @@ process.once('exit', () => { for (const c of alive) c.kill('SIGKILL'); });
  */
 const EXIT_WITH_PARENT = 'data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.stdin.on("end",()=>process.exit(1)).resume()';
 
-/** The same database through the Unix socket in `dir` (URL-encoded as the host, as node-postgres reads it). */
-function overSocket(url: string, dir: string): string {
-  const u = new URL(url);
-  return `postgres://${u.username ? `${u.username}@` : ''}${encodeURIComponent(dir)}${u.pathname}`;
-}
-
 /** What a fault test changes in the layout (each optional; the default is the plain cluster). */
 export interface ClusterOptions {
   /** Environment of one role's processes only (e.g. the availability monitor's timer on the core). */
@@ -130,8 +124,6 @@ export interface ClusterOptions {
   redisUrl?: string;
   /** Given the cluster's database URL, the one its processes connect to (a test/support/pg-proxy.ts); `knex` stays direct. */
   databaseUrlVia?: (url: string) => Promise<string>;
-  /** Every process (the simulator too) reaches Postgres through its Unix socket in this directory, not loopback TCP; `knex` stays on TCP. */
-  pgSocketDir?: string;
   /** Which processes run which services (default `split`). */
   layout?: Layout;
   /** Extra node options of every process (the bench's `--cpu-prof`). */
@@ -152,9 +144,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
   const [gatewayPort, secondGatewayPort, simulatorPort, simulatorAdminPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const portOf = (role: Role) => (role === 'node-2' ? secondGatewayPort : runsGateway(role) ? gatewayPort : 0);
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
-  const processUrl = options.pgSocketDir ? overSocket(db.url, options.pgSocketDir) : db.url;
   const base = testEnv({
-    DATABASE_URL: options.databaseUrlVia ? await options.databaseUrlVia(processUrl) : processUrl,
+    DATABASE_URL: options.databaseUrlVia ? await options.databaseUrlVia(db.url) : db.url,
     REDIS_URL: redisUrl,
     // The ready lines are info; pino writes JSON lines to stdout, kept only as a short tail.
     LOG_LEVEL: 'info',
@@ -181,7 +172,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
   function spawnRole(role: Role): Running {
     const script = role === 'simulator' ? 'bin/simulator.ts' : 'server.ts';
     // The simulator is the authority, not the product: a database outage of the product is not its own.
-    const roleEnv = role === 'simulator' ? { DATABASE_URL: processUrl, ...options.roleEnv?.[role] } : {
+    const roleEnv = role === 'simulator' ? { DATABASE_URL: db.url, ...options.roleEnv?.[role] } : {
       SERVICES: SERVICES[role],
       NODE_ID: `${env.NAMESPACE}-${role}-${generation++}`,
       PORT: String(portOf(role)),
