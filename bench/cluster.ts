@@ -20,6 +20,7 @@
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
+ *   BENCH_LATENCY_DUMP=/tmp/lat.txt BENCH_SCENARIOS=open-nfe-1 npm run bench:cluster   # every answer's start and latency
  *   BENCH_WARMUP_SECONDS=0 npm run bench:cluster                 # measured from a cold start, as before 2026-11-26 (eighth)
  *
  * Scenarios: `peak-<model>-<items>` is a closed loop of BENCH_CONNECTIONS (default 10) as fast as
