@@ -15,9 +15,11 @@
  *
  *   npm run bench:cluster                                        # per-core layout, every scenario
  *   BENCH_LAYOUT=split npm run bench:cluster                     # the README's gateway/emission/core roles
+ *   BENCH_ISSUERS=per-node npm run bench:cluster                 # each node its own issuer (no series numbered by two nodes)
+ *   BENCH_LAYOUT=single npm run bench:cluster                    # one node with every service (against per-core: two nodes are not slower)
  *   BENCH_SCENARIOS=peak-nfe-1,open-nfe-1 BENCH_SECONDS=10 npm run bench:cluster
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
- *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core only)
+ *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core or single)
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
  *   BENCH_LATENCY_DUMP=/tmp/lat.txt BENCH_SCENARIOS=open-nfe-1 npm run bench:cluster   # every answer's start and latency
@@ -47,6 +49,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
 const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
+/** BENCH_ISSUERS=per-node: each node emits for an issuer of its own (default: one issuer, whose one series every node numbers). */
+const issuerPerNode = process.env.BENCH_ISSUERS === 'per-node';
 const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',').filter(Boolean);
 
 type Model = 'nfe' | 'nfce' | 'nfse';
@@ -174,44 +178,60 @@ async function settle(cluster: Cluster, s: Scenario, issuerId: string): Promise<
   }
 }
 
+/** The load of one issuer: its body, sent to `urls`. */
+interface Load { issuerId: string; urls: string[]; body: string }
+
+/** Several loads at once for `duration` seconds, each with its share of the connections (or of the rate), as one result: rates summed, latencies the worst load's. */
+async function drive(loads: Load[], headers: Record<string, string>, open: boolean, duration: number): Promise<OpenLoopResult> {
+  const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
+  const results: OpenLoopResult[] = await Promise.all(loads.map((l) => open
+    // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
+    ? openLoop({ urls: l.urls, rate: rate / loads.length, seconds: duration, method: 'POST', headers, body: l.body, ...(withKey ? { headersFor: withKey } : {}) })
+    : autocannon({
+      url: l.urls, method: 'POST', body: l.body, headers, duration, connections: Math.max(1, Math.round(connections / loads.length)),
+      ...(withKey ? { requests: [{ setupRequest: (r: { headers: Record<string, string> }) => ({ ...r, headers: { ...r.headers, ...withKey() } }) }] } : {}),
+    }).then(fromAutocannon)));
+  const errorsBy: Record<string, number> = {};
+  for (const r of results) for (const [k, n] of Object.entries(r.errorsBy)) errorsBy[k] = (errorsBy[k] ?? 0) + n;
+  const sum = (f: (r: OpenLoopResult) => number) => results.reduce((a, r) => a + f(r), 0);
+  return { rps: Math.round(sum((r) => r.rps) * 10) / 10, p50: Math.max(...results.map((r) => r.p50)), p99: Math.max(...results.map((r) => r.p99)), sent: sum((r) => r.sent), errors: sum((r) => r.errors), errorsBy };
+}
+
 async function run(cluster: Cluster, headers: Record<string, string>, s: Scenario) {
   const issuer = s.model === 'nfse' ? { crt: 1, inscricaoMunicipal: '12345678' } : s.model === 'nfce' ? SANDBOX_CSC : {};
-  const { issuerId } = await companyWithA1(cluster, headers, issuer);
-  const payload = JSON.stringify(body(s, issuerId));
   const path = `/v1/${s.model}`;
-  const url = cluster.urls.map((u) => u + path);
-  const request = { url, method: 'POST', body: payload, headers: { ...headers, 'content-type': 'application/json' } };
+  const urls = cluster.urls.map((u) => u + path);
+  // One issuer for every node (its one series numbered by all of them), or one per node.
+  const loads: Load[] = [];
+  for (const group of issuerPerNode ? urls.map((u) => [u]) : [urls]) {
+    const { issuerId } = await companyWithA1(cluster, headers, issuer);
+    loads.push({ issuerId, urls: group, body: JSON.stringify(body(s, issuerId)) });
+  }
+  const requestHeaders = { ...headers, 'content-type': 'application/json' };
   // Warm-up on every node: JIT, the XSD validators, the signer and certificate caches, pools.
-  await autocannon({ ...request, connections: 2 * url.length, amount: 60 * url.length });
+  await Promise.all(loads.map((l) => autocannon({ url: l.urls, method: 'POST', body: l.body, headers: requestHeaders, connections: 2 * l.urls.length, amount: 60 * l.urls.length })));
   // Then the scenario's own load, unmeasured, until the optimizing compiler has done its work (see the top).
-  if (warmupSeconds > 0) await autocannon({ ...request, connections, duration: warmupSeconds });
-  await settle(cluster, s, issuerId);
-  const warmed = (await documents(cluster, s, issuerId)).length;
+  if (warmupSeconds > 0) await drive(loads, requestHeaders, false, warmupSeconds);
+  for (const l of loads) await settle(cluster, s, l.issuerId);
+  const warmed = (await Promise.all(loads.map((l) => documents(cluster, s, l.issuerId)))).reduce((a, rows) => a + rows.length, 0);
 
   const before = cpuSnapshot(cluster);
   const syscallsBefore = ofCluster(cluster, processSyscalls);
   const systemBefore = ofCluster(cluster, processSystemSeconds);
   const open = s.kind === 'open';
-  // Open loop: evenly spaced arrivals over as many connections as answers pending (open-loop.ts).
-  const withKey = idempotency ? () => ({ 'idempotency-key': randomUUID() }) : undefined;
-  const result = open
-    ? await openLoop({ urls: url, rate, seconds, method: 'POST', headers: request.headers, body: payload, ...(withKey ? { headersFor: withKey } : {}) })
-    : fromAutocannon(await autocannon({
-      ...request, duration: seconds, connections,
-      ...(withKey ? { requests: [{ setupRequest: (r: { headers: Record<string, string> }) => ({ ...r, headers: { ...r.headers, ...withKey() } }) }] } : {}),
-    }));
-  await settle(cluster, s, issuerId);
+  const result = await drive(loads, requestHeaders, open, seconds);
+  for (const l of loads) await settle(cluster, s, l.issuerId);
   const after = cpuSnapshot(cluster);
   const syscallsAfter = ofCluster(cluster, processSyscalls);
   const systemAfter = ofCluster(cluster, processSystemSeconds);
   const cpu = used(before, after);
-  const rows = await documents(cluster, s, issuerId);
+  const series = await Promise.all(loads.map((l) => documents(cluster, s, l.issuerId)));
+  const rows = series.flat();
   const notes = rows.length - warmed;
-  const numbers = rows.map((r) => Number(r.number));
   return {
-    scenario: s.name, layout, logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
+    scenario: s.name, layout, ...(issuerPerNode ? { issuers: 'per-node' } : {}), logLevel, ...(idempotency ? { idempotency } : {}), rps: result.rps, p50: result.p50, p99: result.p99,
     errors: result.errors, ...(result.errorsBy && result.errors ? { errorsBy: result.errorsBy } : {}), notes, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
-    documents: rows.length, numbersOk: numbers.every((n, i) => n === i + 1),
+    documents: rows.length, numbersOk: series.every((one) => one.every((r, i) => Number(r.number) === i + 1)),
     // The notes that did not end AUTHORIZED, by status and motivo (a timeout's contingency, say).
     ...(rows.some((r) => r.status !== 'AUTHORIZED') ? { others: countBy(rows.filter((r) => r.status !== 'AUTHORIZED'), (r) => `${r.status}: ${r.motivo ?? ''}`) } : {}),
     cpuMsPerNote: cpuMsPerNote(cpu, notes, cluster),
@@ -223,7 +243,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
 
 /** BENCH_CPU_PROF=<dir>: every process of the cluster writes a V8 CPU profile there when it stops. */
 const profDir = process.env.BENCH_CPU_PROF;
-/** BENCH_LOG_LEVEL=warn|error (per-core only): the nodes without their info lines (one access line per request, one per authority answer). */
+/** BENCH_LOG_LEVEL=warn|error (per-core or single): the nodes without their info lines (one access line per request, one per authority answer). */
 const logLevel = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn' | 'error';
 /**
  * BENCH_IDLE_SECONDS=<n>: first, the cluster left alone for n seconds (after a 10 s settle): the CPU
