@@ -31,7 +31,11 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
   const total = Math.round(opts.rate * opts.seconds);
   const interval = 1000 / opts.rate;
   const latencies: number[] = [];
-  /** Each answered request's scheduled start (ms from the first), latency and URL index, for BENCH_LATENCY_DUMP. */
+  /**
+   * BENCH_LATENCY_DUMP=<file>: each answered request's scheduled start (ms from the first), latency
+   * and URL index, kept only when asked for (the driver's CPU counts in the bench's figures).
+   */
+  const dump = process.env.BENCH_LATENCY_DUMP;
   const timeline: [number, number, number][] = [];
   const errorsBy: Record<string, number> = {};
   const inFlight: Promise<void>[] = [];
@@ -42,15 +46,15 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const headers = opts.headersFor ? { ...opts.headers, ...opts.headersFor() } : opts.headers;
     inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, { ...opts, headers }).then((outcome) => {
-      if (outcome.ok) { const latency = performance.now() - scheduled; latencies.push(latency); timeline.push([scheduled - start, latency, i % opts.urls.length]); }
+      if (outcome.ok) { const latency = performance.now() - scheduled; latencies.push(latency); if (dump) timeline.push([scheduled - start, latency, i % opts.urls.length]); }
       else errorsBy[outcome.error] = (errorsBy[outcome.error] ?? 0) + 1;
     }));
   }
   await Promise.all(inFlight);
   agent.destroy();
-  // BENCH_LATENCY_DUMP=<file>: one line per answer, "start latency url-index" (ms, ms, which node), to see
-  // when the slow ones came and whether both nodes were slow at once.
-  if (process.env.BENCH_LATENCY_DUMP) writeFileSync(process.env.BENCH_LATENCY_DUMP, timeline.sort((a, b) => a[0] - b[0]).map(([t, l, u]) => `${t.toFixed(1)} ${l.toFixed(1)} ${u}`).join('\n') + '\n');
+  // One line per answer, "start latency url-index" (ms, ms, which node): when the slow ones came, and
+  // whether both nodes were slow at once.
+  if (dump) writeFileSync(dump, timeline.sort((a, b) => a[0] - b[0]).map(([t, l, u]) => `${t.toFixed(1)} ${l.toFixed(1)} ${u}`).join('\n') + '\n');
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!) : NaN);
   const errors = Object.values(errorsBy).reduce((a, b) => a + b, 0);
