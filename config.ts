@@ -122,6 +122,13 @@ export interface AppConfig {
    */
   readonly numbering: {
     readonly perIssuer: number;
+    /**
+     * Per issuer and emission node: documents numbered and not yet answered by the authority. A new
+     * document waits for one of these (in the numbering's queue bounds) before its number is taken,
+     * so an overload queues, or is refused with 503, before numbering, instead of numbering notes
+     * that the certificate's connection queue then refuses (`queue-full`, ERROR).
+     */
+    readonly inFlightPerIssuer: number;
     readonly maxQueued: number;
     readonly queueTimeoutMs: number;
   };
@@ -358,6 +365,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     numbering: Object.freeze({
       perIssuer: positive(env, 'EMISSION_NUMBERING_PER_ISSUER', 2),
+      inFlightPerIssuer: positive(env, 'EMISSION_IN_FLIGHT_PER_ISSUER', 64),
       maxQueued: int(env, 'EMISSION_NUMBERING_MAX_QUEUED', 5_000),
       queueTimeoutMs: positive(env, 'EMISSION_NUMBERING_TIMEOUT_MS', 20_000),
     }),

@@ -226,7 +226,7 @@ const EmissionService: ServiceSchema = {
   methods: {
     deps(this: EmissionSelf, ctx?: Ctx<any>): EmissionDeps {
       return {
-        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, onOutcome: this.onOutcome,
+        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, inFlight: this.inFlight, onOutcome: this.onOutcome,
         reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
@@ -323,6 +323,12 @@ const EmissionService: ServiceSchema = {
     self.numbering = new Bulkhead({
       concurrency: config.numbering.perIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs,
       maxGroup: MAX_NUMBERING_GROUP, oneRunPerGroup: true,
+    });
+    // Before those slots, each document holds one of its issuer's in-flight places until the authority
+    // answered it (services/emission/numbering-slots.ts inFlightPlace), waiting within the same bounds:
+    // this node never numbers more of an issuer's documents than it has sent on or can send soon.
+    self.inFlight = new Bulkhead({
+      concurrency: config.numbering.inFlightPerIssuer, maxQueued: config.numbering.maxQueued, queueTimeoutMs: config.numbering.queueTimeoutMs,
     });
     // Tests drive rounds through the actions with a manual clock; every other mode runs them here.
     if (config.env !== 'test') {

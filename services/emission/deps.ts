@@ -27,6 +27,8 @@ export interface EmissionDeps {
    * issuer's sequence lock, so other issuers keep theirs. Absent: no limit.
    */
   numbering?: Bulkhead;
+  /** Documents of one issuer numbered and not yet answered on this node (numbering-slots.ts inFlightPlace); absent: no bound. */
+  inFlight?: Bulkhead;
   /** Told of each authority answer stored (the outcome log line and counter); absent: nothing is reported. */
   onOutcome?: OutcomeReporter;
 }

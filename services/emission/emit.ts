@@ -24,7 +24,7 @@ import { respond, type EmissionAnswer } from './answer.js';
 import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
 import { numberingGroup, type PendingNote } from './numbering-group.js';
-import { numberInSlot, slotRefused } from './numbering-slots.js';
+import { inFlightPlace, numberInSlot, slotRefused } from './numbering-slots.js';
 
 export interface EmissionRequest {
   partnerId: string;
@@ -127,96 +127,100 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   // The same slots; a new note that waited for one is numbered with the notes of its series that waited with it.
   const numberedWithSeries = (note: PendingNote): Promise<DocumentRecord> => numberInSlot(deps.numbering, issuer.id, numberingGroup(note.doc), note,
     (notes) => deps.store.createNumberedGroup(notes));
-  let doc: DocumentRecord;
-  let resend: ResendContent | undefined;
-  /** The signed XML stored with a new document: kept to transmit, not read back. */
-  let storedXml: string | undefined;
-  /** The numbering transaction also started the first transmission (no markTransmitting of its own). */
-  let fused = false;
-  if (body.numero !== undefined) {
-    const existing = await deps.store.findByNumber(space, body.numero);
-    if (existing) {
-      const decision = resendEligibility(existing, deps.now());
-      if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
-      // Checked again under the row lock by markTransmitting; refusing here saves the rebuild.
-      if (decision.kind === 'in-flight') throw transmissionInFlightError(existing);
-      // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
-      // The approximate tax follows dhEmi too: the rates in force on the stored day.
-      if (issuer.valorAproximadoTributosEnabled && brasiliaDay(existing.emittedAt) !== brasiliaDay(emittedAt)) {
-        note = await withApproximateTax(existing.emittedAt);
-        totals = pipeline.totals(note);
+  // From before its number is taken until the authority answered, the note holds one of its issuer's
+  // in-flight places (numbering-slots.ts): an overload waits, or is refused, before numbering.
+  return inFlightPlace(deps.inFlight, issuer.id, async () => {
+    let doc: DocumentRecord;
+    let resend: ResendContent | undefined;
+    /** The signed XML stored with a new document: kept to transmit, not read back. */
+    let storedXml: string | undefined;
+    /** The numbering transaction also started the first transmission (no markTransmitting of its own). */
+    let fused = false;
+    if (body.numero !== undefined) {
+      const existing = await deps.store.findByNumber(space, body.numero);
+      if (existing) {
+        const decision = resendEligibility(existing, deps.now());
+        if (decision.kind === 'refuse') throw new DomainError(decision.code, { numero: body.numero, serie: series });
+        // Checked again under the row lock by markTransmitting; refusing here saves the rebuild.
+        if (decision.kind === 'in-flight') throw transmissionInFlightError(existing);
+        // Same key: rebuilt from the stored cNF, tpEmis and dhEmi; what is sent now is transmitted.
+        // The approximate tax follows dhEmi too: the rates in force on the stored day.
+        if (issuer.valorAproximadoTributosEnabled && brasiliaDay(existing.emittedAt) !== brasiliaDay(emittedAt)) {
+          note = await withApproximateTax(existing.emittedAt);
+          totals = pipeline.totals(note);
+        }
+        mark = clockMs();
+        const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material, onStep);
+        if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
+        doc = existing;
+        resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey, tributacaoResolvida: taxation?.tributacaoResolvida ?? null };
+      } else {
+        const cnf = chooseCnf(body.numero, random);
+        mark = clockMs();
+        const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
+        try {
+          doc = await numbered(() => deps.store.createWithNumber({ ...base, cnf }, body.numero!, built, enter));
+          storedXml = built.xml;
+        } catch (err) {
+          return boundMeanwhile(err);
+        }
       }
-      mark = clockMs();
-      const built = await pipeline.build(note, totals, ctxFor(existing.number, existing.cnf!, existing.emittedAt, existing.tpEmis), material, onStep);
-      if (built.accessKey !== existing.accessKey) throw new Error(`resend produced key ${built.accessKey}, stored ${existing.accessKey}`);
-      doc = existing;
-      resend = { xml: built.xml, digestValue: built.digestValue, ...(built.qrCode ? { qrCode: built.qrCode } : {}), requestBody: req.body, amountCents: totals.vNF, accessKey: built.accessKey, tributacaoResolvida: taxation?.tributacaoResolvida ?? null };
     } else {
-      const cnf = chooseCnf(body.numero, random);
+      // Built and checked against the XSD before a number is taken (every refusal of the build is
+      // here, and the series' lock spans neither: lib/nfe/document.ts draftNfe); under the lock the
+      // draft only gets its number and signature.
       mark = clockMs();
-      const built = await pipeline.build(note, totals, ctxFor(body.numero, cnf, emittedAt, base.tpEmis), material, onStep);
+      const draft = await pipeline.draft(note, totals, ctxFor(PROVISIONAL_NUMBER, chooseCnf(PROVISIONAL_NUMBER, random), emittedAt, base.tpEmis), material, onStep);
+      const txStart = mark;
+      buildMs = 0; // only the signing inside the transaction is kept out of 'persist' below
+      const finish = async (number: number) => {
+        if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
+        const cnf = chooseCnf(number, random);
+        const built = await pipeline.finish(draft, number, cnf, material, onStep);
+        storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
+        return { cnf, built };
+      };
       try {
-        doc = await numbered(() => deps.store.createWithNumber({ ...base, cnf }, body.numero!, built, enter));
-        storedXml = built.xml;
+        if (enter) doc = await numbered(() => deps.store.createNumbered(base, finish, enter));
+        // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts
+        // insertCreated), numbered with the series' notes that waited for a slot with it.
+        else doc = await numberedWithSeries({ doc: base, build: finish });
+        fused = !enter;
       } catch (err) {
         return boundMeanwhile(err);
       }
+      if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
     }
-  } else {
-    // Built and checked against the XSD before a number is taken (every refusal of the build is
-    // here, and the series' lock spans neither: lib/nfe/document.ts draftNfe); under the lock the
-    // draft only gets its number and signature.
-    mark = clockMs();
-    const draft = await pipeline.draft(note, totals, ctxFor(PROVISIONAL_NUMBER, chooseCnf(PROVISIONAL_NUMBER, random), emittedAt, base.tpEmis), material, onStep);
-    const txStart = mark;
-    buildMs = 0; // only the signing inside the transaction is kept out of 'persist' below
-    const finish = async (number: number) => {
-      if (stages) { const t = clockMs(); stages.record('lock', t - txStart); mark = t; }
-      const cnf = chooseCnf(number, random);
-      const built = await pipeline.finish(draft, number, cnf, material, onStep);
-      storedXml = built.xml; // a retried transaction rebuilds: the last build is the one stored
-      return { cnf, built };
-    };
-    try {
-      if (enter) doc = await numbered(() => deps.store.createNumbered(base, finish, enter));
-      // With nothing else to write after the insert, it commits TRANSMITTING already (store.ts
-      // insertCreated), numbered with the series' notes that waited for a slot with it.
-      else doc = await numberedWithSeries({ doc: base, build: finish });
-      fused = !enter;
-    } catch (err) {
-      return boundMeanwhile(err);
-    }
-    if (stages) mark = txStart + buildMs; // the rest of the numbering transaction counts as 'persist'
-  }
 
-  let known = doc;
-  return guarded(deps.reportFault, () => known, async () => {
-    // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
-    if (doc.status === 'CONTINGENCIA_PENDENTE') {
+    let known = doc;
+    return guarded(deps.reportFault, () => known, async () => {
+      // Issued in contingency: signed, not transmitted now (the contingency scheduler does it).
+      if (doc.status === 'CONTINGENCIA_PENDENTE') {
+        stages?.record('total', clockMs() - started);
+        return respond(doc);
+      }
+
+      // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
+      // 409 and sends nothing (lib/emission/transmission.ts).
+      const claim = fused ? { kind: 'started' as const, doc } : await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
+      if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
+      if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
+      const transmitting = known = claim.doc;
+      const xml = resend?.xml ?? storedXml!;
+      lap('persist');
+      const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
+      let final = known = sentDoc;
+      // A new NFC-e whose transmission failed by infrastructure: settled by key, maybe re-keyed in contingency.
+      if (allowed && !resend) {
+        const sent = final;
+        final = await settleOnlineFailure(deps, final, result, justificativa, async () => {
+          const cnf = chooseCnf(sent.number, random);
+          return { cnf, built: await pipeline.build(note, totals, ctxFor(sent.number, cnf, sent.emittedAt, CONTINGENCY_TP_EMIS), material) };
+        });
+      }
       stages?.record('total', clockMs() - started);
-      return respond(doc);
-    }
-
-    // Exactly one request (or reconciliation) wins the transmission of a document; the loser answers
-    // 409 and sends nothing (lib/emission/transmission.ts).
-    const claim = fused ? { kind: 'started' as const, doc } : await deps.store.markTransmitting(doc.id, resend ? 'resend' : 'emission', resend ? { replace: resend } : {});
-    if (claim.kind === 'in-flight') throw transmissionInFlightError(claim.doc);
-    if (claim.kind !== 'started') throw new DomainError('NUMERO_JA_UTILIZADO', { numero: doc.number, serie: series });
-    const transmitting = known = claim.doc;
-    const xml = resend?.xml ?? storedXml!;
-    lap('persist');
-    const { doc: sentDoc, result } = await transmitAttempt(deps, transmitting, xml);
-    let final = known = sentDoc;
-    // A new NFC-e whose transmission failed by infrastructure: settled by key, maybe re-keyed in contingency.
-    if (allowed && !resend) {
-      const sent = final;
-      final = await settleOnlineFailure(deps, final, result, justificativa, async () => {
-        const cnf = chooseCnf(sent.number, random);
-        return { cnf, built: await pipeline.build(note, totals, ctxFor(sent.number, cnf, sent.emittedAt, CONTINGENCY_TP_EMIS), material) };
-      });
-    }
-    stages?.record('total', clockMs() - started);
-    return respond(final);
+      return respond(final);
+    });
   });
 }
 

@@ -23,3 +23,16 @@ export function numberInSlot<I, T>(slots: Bulkhead | undefined, issuerId: string
   if (slots) return slots.runGrouped(issuerId, group, item, many, slotRefused(issuerId));
   return many([item]).then(([result]) => settledValue(result!));
 }
+
+/**
+ * `work` (one document from before its number is taken until the authority answered it) in one of
+ * its issuer's in-flight places on this node (EMISSION_IN_FLIGHT_PER_ISSUER), waiting within the
+ * numbering's bounds and refused as a numbering slot is (503 EMISSOR_SOBRECARREGADO, no number
+ * used). Numbering is faster than any authority answers: without this bound an overloaded node
+ * numbered notes that the certificate's connection queue (services/sefaz/transport.ts) then refused
+ * (`queue-full`: ERROR, left to reconciliation). With it, the notes in flight toward the authority
+ * stay below that queue's bound and the overload waits where nothing was used yet. Absent: no bound.
+ */
+export function inFlightPlace<T>(places: Bulkhead | undefined, issuerId: string, work: () => Promise<T>): Promise<T> {
+  return places ? places.run(issuerId, work, slotRefused(issuerId)) : work();
+}

@@ -38,6 +38,8 @@ export type EmissionSelf = Service & DbMethods & OutboxMethods & {
   onOutcome: OutcomeReporter;
   onNfseOutcome: NfseOutcomeReporter;
   numbering: Bulkhead;
+  /** Documents of one issuer numbered and not yet answered (numbering-slots.ts inFlightPlace). */
+  inFlight: Bulkhead;
   recovering?: Promise<unknown>;
   timers?: NodeJS.Timeout[];
   deps(ctx?: Ctx<any>): EmissionDeps;

@@ -28,6 +28,8 @@ interface NfseService {
   nfse: NfseStore;
   /** The issuer's numbering slots, shared with NF-e (services/emission/numbering-slots.ts). */
   numbering?: Bulkhead;
+  /** The issuer's in-flight places, shared with NF-e (services/emission/numbering-slots.ts inFlightPlace). */
+  inFlight?: Bulkhead;
   nfseEvents: NfseEventStore;
   onNfseOutcome?: NfseOutcomeReporter;
   broker: Context['broker'];
@@ -42,7 +44,7 @@ function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test'
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
   return {
-    nfse: svc.nfse, ...(svc.numbering ? { numbering: svc.numbering } : {}), calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
+    nfse: svc.nfse, ...(svc.numbering ? { numbering: svc.numbering } : {}), ...(svc.inFlight ? { inFlight: svc.inFlight } : {}), calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
     reportFault: (err: any, nfseId: string) => svc.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
   };
 }

@@ -15,7 +15,7 @@ import { reconcileNfse, sefinTarget, transmitNfse, type NfseTransmitDeps } from 
 import { bodyFingerprint } from '../../../lib/idempotency/fingerprint.js';
 import { carryOnBound, guarded, keyBinding, type Bound } from '../idempotent-retry.js';
 import { checkAssistedTaxationGate } from '../assisted-taxation.js';
-import { numberInSlot } from '../numbering-slots.js';
+import { inFlightPlace, numberInSlot } from '../numbering-slots.js';
 import type { Bulkhead } from '../../shared/bulkhead.js';
 import { nfseNumberingGroup, type PendingDps } from './numbering.js';
 
@@ -23,6 +23,8 @@ export interface NfseDeps extends NfseTransmitDeps {
   now(): Date;
   /** The issuer's numbering slots, shared with its NF-e (services/emission/numbering-slots.ts); absent: each DPS numbered at once. */
   numbering?: Bulkhead;
+  /** The issuer's in-flight places, shared with its NF-e (numbering-slots.ts inFlightPlace); absent: no bound. */
+  inFlight?: Bulkhead;
   /** Told of a fault of ours after a DPS was numbered (its answer no longer carries the stack). */
   reportFault?(err: unknown, nfseId: string): void;
 }
@@ -85,30 +87,34 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
     issuerId: issuer.id, serie: dps.serie, environment, partnerId: req.partnerId, keyKind: req.keyKind ?? 'jwt' as const, codigoMunicipio,
     amountCents: toCents(dps.valores.valorServicos), requestBody: req.body, idempotencyKey: key, idempotencyFingerprint: fingerprint, emittedAt: now, avisos,
   };
-  // Built and checked before the claim, so the série's lock spans only the renumbering and the signature (issue 18).
-  const draft = draftDps(dps, { issuer, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
-  let doc: NfseRecord;
-  /** The signed DPS stored with the new row: kept to transmit, not read back. */
-  let storedXml = '';
-  const pending: PendingDps = {
-    doc: base,
-    build: async (nDPS) => {
-      const signed = finishDps(draft, nDPS, signer);
-      storedXml = signed.xml; // finished again (a retried transaction, a missed forecast): the last one is stored
-      return { xml: signed.xml, idDps: signed.id };
-    },
-  };
-  try {
-    // In one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO before any nDPS when
-    // overloaded), numbered with the DPS of its série that waited with it (issue 18).
-    doc = await numberInSlot(deps.numbering, issuer.id, nfseNumberingGroup(base), pending,
-      (all) => deps.nfse.createNumberedGroup(all));
-  } catch (err) {
-    return boundMeanwhile(err);
-  }
+  // From before its nDPS is taken until Sefin answered, the DPS holds one of its issuer's in-flight
+  // places, shared with its NF-e (numbering-slots.ts): an overload waits, or is refused, before numbering.
+  return inFlightPlace(deps.inFlight, issuer.id, async () => {
+    // Built and checked before the claim, so the série's lock spans only the renumbering and the signature (issue 18).
+    const draft = draftDps(dps, { issuer, dhEmi: brasiliaDateTime(now), tpAmb: environment, verAplic: VER_APLIC }, signer);
+    let doc: NfseRecord;
+    /** The signed DPS stored with the new row: kept to transmit, not read back. */
+    let storedXml = '';
+    const pending: PendingDps = {
+      doc: base,
+      build: async (nDPS) => {
+        const signed = finishDps(draft, nDPS, signer);
+        storedXml = signed.xml; // finished again (a retried transaction, a missed forecast): the last one is stored
+        return { xml: signed.xml, idDps: signed.id };
+      },
+    };
+    try {
+      // In one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO before any nDPS when
+      // overloaded), numbered with the DPS of its série that waited with it (issue 18).
+      doc = await numberInSlot(deps.numbering, issuer.id, nfseNumberingGroup(base), pending,
+        (all) => deps.nfse.createNumberedGroup(all));
+    } catch (err) {
+      return boundMeanwhile(err);
+    }
 
-  // The numbering committed it TRANSMITTING, its attempt 1 started (NfseStore.createNumbered).
-  return guarded(deps.reportFault, () => doc, async () => respondNfse(await transmitNfse(deps, doc, storedXml, sefinTarget(doc))), 'nfseId');
+    // The numbering committed it TRANSMITTING, its attempt 1 started (NfseStore.createNumbered).
+    return guarded(deps.reportFault, () => doc, async () => respondNfse(await transmitNfse(deps, doc, storedXml, sefinTarget(doc))), 'nfseId');
+  });
 }
 
 /** The NFS-e way of carrying a bound DPS on (services/emission/idempotent-retry.ts): consulted by idDps, or its stored DPS sent. */
