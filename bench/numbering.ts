@@ -10,13 +10,16 @@
  * - `finish` (today's path): the note was drafted and checked against the XSD before the claim;
  *   under the lock it is renumbered and signed (lib/nfe/document.ts finishNfe);
  * - `build` (before 2026-11-26): the whole build, signature and XSD check under the lock
- *   (buildSignedNfe).
+ *   (buildSignedNfe);
+ * - `store`: one note signed once and stored under every number, so nothing but the claim, the
+ *   insert and the commit is left: the series' lock's own ceiling, which this process's signing
+ *   hides in `finish` (one node signs every note of its series on one thread).
  *
  * No HTTP, no authority: the series' own ceiling, per item count. Every run checks the numbers
  * are 1..N without a gap.
  *
  *   npx tsx bench/numbering.ts
- *   BENCH_SECONDS=5 BENCH_WORKERS=16 BENCH_ITEMS=1,50,990 npx tsx bench/numbering.ts
+ *   BENCH_SECONDS=5 BENCH_WORKERS=16 BENCH_ITEMS=1,50,990 BENCH_MODES=finish,build,store npx tsx bench/numbering.ts
  */
 import { randomUUID } from 'node:crypto';
 import { startStack } from '../test/support/stack.js';
@@ -33,17 +36,19 @@ import { COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const workers = Number(process.env.BENCH_WORKERS ?? 16);
 const itemCounts = (process.env.BENCH_ITEMS ?? '1,50,990').split(',').map(Number);
+type Mode = 'finish' | 'build' | 'store';
+const modes = (process.env.BENCH_MODES ?? 'finish,build,store').split(',') as Mode[];
 
 const stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
 const signer = createSigner(testSigningMaterial());
 const issuer = anIssuer();
 const store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
 const { numbering } = loadConfig({});
-const slots = new Bulkhead({ concurrency: numbering.perIssuer, maxQueued: numbering.maxQueued, queueTimeoutMs: numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP });
+const slots = new Bulkhead({ concurrency: numbering.perIssuer, maxQueued: numbering.maxQueued, queueTimeoutMs: numbering.queueTimeoutMs, maxGroup: MAX_NUMBERING_GROUP, oneRunPerGroup: true });
 const numberNote = (note: PendingNote) => slots.runGrouped(note.doc.issuerId, numberingGroup(note.doc), note, (notes) => store.createNumberedGroup(notes), (r) => { throw new Error(`refused: ${r.reason}`); });
 
 let runs = 0;
-async function run(items: number, mode: 'finish' | 'build') {
+async function run(items: number, mode: Mode) {
   const note = aNfe(Array.from({ length: items }, (_, i) => anItem({ ...(items > COMPACT_ITEMS_FROM ? COMPACT_TAXES : {}), codigo: `P${i + 1}` })));
   const totals = totalsOf(note);
   const dhEmi = '2026-11-26T10:00:00-03:00';
@@ -54,12 +59,14 @@ async function run(items: number, mode: 'finish' | 'build') {
     ...space, partnerId: randomUUID(), uf: issuer.endereco.uf, keyKind: 'live' as const, amountCents: totals.vNF, requestBody: null,
     idempotencyKey: null, idempotencyFingerprint: null, tpEmis: 1, emittedAt: new Date(),
   };
-  const underLock = async (numero: number) => {
+  const sign = (numero: number) => {
     const cNF = String(numero % 90_000_000 + 10_000_000);
     const ctx = aContext(note, { issuer, numero, cNF, dhEmi });
-    const signed = mode === 'finish' ? finishNfe(draft, ctx, signer) : buildSignedNfe(note, totals, ctx, signer);
+    const signed = mode === 'build' ? buildSignedNfe(note, totals, ctx, signer) : finishNfe(draft, ctx, signer);
     return { cnf: cNF, built: { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue } };
   };
+  const once = sign(1);
+  const underLock = async (numero: number) => (mode === 'store' ? once : sign(numero));
   await numberNote({ doc, build: underLock });
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -77,7 +84,7 @@ async function run(items: number, mode: 'finish' | 'build') {
 
 try {
   const results = [];
-  for (const items of itemCounts) for (const mode of ['finish', 'build'] as const) results.push(await run(items, mode));
+  for (const items of itemCounts) for (const mode of modes) results.push(await run(items, mode));
   console.table(results);
   for (const r of results) console.log(`BENCH ${JSON.stringify({ scenario: `numbering-${r.mode}-${r.items}`, ...r, mode: 'one series, store only' })}`);
 } finally {
