@@ -4,6 +4,7 @@ import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../.
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { fakePipeline } from '../../support/fake-pipeline.js';
 import { waitFor } from '../../support/webhooks.js';
+import { assertOverloaded } from '../../support/overloaded.js';
 import { bindPipeline } from '../../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import type { Bulkhead } from '../../../services/shared/bulkhead.js';
@@ -51,16 +52,7 @@ test.serial('a note beyond its issuer\'s documents in flight waits before number
   t.is(await nextNumber(issuer.id), 2, 'the waiting note took no number');
   t.is(world.authorizeCalls.length, 1);
 
-  const refused = await stack.request('POST', '/v1/nfe', { body: nota(), headers: busy.headers });
-  t.is(refused.status, 503, refused.text);
-  const { requestId, timestamp, ...error } = refused.body.error;
-  t.is(requestId, refused.headers.get('x-request-id'));
-  t.is(timestamp, clock.now().toISOString());
-  t.deepEqual(error, {
-    type: 'https://errors.test/EMISSOR_SOBRECARREGADO', title: 'Service Unavailable', status: 503,
-    detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.',
-    details: { issuerId: issuer.id, motivo: 'queue-full' }, instance: '/v1/nfe',
-  });
+  assertOverloaded(t, await stack.request('POST', '/v1/nfe', { body: nota(), headers: busy.headers }), clock, '/v1/nfe', issuer.id);
 
   // Another issuer's lane is its own: served at once while this one's notes wait.
   const served = await stack.request('POST', '/v1/nfe', { body: nota(), headers: other.headers });

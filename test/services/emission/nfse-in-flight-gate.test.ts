@@ -1,9 +1,10 @@
-import test, { type ExecutionContext } from 'ava';
-import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
+import test from 'ava';
+import { startStack, type Stack } from '../../support/stack.js';
 import { integratorWithA1 } from '../../support/e2e.js';
 import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { aSimplesItem, aValidNfeBody } from '../../support/nfe-factories.js';
 import { waitFor } from '../../support/webhooks.js';
+import { assertOverloaded } from '../../support/overloaded.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import type { Bulkhead } from '../../../services/shared/bulkhead.js';
 
@@ -23,17 +24,6 @@ test.before(async () => {
 });
 test.after.always(async () => { await stack?.stop(); });
 
-function assertOverloaded(t: ExecutionContext, res: HttpResult, instance: string, issuerId: string): void {
-  t.is(res.status, 503, res.text);
-  const { requestId, timestamp, ...error } = res.body.error;
-  t.is(requestId, res.headers.get('x-request-id'));
-  t.is(timestamp, clock.now().toISOString());
-  t.deepEqual(error, {
-    type: 'https://errors.test/EMISSOR_SOBRECARREGADO', title: 'Service Unavailable', status: 503,
-    detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.',
-    details: { issuerId, motivo: 'queue-full' }, instance,
-  });
-}
 
 test.serial('a DPS at the authority holds its issuer\'s place: its next DPS and NF-e 503 EMISSOR_SOBRECARREGADO before numbering, another issuer served', async (t) => {
   const busy = await integratorWithA1(stack, NFSE_ISSUER);
@@ -50,10 +40,10 @@ test.serial('a DPS at the authority holds its issuer\'s place: its next DPS and 
 
   const first = emit(busy);
   await waitFor(async () => inFlight.load(busy.issuerId).active === 1, 'the first DPS to hold its issuer\'s place');
-  assertOverloaded(t, await emit(busy), '/v1/nfse', busy.issuerId);
+  assertOverloaded(t, await emit(busy), clock, '/v1/nfse', busy.issuerId);
   const item = aSimplesItem();
   const nfe = await stack.request('POST', '/v1/nfe', { headers: busy.headers, body: aValidNfeBody({ items: [item], pagamentos: [{ forma: '01', valor: 100 }] }) });
-  assertOverloaded(t, nfe, '/v1/nfe', busy.issuerId);
+  assertOverloaded(t, nfe, clock, '/v1/nfe', busy.issuerId);
 
   const served = await emit(other);
   t.is(served.status, 201, served.text);

@@ -1,9 +1,10 @@
-import test, { type ExecutionContext } from 'ava';
-import { startStack, type HttpResult, type Stack } from '../../support/stack.js';
+import test from 'ava';
+import { startStack, type Stack } from '../../support/stack.js';
 import { integratorWithA1 } from '../../support/e2e.js';
 import { aValidNfseBody, NFSE_ISSUER } from '../../support/nfse-factories.js';
 import { aSimplesItem, aValidNfeBody } from '../../support/nfe-factories.js';
 import { waitFor } from '../../support/webhooks.js';
+import { assertOverloaded } from '../../support/overloaded.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 
 /**
@@ -23,18 +24,6 @@ test.before(async () => {
 });
 test.after.always(async () => { await stack?.stop(); });
 
-/** The whole 503 of a refused wait for the issuer's slot. */
-function assertOverloaded(t: ExecutionContext, res: HttpResult, instance: string, issuerId: string): void {
-  t.is(res.status, 503, res.text);
-  const { requestId, timestamp, ...error } = res.body.error;
-  t.is(requestId, res.headers.get('x-request-id'));
-  t.is(timestamp, clock.now().toISOString());
-  t.deepEqual(error, {
-    type: 'https://errors.test/EMISSOR_SOBRECARREGADO', title: 'Service Unavailable', status: 503,
-    detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.',
-    details: { issuerId, motivo: 'queue-full' }, instance,
-  });
-}
 
 test.serial("beyond the issuer's numbering bound: a DPS (and the issuer's NF-e) 503 EMISSOR_SOBRECARREGADO before numbering, while another issuer is served at once", async (t) => {
   const busy = await integratorWithA1(stack, NFSE_ISSUER);
@@ -58,11 +47,11 @@ test.serial("beyond the issuer's numbering bound: a DPS (and the issuer's NF-e) 
   // The first request holds the issuer's only slot, waiting on the sequence lock.
   await waitFor(async () => Number((await stack.knex.raw('select count(*) as n from pg_locks where not granted')).rows[0].n) > 0, 'the first request to wait on the sequence lock');
 
-  assertOverloaded(t, await emit(busy), '/v1/nfse', busy.issuerId);
+  assertOverloaded(t, await emit(busy), clock, '/v1/nfse', busy.issuerId);
   // The issuer's NF-e wait for the same slots.
   const item = aSimplesItem();
   const nfe = await stack.request('POST', '/v1/nfe', { headers: busy.headers, body: aValidNfeBody({ items: [item], pagamentos: [{ forma: '01', valor: 100 }] }) });
-  assertOverloaded(t, nfe, '/v1/nfe', busy.issuerId);
+  assertOverloaded(t, nfe, clock, '/v1/nfe', busy.issuerId);
 
   const served = await emit(other);
   t.is(served.status, 201, served.text);

@@ -4,6 +4,7 @@ import { EmissionWorld, aFakePartner as partner, aSmallNote as nota } from '../.
 import { FakeAuthService } from '../../support/fake-auth.js';
 import { fakePipeline } from '../../support/fake-pipeline.js';
 import { waitFor } from '../../support/webhooks.js';
+import { assertOverloaded } from '../../support/overloaded.js';
 import { bindPipeline } from '../../../services/emission/pipeline-binding.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 
@@ -48,16 +49,7 @@ test.serial("beyond the issuer's numbering bound: 503 EMISSOR_SOBRECARREGADO bef
   // The first request holds the issuer's only slot, waiting on the sequence lock.
   await waitFor(async () => Number((await stack.knex.raw('select count(*) as n from pg_locks where not granted')).rows[0].n) > 0, 'the first request to wait on the sequence lock');
 
-  const refused = await stack.request('POST', '/v1/nfe', { body: nota(), headers: busy.headers });
-  t.is(refused.status, 503, refused.text);
-  const { requestId, timestamp, ...error } = refused.body.error;
-  t.is(requestId, refused.headers.get('x-request-id'));
-  t.is(timestamp, clock.now().toISOString());
-  t.deepEqual(error, {
-    type: 'https://errors.test/EMISSOR_SOBRECARREGADO', title: 'Service Unavailable', status: 503,
-    detail: 'Emissões simultâneas demais deste emissor; nenhum número foi usado: repita a requisição em instantes.',
-    details: { issuerId: issuer.id, motivo: 'queue-full' }, instance: '/v1/nfe',
-  });
+  assertOverloaded(t, await stack.request('POST', '/v1/nfe', { body: nota(), headers: busy.headers }), clock, '/v1/nfe', issuer.id);
 
   const served = await stack.request('POST', '/v1/nfe', { body: nota(), headers: other.headers });
   t.is(served.status, 201, served.text);
