@@ -5,7 +5,9 @@ import { settledValue, type Bulkhead, type QueueRefusal } from '../shared/bulkhe
  * The issuer's numbering slots (issue 20, defect 2: the emission service's per-issuer Bulkhead,
  * services/emission.service.ts), one lane per issuer shared by its NF-e, NFC-e and NFS-e: a burst
  * waits for its own slots holding no database connection, never another issuer's, and beyond the
- * bound (EMISSION_NUMBERING_*) is refused before any number is used.
+ * bound (EMISSION_NUMBERING_*) is refused before any number is used. Before a slot, a document
+ * takes one of the issuer's in-flight places (EMISSION_IN_FLIGHT_PER_ISSUER, inFlightPlace below)
+ * and keeps it until the authority answered: both are lanes of services/shared/bulkhead.ts.
  */
 
 /** The refusal of a wait for a slot: 503 EMISSOR_SOBRECARREGADO (API.md; repeating it later is safe). */
