@@ -24,7 +24,6 @@ test.before(async () => {
 });
 test.after.always(async () => { await stack?.stop(); });
 
-
 test.serial('a DPS at the authority holds its issuer\'s place: its next DPS and NF-e 503 EMISSOR_SOBRECARREGADO before numbering, another issuer served', async (t) => {
   const busy = await integratorWithA1(stack, NFSE_ISSUER);
   const other = await integratorWithA1(stack, NFSE_ISSUER);

@@ -24,7 +24,6 @@ test.before(async () => {
 });
 test.after.always(async () => { await stack?.stop(); });
 
-
 test.serial("beyond the issuer's numbering bound: a DPS (and the issuer's NF-e) 503 EMISSOR_SOBRECARREGADO before numbering, while another issuer is served at once", async (t) => {
   const busy = await integratorWithA1(stack, NFSE_ISSUER);
   const other = await integratorWithA1(stack, NFSE_ISSUER);
