@@ -100,7 +100,7 @@ test.serial('the same note sent twice is rejected with 204 naming the first rece
   const again = await authorize(n);
   t.is(again.kind, 'rejected');
   t.is(again.cStat, 204);
-  t.regex(again.xMotivo, /^Duplicidade de NF-e \[nRec:\d{15}\]$/);
+  t.regex(again.xMotivo, /^Rejeição: Duplicidade de NF-e \[nRec:\d{15}\]$/);
 });
 
 test.serial('the same number with a different key is rejected with 539 naming the first key', async (t) => {
@@ -110,7 +110,7 @@ test.serial('the same number with a different key is rejected with 539 naming th
   t.is((await authorize(first)).kind, 'authorized');
   const r = await authorize(second);
   t.is(r.cStat, 539);
-  t.true(r.xMotivo.includes(`[chNFe: ${first.accessKey}]`));
+  t.true(r.xMotivo.includes(`[chNFe:${first.accessKey}]`));
 });
 
 test.serial('a note without infRespTec is rejected with 972', async (t) => {

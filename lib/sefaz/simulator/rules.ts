@@ -100,12 +100,12 @@ export type Duplicate =
   | { kind: 'same-key'; receipt: string }
   | { kind: 'same-number'; accessKey: string; receipt: string };
 
-/** 204 / 539 with the texts filled as the authority does (nRec and chNFe of the earlier note). */
+/** 204 / 539 with the texts filled as the authority does (nRec and chNFe of the earlier note; the table's spacing kept). */
 export function duplicateMotivo(d: Duplicate, template: string): { cStat: number; xMotivo: string } {
   if (d.kind === 'same-key') return { cStat: 204, xMotivo: template.replace(/\[nRec:\d+\]/, `[nRec:${d.receipt}]`) };
   return {
     cStat: 539,
-    xMotivo: template.replace(/\[chNFe: ?\d+\]/, `[chNFe: ${d.accessKey}]`).replace(/\[nRec:\d+\]/, `[nRec:${d.receipt}]`),
+    xMotivo: template.replace(/\[chNFe:( ?)\d+\]/, `[chNFe:$1${d.accessKey}]`).replace(/\[nRec:\d+\]/, `[nRec:${d.receipt}]`),
   };
 }
 

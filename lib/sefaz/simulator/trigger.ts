@@ -31,7 +31,7 @@ export function requestedRejection(
   const template = textOf(cStat);
   if (cStat <= 200 || !template) return null;
   let xMotivo = template;
-  // The table writes `[chNFe: 999…]` in 539 and `[chNFe:999…]` in 562: the spacing is kept.
+  // The table writes `[chNFe:999…]` (539, 562): whatever spacing a row has is kept.
   if (fill.nRec) xMotivo = xMotivo.replace(/\[nRec:[^\]]*\]/, `[nRec:${fill.nRec}]`);
   if (fill.chNFe) xMotivo = xMotivo.replace(/\[chNFe:( ?)[^\]]*\]/, `[chNFe:$1${fill.chNFe}]`);
   if (fill.nItem) xMotivo = xMotivo.replace(/\[nItem:[^\]]*\]/, `[nItem:${fill.nItem}]`);

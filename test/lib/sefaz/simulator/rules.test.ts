@@ -52,10 +52,10 @@ test('keyMatchesFields catches a field that differs from the key', (t) => {
 });
 
 test('duplicateMotivo fills nRec and chNFe into the authority texts', (t) => {
-  t.deepEqual(duplicateMotivo({ kind: 'same-key', receipt: '351000000000042' }, cstatText(204)), { cStat: 204, xMotivo: 'Duplicidade de NF-e [nRec:351000000000042]' });
+  t.deepEqual(duplicateMotivo({ kind: 'same-key', receipt: '351000000000042' }, cstatText(204)), { cStat: 204, xMotivo: 'Rejeição: Duplicidade de NF-e [nRec:351000000000042]' });
   const k = '3'.repeat(44);
   t.deepEqual(duplicateMotivo({ kind: 'same-number', accessKey: k, receipt: '351000000000042' }, cstatText(539)),
-    { cStat: 539, xMotivo: `Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${k}][nRec:351000000000042]` });
+    { cStat: 539, xMotivo: `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe:${k}][nRec:351000000000042]` });
 });
 
 test('withItem fills the item number of a per-item rule', (t) => {

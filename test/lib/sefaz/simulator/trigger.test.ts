@@ -15,9 +15,9 @@ test('requestedRejection honours a rejection of the table in homologation only',
 test('requestedRejection fills the placeholders the request can fill, and ignores a code it cannot', (t) => {
   const key = '35261111222333000181550010000010001179190000';
   const fill = { nRec: '351000000000042', chNFe: key, nItem: '1' };
-  t.deepEqual(requestedRejection('SIMULAR_REJEICAO:204', '2', textOf, fill), { cStat: 204, xMotivo: 'Duplicidade de NF-e [nRec:351000000000042]' });
+  t.deepEqual(requestedRejection('SIMULAR_REJEICAO:204', '2', textOf, fill), { cStat: 204, xMotivo: 'Rejeição: Duplicidade de NF-e [nRec:351000000000042]' });
   t.deepEqual(requestedRejection('SIMULAR_REJEICAO:539', '2', textOf, fill), {
-    cStat: 539, xMotivo: `Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${key}][nRec:351000000000042]`,
+    cStat: 539, xMotivo: `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe:${key}][nRec:351000000000042]`,
   });
   t.deepEqual(requestedRejection('SIMULAR_REJEICAO:562', '2', textOf, fill), {
     cStat: 562, xMotivo: `Rejeição: Código Numérico informado na Chave de Acesso difere do Código Numérico da NF-e [chNFe:${key}]`,

@@ -58,5 +58,5 @@ test.serial('an asynchronous duplicate still answers its receipt with the 204 re
   t.is(tag(again.xml, 'cStat'), '103');
   const answer = resultOf(await c.post('/ws/nferetautorizacao4.asmx', envelope12('NFeRetAutorizacao4', buildConsReciNFe({ ambiente: 2, receipt: tag(again.xml, 'nRec')! })), SP), 'retConsReciNFe');
   t.is(lastTag(answer.xml, 'cStat'), '204');
-  t.regex(lastTag(answer.xml, 'xMotivo')!, /^Duplicidade de NF-e \[nRec:\d{15}\]$/);
+  t.regex(lastTag(answer.xml, 'xMotivo')!, /^Rejeição: Duplicidade de NF-e \[nRec:\d{15}\]$/);
 });

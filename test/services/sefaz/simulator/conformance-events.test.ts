@@ -73,7 +73,7 @@ test.serial('573 before 218: the same cancellation twice is a duplicate event; a
   const r = await event({ accessKey: n.accessKey, detail: cancel(n), sequence: 2 });
   t.deepEqual(r.xsd, { valid: true, errors: [] });
   t.is(lastTag(r.xml, 'cStat'), '218');
-  t.regex(lastTag(r.xml, 'xMotivo')!, /^NF-e já está cancelada na base de dados da SEFAZ \[nRec:\d{15}\]$/);
+  t.regex(lastTag(r.xml, 'xMotivo')!, /^Rejeição: NF-e já está cancelada na base de dados da SEFAZ \[nRec:\d{15}\]$/);
 });
 
 test.serial('577: an event dated before the note\'s emission', async (t) => {

@@ -245,9 +245,9 @@ test('204 and 539 keep their texts with the first receipt and key filled in', as
   const again = await post(first.xml);
   t.deepEqual(again.xsd, { valid: true, errors: [] });
   t.is(lastTag(again.xml, 'cStat'), '204');
-  t.regex(lastTag(again.xml, 'xMotivo')!, /^Duplicidade de NF-e \[nRec:\d{15}\]$/);
+  t.regex(lastTag(again.xml, 'xMotivo')!, /^Rejeição: Duplicidade de NF-e \[nRec:\d{15}\]$/);
   const sameNumber = aNote(c, { numero: 4242, cNF: '87654321' } as Partial<SampleOptions>);
   const dup = await post(sameNumber.xml);
   t.is(lastTag(dup.xml, 'cStat'), '539');
-  t.regex(lastTag(dup.xml, 'xMotivo')!, new RegExp(`^Duplicidade de NF-e com diferença na Chave de Acesso \\[chNFe: ${first.accessKey}\\]\\[nRec:\\d{15}\\]$`));
+  t.regex(lastTag(dup.xml, 'xMotivo')!, new RegExp(`^Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso \\[chNFe:${first.accessKey}\\]\\[nRec:\\d{15}\\]$`));
 });

@@ -29,10 +29,10 @@ test('a note asking for 204 or 539 gets the text with its own receipt (and key),
   const d204 = await viaReceipt(204);
   t.deepEqual(d204.xsd, { valid: true, errors: [] });
   t.is(lastTag(d204.xml, 'cStat'), '204');
-  t.is(lastTag(d204.xml, 'xMotivo'), `Duplicidade de NF-e [nRec:${d204.nRec}]`);
+  t.is(lastTag(d204.xml, 'xMotivo'), `Rejeição: Duplicidade de NF-e [nRec:${d204.nRec}]`);
   const d539 = await viaReceipt(539);
   t.is(lastTag(d539.xml, 'cStat'), '539');
-  t.is(lastTag(d539.xml, 'xMotivo'), `Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: ${d539.note.accessKey}][nRec:${d539.nRec}]`);
+  t.is(lastTag(d539.xml, 'xMotivo'), `Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe:${d539.note.accessKey}][nRec:${d539.nRec}]`);
 });
 
 test('a cancellation asking for 218 names the receipt of the note', async (t) => {
@@ -42,7 +42,7 @@ test('a cancellation asking for 218 names the receipt of the note', async (t) =>
   const r = resultOf(await c.post('/ws/nferecepcaoevento4.asmx', envelope12('NFeRecepcaoEvento4', cancel), HOST), 'retEnvEvento');
   t.deepEqual(r.xsd, { valid: true, errors: [] });
   t.is(lastTag(r.xml, 'cStat'), '218');
-  t.is(lastTag(r.xml, 'xMotivo'), `NF-e já está cancelada na base de dados da SEFAZ [nRec:${ok.nRec}]`);
+  t.is(lastTag(r.xml, 'xMotivo'), `Rejeição: NF-e já está cancelada na base de dados da SEFAZ [nRec:${ok.nRec}]`);
 });
 
 test('an inutilização asking for 204 is processed as usual: it has no receipt to name', async (t) => {
