@@ -109,3 +109,16 @@ test.serial("an issuer whose registered ie fails SP's check digit cannot emit: 4
   t.is(ok.status, 201, ok.text);
   t.is(ok.body.data.number, 1);
 });
+
+test.serial('an issuer whose ie was cleared answers the preflight, 422 CADASTRO_EMISSOR_INCOMPLETO listing ie, not IE_INVALIDA; no number is used', async (t) => {
+  const { issuerId } = await companyWithA1(stack, headers, { ...SANDBOX_CSC });
+  const cleared = await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { ie: '' } });
+  t.is(cleared.status, 200, cleared.text);
+  for (const [path, body] of [['/v1/nfe', aValidNfeBody({ issuerId })], ['/v1/nfce', aValidNfceBody({ issuerId })]] as const) {
+    await refused(t, path, body, 'CADASTRO_EMISSOR_INCOMPLETO', 'Cadastro do emissor incompleto: ie.', { camposFaltando: ['ie'] });
+  }
+  await stack.request('PATCH', `/v1/companies/${issuerId}`, { headers, body: { ie: '110042490114' } });
+  const ok = await stack.request('POST', '/v1/nfe', { headers, body: aValidNfeBody({ issuerId }) });
+  t.is(ok.status, 201, ok.text);
+  t.is(ok.body.data.number, 1);
+});

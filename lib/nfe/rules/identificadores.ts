@@ -55,8 +55,11 @@ export function checkTransportadorIdentifiers(carrier: Transporte['transportador
 /**
  * The issuer's IE as registered (its CNPJ and municipality were checked when the issuer was
  * saved, lib/issuer/rules.ts). A wrong one is fixed in the issuer's record, so the message says so.
+ * An IE (or UF) not registered at all is not judged here: the preflight answers it with every other
+ * missing field at once (API.md rule 4, CADASTRO_EMISSOR_INCOMPLETO, lib/issuer/preflight.ts).
  */
 export function checkIssuerIe(issuer: Pick<IssuerSnapshot, 'ie' | 'endereco'>): void {
+  if (!issuer.ie || !issuer.endereco.uf) return;
   if (issuer.ie === 'ISENTO' || isValidIe(issuer.ie, issuer.endereco.uf)) return;
   throw new DomainError(
     'IE_INVALIDA',

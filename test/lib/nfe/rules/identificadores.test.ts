@@ -72,6 +72,11 @@ test("checkNfe and checkNfce refuse an issuer whose registered IE is not valid f
   t.notThrows(() => checkNfe(aValidNfeBody(), anIssuer({ ie: 'ISENTO' })));
 });
 
+test('checkNfe and checkNfce leave an IE the issuer never registered to the preflight (CADASTRO_EMISSOR_INCOMPLETO lists it with the rest)', (t) => {
+  t.notThrows(() => checkNfe(aValidNfeBody(), anIssuer({ ie: '' })));
+  t.notThrows(() => checkNfce(aValidNfceBody(), anIssuer({ ie: '' })));
+});
+
 test('checkNfce refuses an identified consumer whose destCPF fails its check digits', (t) => {
   const cpf = throwsCode(t, () => checkNfce(aValidNfceBody({ destCPF: '52998224726' }), anIssuer()), 'CPF_INVALIDO');
   t.deepEqual(cpf.data, { campo: 'destCPF', valor: '52998224726' });
