@@ -90,3 +90,11 @@ test.serial('npm run repl beside a running embedded npm start joins its node', a
   t.is(repl.code, 0, repl.stderr);
   t.true(repl.stdout.includes(`${hostname()}-${server.pid}`), repl.stdout);
 });
+
+test.serial('npm run migrate beside a running embedded npm start refuses in one line (exit 1, no stack trace): the running node migrated at start', async (t) => {
+  const migrate = await run('bin/migrate.ts', []);
+  t.is(migrate.code, 1);
+  t.is(migrate.stdout, '');
+  t.is(migrate.stderr, `migrate: embedded database ${join(varDir, 'pgdata')} is in use by process ${server.pid}: stop it first, or use DATABASE_URL to share a PostgreSQL server\n`);
+  t.is(server.exitCode, null, 'the server still runs');
+});
