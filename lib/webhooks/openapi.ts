@@ -65,13 +65,14 @@ export const WEBHOOK_COMPONENTS: Record<string, JsonSchema> = {
     description: 'NFC-e emitida em contingência offline (tpEmis 9), ou expirada sem transmissão em 24 h.',
   },
   WebhookNfse: {
-    ...closed(['nfseId', 'model', 'number', 'series', 'idDps', 'chaveAcesso', 'numeroNfse', 'status', 'amount', 'issuerId', 'cnpj', 'links'], {
+    ...closed(['nfseId', 'model', 'number', 'series', 'idDps', 'accessKey', 'chaveAcesso', 'numeroNfse', 'status', 'amount', 'issuerId', 'cnpj', 'links'], {
       nfseId: { type: 'string', format: 'uuid' },
       model: { type: 'string', const: 'NFSe' },
       number: { type: 'integer', description: 'nDPS' },
       series: { type: 'integer', description: 'série da DPS' },
       idDps: { type: 'string' },
-      chaveAcesso: nullable({ type: 'string', pattern: '^\\d{50}$' }),
+      accessKey: { ...nullable({ type: 'string', pattern: '^\\d{50}$' }), description: 'A chave de acesso da NFS-e (50 dígitos), o mesmo campo das notas: null numa rejeição.' },
+      chaveAcesso: { ...nullable({ type: 'string', pattern: '^\\d{50}$' }), description: 'O mesmo valor de accessKey, com o nome da Sefin.' },
       numeroNfse: nullable({ type: 'string' }),
       status: { type: 'string', enum: [...NFSE_STATUSES] },
       amount: AMOUNT,

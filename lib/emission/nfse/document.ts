@@ -107,6 +107,9 @@ export function nfseEventData(doc: NfseRecord) {
     number: doc.nDps,
     series: doc.serie,
     idDps: doc.idDps,
+    // accessKey as in every invoice event (API.md's data table renames only invoiceId), so one
+    // consumer reads the key of any model; chaveAcesso is Sefin's name for the same value.
+    accessKey: doc.status === 'REJECTED' ? null : doc.chaveAcesso,
     chaveAcesso: doc.status === 'REJECTED' ? null : doc.chaveAcesso,
     numeroNfse: doc.numeroNfse,
     status: doc.status,

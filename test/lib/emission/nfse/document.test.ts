@@ -27,15 +27,15 @@ test('nfseDetailView and nfseIndeterminateView mark open DPS as indeterminada wi
   t.like(nfseIndeterminateView(open), { situacao: 'indeterminada', idDps: open.idDps, status: 'TRANSMITTING', nDPS: 12 });
 });
 
-test('nfseEventData: nfseId and model NFSe; a rejection carries erros[] and no chaveAcesso', (t) => {
+test('nfseEventData: nfseId and model NFSe, the key as accessKey (as every invoice event) and chaveAcesso; a rejection carries erros[] and no key', (t) => {
   t.deepEqual(nfseEventData(record()), {
     nfseId: '5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a', model: 'NFSe', number: 12, series: 1, idDps: 'DPS355030821122233300018100001000000000000012',
-    chaveAcesso: '3'.repeat(50), numeroNfse: '9', status: 'AUTHORIZED', amount: '1500.50', issuerId: 'i1', cnpj: '11222333000181',
+    accessKey: '3'.repeat(50), chaveAcesso: '3'.repeat(50), numeroNfse: '9', status: 'AUTHORIZED', amount: '1500.50', issuerId: 'i1', cnpj: '11222333000181',
     links: {
       self: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a', xml: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a/xml', cancelamento: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a/cancelamento',
       danfse: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a/danfse.pdf', danfseHtml: '/v1/nfse/5b0e1f0c-9a51-4c55-a7e4-1f3e1d1e2b7a/danfse.html',
     },
   });
   const erros = [{ codigo: 'E0312', descricao: 'x' }];
-  t.like(nfseEventData(record({ status: 'REJECTED', erros, chaveAcesso: null })), { status: 'REJECTED', chaveAcesso: null, erros, codigo: 'E0312', descricao: 'x' });
+  t.like(nfseEventData(record({ status: 'REJECTED', erros, chaveAcesso: null })), { status: 'REJECTED', accessKey: null, chaveAcesso: null, erros, codigo: 'E0312', descricao: 'x' });
 });
