@@ -4,17 +4,19 @@ import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
-import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/error-envelope.js';
+import { renderError, retryAfterSeconds, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
 import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
 import { dropMissingLocationWarning, jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
+import { restoreProtoKey } from './gateway/proto-key.js';
 import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
 import { DocsMixin, REDOC_PATH, monitoringPaths } from './gateway/docs.js';
 import { DomainError } from '../lib/errors/index.js';
 import { enforceLimit, limiterFor } from './gateway/request-limit.js';
+import { MemoryRateLimiter } from './gateway/rate-limiter.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
@@ -37,8 +39,8 @@ type Req = GatewayRequest;
  * API.md: envelopes, X-Request-Id, authentication by JWT or API key (delegated to v1.auth),
  * per-partner and per-IP rate limits, Idempotency-Key, and the OpenAPI document.
  *
- * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`, `rateLimit:
- * false` (a public route never counted per IP: probes, the scrape), `metricsToken` (METRICS_TOKEN applies),
+ * Action flags it reads: `auth` ('none' | 'any' (default) | 'jwt' | 'mfa'), `roles`, `probe` (a
+ * public route answered even while Redis cannot count its per-IP window: probes, the scrape), `metricsToken` (METRICS_TOKEN applies),
  * `refuseTestKey` (catalogued 403 code for ek_test_ keys), `httpStatus` (success status), `raw`
  * (no envelope: downloads), `openapi` (docs), `idempotency: false` (never store the response for
  * Idempotency-Key replay: secret reveals), `idempotency: 'document'` (the action binds the key to
@@ -163,9 +165,26 @@ const ApiGateway: ServiceSchema = {
       });
     },
 
-    async limit(this: GatewaySelf, res: ServerResponse, key: string, perSecond: number) {
+    async limit(this: GatewaySelf, res: ServerResponse, key: string, perSecond: number, localWhenDown = false) {
       const { config, clock } = runtimeOf(this.broker);
-      await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime());
+      const local = localWhenDown ? (this._localRateLimiter ??= new MemoryRateLimiter()) : undefined;
+      await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime(), local);
+    },
+
+    /**
+     * A refusal sent before any window was counted (no route: 404, 405; a body over the limit: 413;
+     * credentials v1.auth could not check) still carries X-RateLimit-* (API.md, Limits: every
+     * response), from the per-IP window: no partner was identified. It counts there like any
+     * anonymous request, so past the limit it is the 429 instead. When even that window cannot be
+     * counted (Redis down) the refusal goes out as it was, without the headers.
+     */
+    async countedRefusal(this: GatewaySelf, req: Req, res: ServerResponse, err: ErrorLike): Promise<ErrorLike> {
+      if (res.headersSent || res.hasHeader('X-RateLimit-Limit')) return err;
+      return this.limit(res, `ip:${this.clientIp(req)}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond).then(() => err, (e: ErrorLike) => {
+        if (Number(e?.code) === 429) return e;
+        this.logger.debug({ err: (e as Error)?.message }, 'per-IP window not counted for a refusal');
+        return err;
+      });
     },
 
     clientIp(req: Req): string {
@@ -182,9 +201,11 @@ const ApiGateway: ServiceSchema = {
       const auth: string = action.auth ?? 'any';
       ctx.meta.ip = this.clientIp(req);
       if (auth === 'none') {
-        // Probes and scrapes come every few seconds from the same addresses: never rate-limited.
+        // Every public route counts against the per-IP window, probes and the scrape included
+        // (API.md, Limits names /health and /health/live): an orchestrator polling every few
+        // seconds stays far below IP_RATE_LIMIT. Counted first, so a METRICS_TOKEN 401 carries X-RateLimit-* too.
+        await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond, action.probe === true);
         if (action.metricsToken) checkMetricsToken(runtimeOf(this.broker).config.metricsToken, req.headers.authorization);
-        if (action.rateLimit !== false) await this.limit(res, `ip:${ctx.meta.ip}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond);
         return null;
       }
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
@@ -218,7 +239,8 @@ const ApiGateway: ServiceSchema = {
      */
     async authorize(this: GatewaySelf, ctx: GatewayCtx, route: { path: string }, req: Req, res: ServerResponse) {
       if (req.$bodyError) throw req.$bodyError;
-      // Body, query and path parameters, merged by moleculer-web.
+      // Body, query and path parameters, merged by moleculer-web, which loses a `__proto__` key (gateway/proto-key.ts).
+      restoreProtoKey(req.$params, req.body);
       const unstorable = unstorableTextRefusal(req.$params);
       if (unstorable) throw unstorable;
       const caller: Caller | undefined = ctx.meta.caller;
@@ -288,7 +310,7 @@ const ApiGateway: ServiceSchema = {
           res.end(JSON.stringify(raw.$replay.body));
           return;
         }
-        let err = normalizeError(raw);
+        let err = await this.countedRefusal(req, res, normalizeError(raw));
         if (Number(err.code) === 404 && err.type === 'NOT_FOUND' && !req.$action) {
           const allowed = this.allowedMethods(req);
           if (allowed.length && !allowed.includes(String(req.method))) {

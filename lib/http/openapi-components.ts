@@ -32,7 +32,7 @@ export const ERROR_ENVELOPE: JsonSchema = {
 };
 
 export const RATE_HEADERS = {
-  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requisições por segundo do plano.' },
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requisições por segundo da janela que se aplica: a do parceiro (plano) quando a credencial foi reconhecida; senão a janela por IP das rotas públicas.' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Restantes nesta janela de 1 s.' },
   'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix timestamp do fim da janela.' },
   'X-Request-Id': { schema: { type: 'string' }, description: 'Igual a meta.requestId / error.requestId.' },

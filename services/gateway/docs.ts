@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { Context, ServiceSchema } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { renderErrorIndex, renderErrorPage } from '../../lib/http/error-pages.js';
+import { RATE_HEADERS } from '../../lib/http/openapi-components.js';
 
 const require = createRequire(import.meta.url);
 let redocBundle: string | undefined;
@@ -35,36 +36,38 @@ export function docsPage(specPath: string): string {
 `;
 }
 
-const ok = (description: string, contentType: string) => ({ description, content: { [contentType]: { schema: { type: 'string' } } } });
-const refused = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+// Every answer, refusals included, carries X-RateLimit-* of the per-IP window (API.md, Limits).
+const ok = (description: string, contentType: string) => ({ description, headers: RATE_HEADERS, content: { [contentType]: { schema: { type: 'string' } } } });
+const refused = { description: 'Erro no envelope padrão', headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+/** A public route: limited per IP (IP_RATE_LIMIT), so a 429 past the window. */
 const open = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, 429: { ...refused, description: 'Limite por IP das rotas públicas' }, ...(extra.responses as object ?? {}) } },
 });
-const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object', description: 'OpenAPI 3.1' } } } });
+const json = (description: string) => ({ description, headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', description: 'OpenAPI 3.1' } } } });
 /** The success envelope around `data`, as the gateway wraps every JSON answer. */
 const enveloped = (data: Record<string, unknown>) => ({
   description: 'OK',
+  headers: RATE_HEADERS,
   content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'object', properties: data }, meta: { $ref: '#/components/schemas/Meta' } } } } },
 });
 const up = { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } } };
-/** Probes and the scrape are never rate-limited (an orchestrator polls them): no 429. */
-const probe = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, ...(extra.responses as object ?? {}) } },
-});
 
-/** The routes outside /v1, as OpenAPI path items (they are public and limited per IP). */
+/**
+ * The routes outside /v1, as OpenAPI path items. All public and limited per IP, probes and the
+ * scrape included: no exception, an orchestrator's normal probe rate stays far below the limit.
+ */
 export function monitoringPaths(): Record<string, Record<string, unknown>> {
   const unavailable = { responses: { 503: { ...refused, description: 'Dependência indisponível' } } };
   return {
-    '/health': probe('api.health', 'Saúde: banco, Redis (se configurado) e broker. Sem limite de taxa.', enveloped({
+    '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker. Limite por IP das rotas públicas.', enveloped({
       status: { const: 'ok' }, version: { type: 'string' },
       checks: { type: 'object', properties: { database: up, redis: up, broker: { type: 'object', properties: { status: { const: 'up' }, nodes: { type: 'array', items: { type: 'string' } }, services: { type: 'array', items: { type: 'string' } } } } } },
     }), unavailable),
-    '/health/live': probe('api.live', 'Processo vivo. Sem limite de taxa.', enveloped({ status: { const: 'ok' } })),
-    '/health/ready': probe('api.ready', 'Prontidão: 503 assim que o nó começa a encerrar (SIGTERM) ou se uma dependência cair. Sem limite de taxa.',
+    '/health/live': open('api.live', 'Processo vivo. Limite por IP das rotas públicas; responde mesmo com o Redis fora (janela local do nó).', enveloped({ status: { const: 'ok' } })),
+    '/health/ready': open('api.ready', 'Prontidão: 503 assim que o nó começa a encerrar (SIGTERM) ou se uma dependência cair. Limite por IP das rotas públicas.',
       enveloped({ status: { const: 'ready' }, node: { type: 'string' } }),
       { responses: { 503: { ...refused, description: 'Encerrando ou dependência indisponível' } } }),
-    '/metrics': probe('api.metrics', 'Métricas Prometheus (formato texto) de todos os nós do cluster, com o rótulo node. Sem limite de taxa.',
+    '/metrics': open('api.metrics', 'Métricas Prometheus (formato texto) de todos os nós do cluster, com o rótulo node. Limite por IP das rotas públicas.',
       ok('Exposição Prometheus', 'text/plain'), {
         description: 'Aberta por padrão; com METRICS_TOKEN configurado exige Authorization: Bearer <METRICS_TOKEN>.',
         security: [{}, { bearer: [] }],

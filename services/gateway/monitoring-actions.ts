@@ -4,21 +4,24 @@ import { dependencyChecks, readiness } from './health.js';
 import { scrapeCluster } from './metrics-scrape.js';
 
 /**
- * The gateway's probes and scrape (routes outside /v1, README "Operations"). `rateLimit: false`:
- * orchestrators and Prometheus call them every few seconds from the same addresses, so they are
- * never counted against the per-IP limit. `metricsToken`: METRICS_TOKEN applies (api-gateway's authenticate).
+ * The gateway's probes and scrape (routes outside /v1, README "Operations"). They count against
+ * the per-IP window of the public routes like /version (API.md, Limits: /health and /health/live
+ * are named there, and X-RateLimit-* is on every response); an orchestrator or Prometheus polling
+ * every few seconds stays far below IP_RATE_LIMIT. `probe`: answered even while Redis cannot count
+ * that window (a node-local window then), so liveness never fails because Redis did.
+ * `metricsToken`: METRICS_TOKEN applies (api-gateway's authenticate).
  */
 export const monitoringActions = {
   live: {
     auth: 'none',
-    rateLimit: false,
+    probe: true,
     handler() {
       return { status: 'ok' };
     },
   },
   health: {
     auth: 'none',
-    rateLimit: false,
+    probe: true,
     async handler(this: GatewaySelf, ctx: GatewayCtx) {
       const checks = await dependencyChecks(this.broker, this.knex);
       ctx.meta.$statusCode = 200;
@@ -27,14 +30,14 @@ export const monitoringActions = {
   },
   ready: {
     auth: 'none',
-    rateLimit: false,
+    probe: true,
     handler(this: GatewaySelf) {
       return readiness(this.broker, this.knex);
     },
   },
   metrics: {
     auth: 'none',
-    rateLimit: false,
+    probe: true,
     metricsToken: true,
     // The Prometheus text exposition, not an envelope.
     raw: true,

@@ -4,6 +4,7 @@ import type { DbMethods } from '../mixins/db.mixin.js';
 import type { Caller, CallerMeta } from '../shared/caller.js';
 import type { JsonSchema, RouteDoc } from '../../lib/http/openapi.js';
 import type { GatewayRequest } from './body.js';
+import type { ErrorLike } from '../../lib/http/error-envelope.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** What the gateway's hooks put in and read from `ctx.meta`, besides the caller (moleculer-web's own fields). */
@@ -27,10 +28,13 @@ export type GatewaySelf = Service & DbMethods & {
   server?: Server;
   aliases: GatewayAlias[];
   _rateLimiter?: RateLimiter;
+  /** Counts a probe's per-IP window on this node while the shared limiter cannot (request-limit.ts). */
+  _localRateLimiter?: RateLimiter;
   purgeTimer?: NodeJS.Timeout;
   publishedRoutes(): RouteDoc[];
   openApiDocument(): JsonSchema;
-  limit(res: ServerResponse, key: string, perSecond: number): Promise<void>;
+  limit(res: ServerResponse, key: string, perSecond: number, localWhenDown?: boolean): Promise<void>;
+  countedRefusal(req: GatewayRequest, res: ServerResponse, err: ErrorLike): Promise<ErrorLike>;
   clientIp(req: GatewayRequest): string;
   authenticate(ctx: GatewayCtx, route: unknown, req: GatewayRequest, res: ServerResponse): Promise<Caller | null>;
   authorize(ctx: GatewayCtx, route: { path: string }, req: GatewayRequest, res: ServerResponse): Promise<void>;

@@ -181,13 +181,13 @@ test.serial('GET /metrics shows the emission: request counter and latency by rou
   t.is(valueOf(m, 'fiscal_metrics_node_scrape_ok', { node }), 1);
 });
 
-test.serial('probes and the scrape are not rate-limited: no X-RateLimit-* on them, unlike a public route', async (t) => {
-  for (const path of ['/health', '/health/live', '/health/ready', '/metrics']) {
+test.serial('probes and the scrape carry X-RateLimit-* of the per-IP window, like /version (API.md, Limits)', async (t) => {
+  for (const path of ['/health', '/health/live', '/health/ready', '/metrics', '/version']) {
     const res = await stack.request('GET', path);
     t.is(res.status, 200, path);
-    t.is(res.headers.get('x-ratelimit-limit'), null, path);
+    t.regex(res.headers.get('x-ratelimit-limit') ?? '', /^\d+$/, path);
+    t.regex(res.headers.get('x-ratelimit-reset') ?? '', /^\d{10}$/, path);
   }
-  t.truthy((await stack.request('GET', '/version')).headers.get('x-ratelimit-limit'));
 });
 
 test.serial('the OpenAPI document lists /health/ready and /metrics without authentication', async (t) => {

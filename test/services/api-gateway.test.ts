@@ -3,6 +3,7 @@ import net from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
 import { createTestKit } from '../support/testkit.service.js';
+import { ManualClock } from '../../services/shared/clock.js';
 
 const KEY = { 'x-api-key': fakeCallerKey({ partnerId: 'p-gw', plan: 'SCALE' }) };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -221,6 +222,62 @@ test('every authenticated response carries the rate-limit headers', async (t) =>
   t.regex(res.headers.get('x-ratelimit-reset')!, /^\d{10}$/);
   const refused = await stack.request('POST', '/v1/kit/refuse', { headers: KEY, body: {} });
   t.is(refused.headers.get('x-ratelimit-limit'), '200');
+});
+
+/** X-RateLimit-* of one answer: the limit, and a remaining count and a reset (Unix seconds) of that window. */
+function rateHeaders(res: { headers: Headers }): [string | null, boolean, boolean] {
+  return [res.headers.get('x-ratelimit-limit'), /^\d+$/.test(res.headers.get('x-ratelimit-remaining') ?? ''), /^\d{10}$/.test(res.headers.get('x-ratelimit-reset') ?? '')];
+}
+
+test('every answer outside a partner\'s window carries X-RateLimit-* of the per-IP window: probes, /version, 404, 405, 413', async (t) => {
+  const ipWindow = ['1000', true, true]; // IP_RATE_LIMIT of the tests
+  for (const path of ['/health', '/health/live', '/health/ready', '/version', '/v1/kit/public']) {
+    const res = await stack.request('GET', path);
+    t.is(res.status, 200, path);
+    t.deepEqual(rateHeaders(res), ipWindow, path);
+  }
+  const scrape = await stack.request('GET', '/metrics');
+  t.deepEqual([scrape.status, ...rateHeaders(scrape)], [200, ...ipWindow]);
+
+  // No route: no credential was checked, even one sent (KEY is a SCALE partner, limit 200), so the per-IP window.
+  for (const headers of [{}, KEY]) {
+    const unknown = await stack.request('GET', '/nope', { headers });
+    t.deepEqual([unknown.status, unknown.body.error.type, unknown.body.error.instance, ...rateHeaders(unknown)], [404, 'https://errors.test/NOT_FOUND', '/nope', ...ipWindow]);
+    t.is(unknown.body.error.requestId, unknown.headers.get('x-request-id'));
+  }
+  const wrongMethod = await stack.request('DELETE', '/v1/kit/ok');
+  t.deepEqual([wrongMethod.status, wrongMethod.body.error.type, wrongMethod.headers.get('allow'), ...rateHeaders(wrongMethod)], [405, 'https://errors.test/METHOD_NOT_ALLOWED', 'GET', ...ipWindow]);
+  const tooLarge = await stack.request('POST', '/v1/kit/things', { headers: KEY, body: { name: 'x'.repeat(3000) } }); // BODY_LIMIT 2kb
+  t.deepEqual([tooLarge.status, tooLarge.body.error.type, ...rateHeaders(tooLarge)], [413, 'https://errors.test/PAYLOAD_TOO_LARGE', ...ipWindow]);
+});
+
+test('probes share the per-IP window of the public routes: past it /health/live is 429 like /version, and the next second answers again', async (t) => {
+  // A stopped clock: every request falls in one window, however slow the machine.
+  const clock = new ManualClock('2026-11-27T12:00:00.100Z');
+  const limited = await startStack({ clock, nodes: [{ services: ['api-gateway'] }], env: { IP_RATE_LIMIT: '3' } });
+  t.teardown(() => limited.stop());
+  const reset = String(Math.floor(clock.now().getTime() / 1000) + 1);
+  const answers = await Promise.all(['/health/live', '/health', '/health/live', '/health/live', '/health', '/version'].map((path) => limited.request('GET', path)));
+  t.deepEqual(answers.map((r) => r.status).sort(), [200, 200, 200, 429, 429, 429]);
+  t.deepEqual(answers.map((r) => r.headers.get('x-ratelimit-remaining')).sort(), ['0', '0', '0', '0', '1', '2']);
+  for (const res of answers) t.deepEqual([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-reset')], ['3', reset]);
+  const refused = answers.find((r) => r.status === 429)!;
+  t.is(refused.headers.get('retry-after'), '1');
+  t.deepEqual(refused.body.error, {
+    type: 'https://errors.test/RATE_LIMIT_EXCEEDED', title: 'Too Many Requests', status: 429, detail: 'Limite de requisições por segundo excedido.',
+    instance: refused.body.error.instance, requestId: refused.headers.get('x-request-id'), timestamp: refused.body.error.timestamp,
+  });
+  t.true(['/health/live', '/health', '/version'].includes(refused.body.error.instance));
+  // A refusal with no route counts there too.
+  const unknown = await limited.request('GET', '/nope');
+  t.deepEqual([unknown.status, unknown.body.error.type, unknown.headers.get('x-ratelimit-remaining')], [429, 'https://errors.test/RATE_LIMIT_EXCEEDED', '0']);
+
+  // A load balancer probing once a second is always answered.
+  for (let i = 0; i < 3; i++) {
+    clock.advance(1000);
+    const live = await limited.request('GET', '/health/live');
+    t.deepEqual([live.status, live.body.data, live.headers.get('x-ratelimit-remaining')], [200, { status: 'ok' }, '2']);
+  }
 });
 
 test.serial('an Idempotency-Key replays the original status and body without reprocessing', async (t) => {

@@ -22,6 +22,7 @@ test.serial('with METRICS_TOKEN, /metrics answers 401 UNAUTHORIZED without the b
     const res = await stack.request('GET', '/metrics', { headers });
     t.is(res.status, 401, JSON.stringify(headers));
     t.like(res.body.error, { type: 'https://errors.test/UNAUTHORIZED', status: 401, detail: 'Métricas exigem Authorization: Bearer com o METRICS_TOKEN.', instance: '/metrics' });
+    t.is(res.headers.get('x-ratelimit-limit'), '1000'); // the per-IP window (IP_RATE_LIMIT of the tests), counted before the token
   }
 });
 
