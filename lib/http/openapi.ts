@@ -1,4 +1,5 @@
 import { describePattern } from '../validation/pattern-descriptions.js';
+import { UUID_PATTERN } from '../validation/uuid.js';
 import { ERROR_ENVELOPE, RATE_HEADERS, SECURITY_SCHEMES, UNAVAILABLE, tagsOf, type JsonSchema } from './openapi-components.js';
 import { WEBHOOK_COMPONENTS, webhooksSection } from '../webhooks/openapi.js';
 
@@ -91,7 +92,8 @@ export function ruleToJsonSchema(rule: unknown): { schema: JsonSchema; optional:
       break;
     case 'email': s = { type: 'string', format: 'email' }; break;
     case 'url': s = { type: 'string', format: 'uri' }; break;
-    case 'uuid': s = { type: 'string', format: 'uuid' }; break;
+    // The pattern the validator checks (lib/validation/uuid.ts): versions 1-8, nil and max.
+    case 'uuid': s = { type: 'string', format: 'uuid', pattern: UUID_PATTERN }; break;
     case 'date': s = { type: 'string', format: 'date-time' }; break;
     case 'boolean': s = { type: 'boolean' }; break;
     case 'number':

@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from './uuid.js';
+
 /**
  * Human Portuguese descriptions of the `pattern` rules of the request schemas (issue 21, item 6):
  * a refusal says "deve ter 2 ou 8 dígitos", never prints the regular expression (fastest-validator's
@@ -8,6 +10,8 @@
 
 /** Patterns that are not a plain count of digits, by `RegExp.source`. */
 const NAMED: Record<string, string> = {
+  // The `uuid` rule's, published in the OpenAPI document; its refusal is MESSAGES_PT.uuid.
+  [UUID_PATTERN]: 'ser um UUID (versões 1 a 8, nil ou max)',
   '^(\\d{2,14}|ISENTO)$': 'ter de 2 a 14 dígitos ou ser ISENTO',
   '^(\\d{8}|\\d{12,14}|SEM GTIN)$': 'ser um GTIN de 8, 12, 13 ou 14 dígitos ou SEM GTIN',
   '^([0-9A-Za-z]{8}|[0-9A-Za-z]{10}|SEM CBENEF)$': 'ter 8 ou 10 letras ou dígitos ou ser SEM CBENEF',

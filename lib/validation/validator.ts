@@ -3,6 +3,7 @@ import { MESSAGES_PT } from './messages-pt.js';
 import { checkDecimal } from './decimal.js';
 import { converterKeys } from './field-errors.js';
 import { withPatternMessages } from './pattern-descriptions.js';
+import { isUuid } from './uuid.js';
 import type { ValidationError } from 'fastest-validator';
 
 // fastest-validator is CommonJS whose typings declare an ES default export; under NodeNext the
@@ -12,9 +13,10 @@ export type Validator = InstanceType<ValidatorClass>;
 const ValidatorCtor: ValidatorClass = ((FastestValidator as any).default ?? FastestValidator) as ValidatorClass;
 
 /**
- * The one fastest-validator set-up of the project: Portuguese messages and the `decimal` rule
+ * The one fastest-validator set-up of the project: Portuguese messages, the `decimal` rule
  * (`{ type: 'decimal', intDigits: 13, fracDigits: 2, min?: 0, max? }`) behind the precision
- * rules. Request schemas are plain data in lib/; the same objects feed the OpenAPI document.
+ * rules, and `uuid` as lib/validation/uuid.ts defines it. Request schemas are plain data in lib/;
+ * the same objects feed the OpenAPI document.
  */
 export function createValidator(): Validator {
   const v = new ValidatorCtor({ useNewCustomCheckerFunction: true, messages: MESSAGES_PT });
@@ -37,6 +39,22 @@ export function createValidator(): Validator {
       return value;
     `;
     return { source: src };
+  });
+  // Replaces fastest-validator's uuid so every `type: 'uuid'` checks the project's one pattern (lib/validation/uuid.ts).
+  v.add('uuid', function uuidRule(this: Validator, { schema, messages }: any, _path: string, context: any) {
+    // A version-bound UUID would be a second notion of UUID: no schema asks for one.
+    if (schema.version !== undefined) throw new Error("uuid rule: 'version' is not supported (lib/validation/uuid.ts)");
+    context.isUuid = isUuid;
+    return {
+      source: `
+        if (typeof value !== 'string') {
+          ${this.makeError({ type: 'string', actual: 'value', messages })}
+          return value;
+        }
+        if (!context.isUuid(value)) { ${this.makeError({ type: 'uuid', actual: 'value', messages })} }
+        return value;
+      `,
+    };
   });
   guardCompile(v);
   return v;

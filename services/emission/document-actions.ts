@@ -43,7 +43,7 @@ const invoiceResponse = {
   },
 };
 
-const emitDescription = 'Ordem: emissor (400 vários emissores sem issuerId, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → validação estrita (400) → regras (422) '
+const emitDescription = 'Ordem: campos desconhecidos ou issuerId que não é UUID (400 VALIDATION_ERROR, com qualquer emissor ou sem issuerId) → emissor (400 vários emissores sem issuerId, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → demais regras da validação estrita (400) → regras (422) '
   + '→ preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO, CSC_AUSENTE; antes das regras só quando falta o crt, que as regras leem) '
   + '→ XML montado e conferido (422 DOCUMENTO_EXCEDE_TAMANHO_MAXIMO acima de 500 KB, o limite da autoridade, com details.tamanhoBytes e details.limiteBytes; 422 XML_FORA_DO_ESQUEMA) → numeração → assinatura → TRANSMITTING → autoridade. '
   + '201 com status AUTHORIZED; TRANSMITTING/ERROR quando a autoridade não respondeu (consulte GET /{id} ou aguarde o webhook; não reemita). '
@@ -72,7 +72,7 @@ export function emitAction(model: Model, path: string): ActionSchema {
     openapi: {
       summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: { $ref: '#/components/schemas/Documento' }, components: { Documento: invoiceResponse },
       headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }],
-      // Validated by the handler after the issuer is resolved (lib/emission/pipeline.ts), documented from the same schema.
+      // Validated by the handler (lib/emission/pipeline.ts, in the order of services/emission/emit.ts), documented from the same schema.
       body: model === '55' ? nfeBodySchema : nfceBodySchema, requestExample: model === '55' ? NFE_REQUEST_EXAMPLE : NFCE_REQUEST_EXAMPLE,
     },
     async handler(this: EmissionSelf, ctx: Ctx) {

@@ -20,6 +20,7 @@ import type { OutcomeReporter } from './outcome-report.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';
+import { validateBeforeSelection } from '../../lib/emission/before-selection.js';
 import { respond, type EmissionAnswer } from './answer.js';
 import { continueBound, guarded, keyBinding } from './idempotent-retry.js';
 import { assistedTaxation, chainAfterInsert } from './assisted-taxation.js';
@@ -42,9 +43,11 @@ const random = () => randomInt(0, 100_000_000) / 100_000_000;
 const PROVISIONAL_NUMBER = 999_999_999;
 
 /**
- * One note, in the order of issue 7: resolve issuer → strict validation (400) → rules (422) →
- * preflight (422) → number → build/XSD/sign → CREATED → TRANSMITTING (committed) → authority →
- * outcome. Every refusal before numbering leaves the sequence untouched.
+ * One note, in the order of issue 7: unknown fields or a malformed issuerId (400) → resolve issuer →
+ * the rest of strict validation (400) → rules (422) → preflight (422) → number → build/XSD/sign →
+ * CREATED → TRANSMITTING (committed) → authority → outcome. Every refusal before numbering leaves
+ * the sequence untouched. The body is validated once, before the selection; which of its refusals
+ * answer before the selection is lib/emission/before-selection.ts.
  *
  * v1.issuer.forEmission resolves the issuer and reports its preflight in one call (mode 'report').
  * Its selection errors (400 several issuers / 404 other partner's / 403 test key on production)
@@ -69,10 +72,13 @@ export async function emitDocument(deps: EmissionDeps, req: EmissionRequest): Pr
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
 
+  // The body's unknown keys and a malformed issuerId answer before the issuer is selected; its
+  // other violations after the selection (lib/emission/before-selection.ts).
+  const validated = await validateBeforeSelection(() => pipeline.validate(req.model, req.body), req.body);
+  lap('validate');
   const { issuer, preflight, certificateFingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: req.model, keyKind: req.keyKind });
   lap('issuer');
-  const body = await pipeline.validate(req.model, req.body);
-  lap('validate');
+  const body = validated();
   // The rules read the issuer's regime (crt): without it they cannot be judged, so that refusal goes first.
   if (preflight && lacksRegime(preflight)) throw preflight;
   // resolverTributacao: classes and CSOSN filled in before the rules (services/emission/assisted-taxation.ts).

@@ -43,11 +43,18 @@ async function refusedWith(t: any, body: unknown, code: ErrorCode, details?: Rec
   t.is(await documents(), before, 'a refusal stored a document');
 }
 
-test.serial('without issuerId: 400 BAD_REQUEST before anything else (NFS-e always needs issuerId)', async (t) => {
+test.serial('without issuerId: 400 BAD_REQUEST before the rest of validation (NFS-e always needs issuerId); unknown fields are reported first, with it', async (t) => {
   const { issuerId: _omit, ...body } = aValidNfseBody();
-  const res = await post({ ...body, campoInexistente: 1 });
+  const res = await post({ ...body, servico: { ...body.servico, valorServicos: 1.005 } });
   t.is(res.status, 400);
   t.deepEqual(res.body, envelope(res, 400, 'BAD_REQUEST', 'informe issuerId: NFS-e exige issuerId'));
+  // Unknown keys are the body's alone (API.md, Emission rules 1): reported without waiting for an issuerId.
+  const unknown = await post({ ...body, campoInexistente: 1 });
+  t.deepEqual(unknown.body, envelope(unknown, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', {
+    errors: [{ field: 'issuerId', message: "O campo 'issuerId' é obrigatório." }, { field: 'campoInexistente', message: unknown.body.error.errors?.[1]?.message }],
+    details: { camposDesconhecidos: [{ campo: 'campoInexistente', caminho: 'campoInexistente', objeto: '' }] },
+  }));
+  t.regex(unknown.body.error.errors[1].message, /^Campo desconhecido 'campoInexistente'\. Campos aceitos: issuerId, /);
 });
 
 test.serial('an issuerId of nobody answers 404 NOT_FOUND', async (t) => {

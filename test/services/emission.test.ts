@@ -177,19 +177,89 @@ test.serial('order of work: selection → validation (400) → rules (422) → p
   assertEnvelope(t, csc, envelope(422, 'CSC_AUSENTE', 'NFC-e exige csc e cscId cadastrados no emissor.', '/v1/nfce'));
   t.is(await nextNumber(issuer.id, '65'), 1);
 
-  // Selection errors come before validation: several issuers, and a test key against production.
+  // Selection errors come before the body's other violations (size, format): several issuers, and a
+  // test key against production. Unknown fields answer before selection (next test).
   world.addIssuer(p.partnerId);
-  const several = await stack.request('POST', '/v1/nfe', { body: nota({ valorTotal: 1 }), headers: p.headers });
+  const several = await stack.request('POST', '/v1/nfe', { body: nota({ serie: -1 }), headers: p.headers });
   assertEnvelope(t, several, envelope(400, 'BAD_REQUEST', 'informe issuerId: sua conta tem 2 emissores', '/v1/nfe'));
   const q = partner('test');
   const production = world.addIssuer(q.partnerId, { ambienteFiscal: 1 }, { certificate: false });
-  const forbidden = await stack.request('POST', '/v1/nfe', { body: nota({ ...twoCfops, valorTotal: 1 }), headers: q.headers });
+  const forbidden = await stack.request('POST', '/v1/nfe', { body: nota({ ...twoCfops, serie: -1 }), headers: q.headers });
   t.is(forbidden.status, 403);
   t.is(forbidden.body.error.type, 'https://errors.test/CHAVE_TESTE_EMISSOR_PRODUCAO');
   t.is(await nextNumber(production.id), 1);
 
   t.is(world.authorizeCalls.length, calls);
   t.is(Number((await stack.knex('emission.documents').where({ issuer_id: issuer.id }).count('* as n'))[0]!.n), 1);
+});
+
+test.serial('unknown fields answer 400 before the issuer is selected: without issuerId among several issuers, and with a test key on production', async (t) => {
+  const p = partner();
+  const issuers = [world.addIssuer(p.partnerId), world.addIssuer(p.partnerId), world.addIssuer(p.partnerId)];
+  const unknown = (path: string, accepted: string) => envelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', path, {
+    errors: [
+      { field: 'items[0].icms', message: "Campo desconhecido 'icms' em 'items[0]'. Campos aceitos: codigo, descricao, ncm, cfop, unidade, quantidade, valorUnitario." },
+      { field: 'valorTotal', message: `Campo desconhecido 'valorTotal'. Campos aceitos: ${accepted}.` },
+    ],
+    details: { camposDesconhecidos: [{ campo: 'icms', caminho: 'items[0].icms', objeto: 'items[0]' }, { campo: 'valorTotal', caminho: 'valorTotal', objeto: '' }] },
+  });
+  const body = nota({ valorTotal: 1, items: [{ codigo: 'A', descricao: 'A', cfop: '5102', quantidade: 1, valorUnitario: 1, icms: {} }] });
+  assertEnvelope(t, await stack.request('POST', '/v1/nfe', { body, headers: p.headers }), unknown('/v1/nfe', 'issuerId, naturezaOperacao, serie, numero, items, pagamentos'));
+  assertEnvelope(t, await stack.request('POST', '/v1/nfce', { body, headers: p.headers }),
+    unknown('/v1/nfce', 'issuerId, naturezaOperacao, serie, numero, items, pagamentos, contingencia, justificativaContingencia, destCPF'));
+  // The same answer whichever issuer the body names: the refusal is the body's alone.
+  assertEnvelope(t, await stack.request('POST', '/v1/nfe', { body: { ...body, issuerId: issuers[1]!.id }, headers: p.headers }), unknown('/v1/nfe', 'issuerId, naturezaOperacao, serie, numero, items, pagamentos'));
+  const q = partner('test');
+  const production = world.addIssuer(q.partnerId, { ambienteFiscal: 1 });
+  assertEnvelope(t, await stack.request('POST', '/v1/nfe', { body: { ...body, issuerId: production.id }, headers: q.headers }), unknown('/v1/nfe', 'issuerId, naturezaOperacao, serie, numero, items, pagamentos'));
+  // Batch intake: all-or-nothing, paths under notas[i], nothing queued.
+  const batch = await stack.request('POST', '/v1/nfe/batch', { body: { notas: [nota(), nota({ valorTotal: 1 })] }, headers: p.headers });
+  assertEnvelope(t, batch, envelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', '/v1/nfe/batch', {
+    errors: [{ field: 'notas[1].valorTotal', message: "Campo desconhecido 'notas[1].valorTotal'. Campos aceitos: issuerId, naturezaOperacao, serie, numero, items, pagamentos." }],
+    details: { camposDesconhecidos: [{ campo: 'valorTotal', caminho: 'notas[1].valorTotal', objeto: 'notas[1]' }] },
+  }));
+  t.is(Number((await stack.knex('emission.batches').where({ partner_id: p.partnerId }).count('* as n'))[0]!.n), 0);
+  for (const i of [...issuers, production]) t.is(await nextNumber(i.id), 1);
+});
+
+test.serial('an issuerId that is not a UUID answers 400 VALIDATION_ERROR naming it, before the issuer lookup; every UUID form is looked up', async (t) => {
+  const p = partner();
+  world.addIssuer(p.partnerId);
+  const notUuid = (path: string, field = 'issuerId') => envelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', path, {
+    errors: [{ field, message: `O campo '${field}' deve ser um UUID.` }],
+  });
+  for (const path of ['/v1/nfe', '/v1/nfce']) {
+    assertEnvelope(t, await stack.request('POST', path, { body: nota({ issuerId: 'abc' }), headers: p.headers }), notUuid(path));
+    // A UUID with a stray character is no UUID either.
+    assertEnvelope(t, await stack.request('POST', path, { body: nota({ issuerId: `${randomUUID()}x` }), headers: p.headers }), notUuid(path));
+  }
+  const batch = await stack.request('POST', '/v1/nfe/batch', { body: { notas: [nota(), nota({ issuerId: 'abc' })] }, headers: p.headers });
+  assertEnvelope(t, batch, notUuid('/v1/nfe/batch', 'notas[1].issuerId'));
+  // Well-formed ids of nobody (v4 in upper case, v7, nil, max) are looked up: 404, as another partner's.
+  for (const id of [randomUUID().toUpperCase(), '01890a5d-ac96-774b-bcce-b302099a8057', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff']) {
+    assertEnvelope(t, await stack.request('POST', '/v1/nfe', { body: nota({ issuerId: id }), headers: p.headers }), envelope(404, 'NOT_FOUND', 'Emissor não encontrado.', '/v1/nfe'));
+  }
+});
+
+test.serial('a JSON "__proto__" key is an unknown field like any other, and no prototype takes it', async (t) => {
+  const p = partner();
+  const issuer = world.addIssuer(p.partnerId);
+  const body = JSON.parse(`{"__proto__":{"polluted":1},${JSON.stringify(nota()).slice(1)}`);
+  for (const path of ['/v1/nfe', '/v1/nfce']) {
+    const res = await stack.request('POST', path, { body, headers: p.headers });
+    assertEnvelope(t, res, envelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', path, {
+      errors: [{ field: '__proto__', message: res.body.error.errors?.[0]?.message }],
+      details: { camposDesconhecidos: [{ campo: '__proto__', caminho: '__proto__', objeto: '' }] },
+    }));
+    t.regex(res.body.error.errors[0].message, /^Campo desconhecido '__proto__'\. Campos aceitos: issuerId, /);
+  }
+  const batch = await stack.request('POST', '/v1/nfe/batch', { body: JSON.parse(`{"__proto__":{"polluted":1},"notas":[${JSON.stringify(nota())}]}`), headers: p.headers });
+  assertEnvelope(t, batch, envelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', '/v1/nfe/batch', {
+    errors: [{ field: '__proto__', message: "Campo desconhecido '__proto__'. Campos aceitos: notas." }],
+    details: { camposDesconhecidos: [{ campo: '__proto__', caminho: '__proto__', objeto: '' }] },
+  }));
+  t.is(({} as any).polluted, undefined);
+  t.is(await nextNumber(issuer.id), 1);
 });
 
 test.serial('an incomplete issuer record: the rules answer first, unless the regime (crt) they read is the missing field', async (t) => {

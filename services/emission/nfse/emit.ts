@@ -13,6 +13,7 @@ import { issuerWithPreflight, signingMaterial } from '../ports.js';
 import { municipalityAdherence } from './sefin-ports.js';
 import { reconcileNfse, sefinTarget, transmitNfse, type NfseTransmitDeps } from './transmit.js';
 import { bodyFingerprint } from '../../../lib/idempotency/fingerprint.js';
+import { validateBeforeSelection } from '../../../lib/emission/before-selection.js';
 import { carryOnBound, guarded, keyBinding, type Bound } from '../idempotent-retry.js';
 import { checkAssistedTaxationGate } from '../assisted-taxation.js';
 import { inFlightPlace, numberInSlot } from '../numbering-slots.js';
@@ -42,11 +43,12 @@ export interface NfseRequest {
 const VER_APLIC = `fiscal-api ${API_VERSION}`;
 
 /**
- * One DPS, in the order of issue 16: issuer (400 without issuerId, 404, 403) → strict validation
- * (400) → rules 2-10 (422) → preflight (422: certificate, inscrição municipal, address) →
- * municipality adherence (422 when confirmed nao_aderente) → the DPS built and XSD-checked with a
- * provisional nDPS (XML_FORA_DO_ESQUEMA before any number is taken: lib/nfse/document.ts draftDps)
- * → one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO beyond the bound, before any
+ * One DPS, in the order of issue 16: unknown fields or a malformed issuerId (400, validated once
+ * before the selection: lib/emission/before-selection.ts) → issuer (400 without issuerId, 404,
+ * 403) → the rest of strict validation (400) → rules 2-10 (422) → preflight (422: certificate,
+ * inscrição municipal, address) → municipality adherence (422 when confirmed nao_aderente) → the
+ * DPS built and XSD-checked with a provisional nDPS (XML_FORA_DO_ESQUEMA before any number is
+ * taken: lib/nfse/document.ts draftDps) → one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO beyond the bound, before any
  * nDPS) → nDPS under the sequence row lock (with the DPS of its série that waited with it), written
  * into the draft and signed in the same transaction and committed already TRANSMITTING with idDps
  * → Sefin → outcome with its webhook in the outbox.
@@ -66,8 +68,10 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
 
   const sent = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   const issuerId = typeof sent.issuerId === 'string' && sent.issuerId ? sent.issuerId : undefined;
+  // Unknown keys and a malformed issuerId answer before the selection (lib/emission/before-selection.ts).
+  const validated = await validateBeforeSelection(() => validateNfseBody(req.body), req.body);
   const { issuer, preflight, certificateFingerprint } = await issuerWithPreflight(deps.calls, { partnerId: req.partnerId, issuerId, model: 'NFSe', keyKind: req.keyKind });
-  const body = validateNfseBody(req.body);
+  const body = validated();
   // resolverTributacao (rule 10) is the assisted-taxation module: gated like goods, before the rules read the issuer record.
   if (body.resolverTributacao === true) await checkAssistedTaxationGate(deps.calls, req.partnerId, issuer);
   // The rules read the issuer's regime (crt → opSimpNac, rule 7): without it that refusal goes first.

@@ -75,7 +75,7 @@ export const NFSE_RESPONSE_EXAMPLE = {
   },
 };
 
-export const NFSE_EMIT_DESCRIPTION = 'Ordem: emissor (issuerId obrigatório: 400 sem ele, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → validação estrita (400) '
+export const NFSE_EMIT_DESCRIPTION = 'Ordem: campos desconhecidos ou issuerId que não é UUID (400 VALIDATION_ERROR, com qualquer emissor ou sem issuerId) → emissor (issuerId obrigatório: 400 sem ele, 404 de outro parceiro, 403 ek_test_ com emissor em produção) → demais regras da validação estrita (400) '
   + '→ regras 2-10 da NFS-e (422) → preflight (422 CERTIFICADO_AUSENTE, CADASTRO_EMISSOR_INCOMPLETO com camposFaltando[], incluindo inscricaoMunicipal) '
   + '→ adesão do município emissor (422 MUNICIPIO_NAO_ADERENTE_PADRAO_NACIONAL quando já confirmado nao_aderente) → DPS 1.01 montada e validada no XSD '
   + '→ vez na numeração do emissor (rajadas de um mesmo emissor esperam, sem afetar outros emissores; só em sobrecarga real: 503 EMISSOR_SOBRECARREGADO '

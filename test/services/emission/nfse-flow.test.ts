@@ -250,6 +250,77 @@ test.serial('POST /v1/fiscal/resolve-servico resolves from the issuer activity w
   }));
 });
 
+test.serial('POST /v1/nfse: unknown fields and a malformed issuerId answer 400 VALIDATION_ERROR before the issuer is selected; nothing stored', async (t) => {
+  const documents = async () => Number((await stack.knex('emission.nfse_documents').count('* as n'))[0]!.n);
+  const before = await documents();
+  const { issuerId: _omit, ...withoutIssuer } = aValidNfseBody();
+  // Without issuerId (which NFS-e requires), the unknown field is reported with the missing issuerId at once.
+  const unknown = await post({ ...withoutIssuer, campoInexistente: 1 });
+  t.is(unknown.status, 400, unknown.text);
+  t.deepEqual(unknown.body, envelope(unknown, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', {
+    errors: [
+      { field: 'issuerId', message: "O campo 'issuerId' é obrigatório." },
+      { field: 'campoInexistente', message: unknown.body.error.errors?.[1]?.message },
+    ],
+    details: { camposDesconhecidos: [{ campo: 'campoInexistente', caminho: 'campoInexistente', objeto: '' }] },
+  }));
+  t.regex(unknown.body.error.errors[1].message, /^Campo desconhecido 'campoInexistente'\. Campos aceitos: issuerId, /);
+  t.is(unknown.body.error.instance, '/v1/nfse');
+  // Without it and nothing else wrong, the selection's own 400.
+  const missing = await post(withoutIssuer);
+  t.deepEqual(missing.body, envelope(missing, 400, 'BAD_REQUEST', 'informe issuerId: NFS-e exige issuerId'));
+  const malformed = await post(aValidNfseBody({ issuerId: 'abc' }));
+  t.deepEqual(malformed.body, envelope(malformed, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', {
+    errors: [{ field: 'issuerId', message: "O campo 'issuerId' deve ser um UUID." }],
+  }));
+  t.is(malformed.status, 400);
+  t.is(await documents(), before);
+});
+
+test.serial('POST /v1/nfse: a JSON "__proto__" key is one more unknown key, and no prototype takes it', async (t) => {
+  const documents = async () => Number((await stack.knex('emission.nfse_documents').count('* as n'))[0]!.n);
+  const before = await documents();
+  const proto = await post(JSON.parse(`{"__proto__":{"polluted":1},${JSON.stringify(aValidNfseBody({ issuerId })).slice(1)}`));
+  t.deepEqual(proto.body, envelope(proto, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', {
+    errors: [{ field: '__proto__', message: proto.body.error.errors?.[0]?.message }],
+    details: { camposDesconhecidos: [{ campo: '__proto__', caminho: '__proto__', objeto: '' }] },
+  }));
+  t.regex(proto.body.error.errors[0].message, /^Campo desconhecido '__proto__'\. Campos aceitos: issuerId, /);
+  t.is(({} as any).polluted, undefined);
+  t.is(await documents(), before);
+});
+
+test.serial('POST /v1/fiscal/resolve-servico: issuerId is any UUID of versions 1-8, nil or max (404 when nobody has it), anything else 400; the OpenAPI pattern says so', async (t) => {
+  const resolve = (body: unknown) => stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body });
+  for (const id of ['ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', '00000000-0000-0000-0000-000000000000', '01890a5d-ac96-874b-bcce-b302099a8057']) {
+    const res = await resolve({ issuerId: id });
+    t.is(res.status, 404, id);
+    t.deepEqual(res.body, envelope(res, 404, 'NOT_FOUND', 'Emissor não encontrado.'), id);
+    t.is(res.body.error.instance, '/v1/fiscal/resolve-servico');
+  }
+  // Not a UUID, one hex digit off the max UUID, version 9, version 4 without the RFC variant.
+  for (const id of ['abc', 'ffffffff-ffff-ffff-ffff-fffffffffff0', '01890a5d-ac96-974b-bcce-b302099a8057', '01890a5d-ac96-474b-ccce-b302099a8057']) {
+    const res = await resolve({ issuerId: id });
+    t.is(res.status, 400, id);
+    t.deepEqual(res.body, envelope(res, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', { errors: [{ field: 'issuerId', message: "O campo 'issuerId' deve ser um UUID." }] }), id);
+    t.is(res.body.error.instance, '/v1/fiscal/resolve-servico');
+  }
+  const proto = await resolve(JSON.parse(`{"__proto__":{"polluted":1},"issuerId":"${issuerId}"}`));
+  t.deepEqual(proto.body, envelope(proto, 400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', {
+    errors: [{ field: '__proto__', message: proto.body.error.errors?.[0]?.message }],
+    details: { camposDesconhecidos: [{ campo: '__proto__', caminho: '__proto__', objeto: '' }] },
+  }));
+  t.regex(proto.body.error.errors[0].message, /^Campo desconhecido '__proto__'\. Campos aceitos: issuerId, lc116, municipio, valor, dataEmissao\.$/);
+  t.is(({} as any).polluted, undefined);
+
+  const doc = (await stack.request('GET', '/api-docs-json')).body;
+  const schema = (doc.paths ?? doc.data?.paths)['/v1/fiscal/resolve-servico'].post.requestBody.content['application/json'].schema.properties.issuerId;
+  t.like(schema, { type: 'string', format: 'uuid' });
+  const pattern = new RegExp(schema.pattern);
+  t.true(['ffffffff-ffff-ffff-ffff-ffffffffffff', '00000000-0000-0000-0000-000000000000', issuerId].every((id) => pattern.test(id)));
+  t.false(['abc', '01890a5d-ac96-974b-bcce-b302099a8057'].some((id) => pattern.test(id)));
+});
+
 test.serial('POST /v1/fiscal/resolve-servico is assisted taxation: an issuer without fiscalBrainEnabled answers 403, even on a plan with fiscalBrain', async (t) => {
   const res = await stack.request('POST', '/v1/fiscal/resolve-servico', { headers, body: { issuerId } });
   assertEnvelope(t, res, 403, 'TRIBUTACAO_ASSISTIDA_INDISPONIVEL', 'Tributação assistida (resolverTributacao) exige plano com fiscalBrain e o emissor com fiscalBrainEnabled.', { plano: 'SCALE', planoIncluiFiscalBrain: true, fiscalBrainEnabled: false }, '/v1/fiscal/resolve-servico');
