@@ -7,6 +7,7 @@ import { buildDanfeView, type DanfeCartaCorrecao } from '../../lib/danfe/view-mo
 import type { EmissionDeps } from './deps.js';
 import type { FiscalEventStore } from './event-store.js';
 import { ownDocument, type PrintFormat } from './queries.js';
+import type { Reader } from './reader.js';
 
 type Deps = Pick<EmissionDeps, 'store'> & { events: FiscalEventStore };
 
@@ -17,8 +18,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * nfeProc: own document and event (404, as the event XML route), then lib/danfe/dacce-source.ts
  * (409 EVENTO_SEM_DACCE for another event type, 409 CONFLICT before registration).
  */
-export async function eventDacce(deps: Deps, partnerId: string, id: unknown, eventId: unknown, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
-  const doc = await ownDocument(deps.store, partnerId, '55', id);
+export async function eventDacce(deps: Deps, reader: Reader, id: unknown, eventId: unknown, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+  const doc = await ownDocument(deps.store, reader, '55', id);
   const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
   const xml = checkDacceSource(event, event.type === 'carta-correcao' && event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null);

@@ -12,6 +12,7 @@ import { listDescription, listParams, listDocuments, ownDocument, downloadXml, p
 import { contingencyResponseProperties, contingencyDescription } from './contingency-openapi.js';
 import { nfceBodySchema, nfeBodySchema } from '../../lib/nfe/schema.js';
 import { NFCE_REQUEST_EXAMPLE, NFE_REQUEST_EXAMPLE } from './openapi-examples.js';
+import { readerOf } from './reader.js';
 
 /**
  * The per-model document actions of the emission service (emit, list, get, XML, DANFE), one
@@ -91,7 +92,7 @@ export function listAction(model: Model, path: string): ActionSchema {
     params: listParams,
     openapi: { summary: `Lista ${model === '55' ? 'NF-e' : 'NFC-e'}`, description: listDescription, tags: ['documentos'] },
     async handler(this: EmissionSelf, ctx: Ctx<ListQuery>) {
-      return listDocuments(this.store, partnerOf(ctx).partnerId, model, ctx.params);
+      return listDocuments(this.store, readerOf(ctx), model, ctx.params);
     },
   };
 }
@@ -102,7 +103,7 @@ export function getAction(model: Model, path: string): ActionSchema {
     params: { id: 'string' },
     openapi: { summary: `Consulta ${model === '55' ? 'NF-e' : 'NFC-e'} (use após timeout, em vez de reemitir)`, tags: ['documentos'] },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
-      return detailView(await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id));
+      return detailView(await ownDocument(this.store, readerOf(ctx), model, ctx.params.id));
     },
   };
 }
@@ -114,7 +115,7 @@ export function xmlAction(model: Model, path: string): ActionSchema {
     raw: true,
     openapi: { summary: 'XML do documento: nfeProc de nota autorizada ou cancelada, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
-      const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
+      const doc = await ownDocument(this.store, readerOf(ctx), model, ctx.params.id);
       const { xml, filename } = await downloadXml(this.store, doc);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
@@ -140,7 +141,7 @@ export function printableAction(model: Model, path: string, format: PrintFormat)
       description: printableDescription, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
     },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; cartaCorrecao?: boolean }>) {
-      const doc = await ownDocument(this.store, partnerOf(ctx).partnerId, model, ctx.params.id);
+      const doc = await ownDocument(this.store, readerOf(ctx), model, ctx.params.id);
       const cartaCorrecao = model === '55' && ctx.params.cartaCorrecao ? await lastCartaCorrecao(this.eventDeps(ctx), doc.id) : undefined;
       // Only the NF-e DANFE has the emitter block that carries the issuer's logo.
       const logo = model === '55' ? await ctx.call<DanfeLogo | null, { partnerId: string; issuerId: string }>('v1.issuer.logoForPrint', { partnerId: doc.partnerId, issuerId: doc.issuerId }) : null;

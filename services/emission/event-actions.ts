@@ -10,6 +10,7 @@ import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
 import { cancelDocument, correctDocument, eventXml, listEvents } from './fiscal-events.js';
 import { eventDacce } from './dacce.js';
 import { inutilizacaoParams, inutilizacaoXml, inutilize, listInutilizacaoParams, listInutilizacoes, type InutilizacaoBody } from './inutilizacao.js';
+import { readerOf } from './reader.js';
 
 /**
  * REST actions of the events after authorization and of the inutilização (README, "Cancellation,
@@ -88,7 +89,7 @@ export function eventsAction(model: Model, path: string): ActionSchema {
     params: { id: 'string' },
     openapi: { summary: `Eventos da ${label(model)} (cancelamento, carta-correcao), mais antigos primeiro`, tags: ['eventos'], response: { type: 'object', properties: { items: { type: 'array', items: eventResponse } } } },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
-      return listEvents(this.eventDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id);
+      return listEvents(this.eventDeps(ctx), readerOf(ctx), model, ctx.params.id);
     },
   };
 }
@@ -100,7 +101,7 @@ export function eventXmlAction(model: Model, path: string): ActionSchema {
     raw: true,
     openapi: { summary: 'procEventoNFe de um evento registrado (409 antes do registro)', tags: ['eventos'], responseContentType: 'application/xml' },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
-      const { xml, filename } = await eventXml(this.eventDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id, ctx.params.eventId);
+      const { xml, filename } = await eventXml(this.eventDeps(ctx), readerOf(ctx), model, ctx.params.id, ctx.params.eventId);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
       return xml;
@@ -120,7 +121,7 @@ export function dacceAction(format: 'pdf' | 'html'): ActionSchema {
         + 'Evento que não é carta de correção: 409 EVENTO_SEM_DACCE (details.tipo). Carta ainda não registrada: 409 CONFLICT (details.status). PDF como anexo (<chave>-110110-<seq>-dacce.pdf); HTML inline.',
     },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
-      const out = await eventDacce(this.eventDeps(ctx), partnerOf(ctx).partnerId, ctx.params.id, ctx.params.eventId, format);
+      const out = await eventDacce(this.eventDeps(ctx), readerOf(ctx), ctx.params.id, ctx.params.eventId, format);
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
       return out.body;

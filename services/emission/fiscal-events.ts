@@ -10,6 +10,7 @@ import type { EmissionDeps } from './deps.js';
 import type { FiscalEventStore } from './event-store.js';
 import { consult, issuerWithPreflight, sendEvent } from './ports.js';
 import { ownDocument } from './queries.js';
+import type { Reader } from './reader.js';
 
 /**
  * Cancellation and CC-e of a stored document: own document (404) → state (422) → issuer and its
@@ -30,7 +31,8 @@ export interface EventRequest {
 type Deps = Pick<EmissionDeps, 'store' | 'calls'> & { events: FiscalEventStore };
 
 export async function requestEvent(deps: Deps, req: EventRequest): Promise<{ event: FiscalEventRecord; doc: DocumentRecord }> {
-  const found = await ownDocument(deps.store, req.partnerId, req.model, req.id);
+  // A write: the issuer's own test-key rule judges it (requestEvent's issuer check), not the reader's.
+  const found = await ownDocument(deps.store, { partnerId: req.partnerId }, req.model, req.id);
   if (req.type === 'cancelamento' && found.status === 'CANCELADA') {
     const done = await deps.events.registeredCancellation(found.id);
     if (done) return { event: done, doc: found };
@@ -77,16 +79,16 @@ export async function correctDocument(deps: Deps, req: Omit<EventRequest, 'type'
   return eventView(event, doc);
 }
 
-export async function listEvents(deps: Deps, partnerId: string, model: Model, id: unknown) {
-  const doc = await ownDocument(deps.store, partnerId, model, id);
+export async function listEvents(deps: Deps, reader: Reader, model: Model, id: unknown) {
+  const doc = await ownDocument(deps.store, reader, model, id);
   return { items: (await deps.events.list(doc.id)).map((e) => eventView(e, doc)) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** procEventoNFe of a registered event of the caller's document. */
-export async function eventXml(deps: Deps, partnerId: string, model: Model, id: unknown, eventId: unknown): Promise<{ xml: string; filename: string }> {
-  const doc = await ownDocument(deps.store, partnerId, model, id);
+export async function eventXml(deps: Deps, reader: Reader, model: Model, id: unknown, eventId: unknown): Promise<{ xml: string; filename: string }> {
+  const doc = await ownDocument(deps.store, reader, model, id);
   const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
   const xml = event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null;

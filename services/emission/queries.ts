@@ -11,6 +11,7 @@ import { renderNfeHtml } from '../../lib/danfe/nfe-html.js';
 import { renderNfePdf } from '../../lib/danfe/nfe-pdf.js';
 import { renderNfceHtml } from '../../lib/danfe/nfce-html.js';
 import { renderNfcePdf } from '../../lib/danfe/nfce-pdf.js';
+import { checkReadable, listedEnvironment, type Reader } from './reader.js';
 
 /** Query of GET /v1/nfe and /v1/nfce (API.md, Endpoints > Documents; pagination is this service's design). */
 export const listParams = {
@@ -27,7 +28,9 @@ export const listParams = {
 } as const;
 
 export const listDescription = 'Mais recentes primeiro. Paginação por cursor: `nextCursor` da resposta vai em `cursor` da próxima chamada; null na última página. '
-  + '`status` e `situacao` não combinam (400). Itens de `situacao=indeterminada` trazem situacao, accessKey, status bruto, updatedAt, proximaVerificacaoEm e motivo.';
+  + '`status` e `situacao` não combinam (400). Itens de `situacao=indeterminada` trazem situacao, accessKey, status bruto, updatedAt, proximaVerificacaoEm e motivo. '
+  + 'Uma chave ek_test_ lista só documentos emitidos em homologação, ou os de um emissor sandbox nomeado em issuerId; nomear um emissor em produção não sandbox responde 403 '
+  + 'CHAVE_TESTE_EMISSOR_PRODUCAO, como a leitura de um documento que ele emitiu em produção (consulta, XML, DANFE, eventos).';
 
 export interface ListQuery {
   status?: DocumentStatus;
@@ -41,13 +44,15 @@ export interface ListQuery {
   cursor?: string;
 }
 
-export async function listDocuments(store: DocumentStore, partnerId: string, model: Model, q: ListQuery) {
+export async function listDocuments(store: DocumentStore, reader: Reader, model: Model, q: ListQuery) {
   if (q.status && q.situacao) {
     throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'situacao', message: "Os filtros 'status' e 'situacao' não podem ser combinados." }] });
   }
   const limit = q.limit ?? 50;
+  const environment = await listedEnvironment(reader, q.issuerId);
   const rows = await store.list({
-    partnerId, model, limit: limit + 1,
+    partnerId: reader.partnerId, model, limit: limit + 1,
+    ...(environment ? { environment } : {}),
     ...(q.status ? { status: q.status } : {}),
     ...(q.situacao ? { indeterminate: true } : {}),
     ...(q.issuerId ? { issuerId: q.issuerId } : {}),
@@ -68,9 +73,10 @@ export async function listDocuments(store: DocumentStore, partnerId: string, mod
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's document of this model, or 404 (another partner's id is indistinguishable from none). */
-export async function ownDocument(store: DocumentStore, partnerId: string, model: Model, id: unknown): Promise<DocumentRecord> {
+export async function ownDocument(store: DocumentStore, reader: Reader, model: Model, id: unknown): Promise<DocumentRecord> {
   const doc = typeof id === 'string' && UUID.test(id) ? await store.get(id) : undefined;
-  if (!doc || doc.partnerId !== partnerId || doc.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Documento não encontrado.');
+  if (!doc || doc.partnerId !== reader.partnerId || doc.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Documento não encontrado.');
+  await checkReadable(reader, doc);
   return doc;
 }
 

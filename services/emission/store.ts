@@ -260,6 +260,7 @@ export class DocumentStore {
     if (f.status) q.where({ status: f.status });
     if (f.indeterminate) q.whereIn('status', [...OPEN_STATUSES]);
     if (f.issuerId) q.where({ issuer_id: f.issuerId });
+    if (f.environment) q.where({ environment: f.environment });
     if (f.number !== undefined) q.where({ number: f.number });
     if (f.series !== undefined) q.where({ series: f.series });
     if (f.from) q.where('created_at', '>=', f.from);
@@ -302,6 +303,8 @@ export interface ListFilter {
   status?: DocumentStatus;
   indeterminate?: boolean;
   issuerId?: string;
+  /** tpAmb: what an ek_test_ key lists (services/emission/reader.ts). */
+  environment?: 1 | 2;
   number?: number;
   series?: number;
   from?: Date;

@@ -162,6 +162,14 @@ export class EmissionWorld {
           }
           return { issuer: s, preflight: refusal && { type: refusal.type, data: refusal.data ?? null, message: refusal.message } };
         },
+        /** As the real v1.issuer.resolve: the partner's issuer and the test-key rule (services/emission/reader.ts). */
+        resolve(ctx: any) {
+          const entry = world.issuers.get(ctx.params.issuerId);
+          if (!entry || entry.snapshot.partnerId !== ctx.params.partnerId) throw new DomainError('NOT_FOUND', undefined, 'Emissor não encontrado.');
+          const s = entry.snapshot;
+          if (ctx.params.keyKind === 'test' && s.ambienteFiscal === 1 && !s.sandbox) throw new DomainError('CHAVE_TESTE_EMISSOR_PRODUCAO');
+          return { issuerId: s.id, cnpj: s.cnpj, ambienteFiscal: s.ambienteFiscal, sandbox: s.sandbox };
+        },
         signingMaterial(ctx: any): SigningMaterial {
           const entry = world.issuers.get(ctx.params.issuerId);
           if (!entry?.certificate) throw new DomainError('CERTIFICADO_AUSENTE');

@@ -17,6 +17,7 @@ import { cancelNfse, reconcileCancellation } from './cancel.js';
 import { resolveServicoAction } from './resolve-servico.js';
 import type { Bulkhead } from '../../shared/bulkhead.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
+import { readerOf } from '../reader.js';
 
 /**
  * The NFS-e routes of the emission service (issue 16), spread into its `actions`. Handlers wire
@@ -63,7 +64,7 @@ function danfseAction(format: 'pdf' | 'html') {
         + 'Outros status: 409 DOCUMENTO_SEM_DANFE (details.status).',
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
-      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       const out = await danfse(this.nfse, doc, format);
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
@@ -112,7 +113,7 @@ export const nfseActions = {
         + '`situacao=indeterminada`: DPS numeradas sem resultado final (CREATED, TRANSMITTING, ERROR), com idDps, status bruto, updatedAt, proximaVerificacaoEm e motivo.',
     },
     async handler(this: NfseService, ctx: Ctx<NfseListQuery>) {
-      return listNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params);
+      return listNfse(this.nfse, readerOf(ctx), ctx.params);
     },
   },
 
@@ -124,7 +125,7 @@ export const nfseActions = {
       responseExample: { ...NFSE_RESPONSE_EXAMPLE, ambiente: 2, situacao: null, authorizedAt: '2026-11-22T20:40:01.000Z', canceladaEm: null, erros: null, motivo: null, proximaVerificacaoEm: null, updatedAt: '2026-11-22T20:40:01.000Z' },
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
-      return nfseDetailView(await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id));
+      return nfseDetailView(await ownNfse(this.nfse, readerOf(ctx), ctx.params.id));
     },
   },
 
@@ -134,7 +135,7 @@ export const nfseActions = {
     raw: true,
     openapi: { summary: 'XML da NFS-e autorizada (ou cancelada), ou a DPS assinada de uma rejeição; outros status 409', tags: ['documentos'], responseContentType: 'application/xml' },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
-      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       const { xml, filename } = await nfseXml(this.nfse, doc);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
       ctx.meta.$responseHeaders = { 'Content-Disposition': `attachment; filename="${filename}"` };
@@ -152,7 +153,7 @@ export const nfseActions = {
       responseExample: { ...NFSE_RESPONSE_EXAMPLE, ambiente: 2, situacao: null, authorizedAt: '2026-11-22T20:40:01.000Z', canceladaEm: null, erros: null, motivo: null, proximaVerificacaoEm: null, updatedAt: '2026-11-22T20:40:01.000Z' },
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
-      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       if (!isNfseOpen(doc.status)) return nfseDetailView(doc);
       const now = runtimeOf(this.broker).clock.now();
       if (isInFlight(doc, now)) throw transmissionInFlightError({ id: doc.id, status: doc.status, number: doc.nDps, series: doc.serie });
@@ -207,7 +208,7 @@ export const nfseActions = {
     raw: true,
     openapi: { summary: 'XML do evento de cancelamento registrado pela Sefin; 409 antes do registro', tags: ['eventos'], responseContentType: 'application/xml' },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
-      const doc = await ownNfse(this.nfse, partnerOf(ctx).partnerId, ctx.params.id);
+      const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       const ev = await this.nfseEvents.registered(doc.id);
       const xml = ev ? await this.nfseEvents.eventXml(ev.id) : null;
       if (!xml) throw new DomainError('CONFLICT', { status: doc.status }, 'Sem evento de cancelamento registrado para esta NFS-e.');

@@ -30,7 +30,8 @@ export type CancelDeps = NfseDeps & { events: NfseEventStore };
  * reconciliation round settles the uncertain ones on its own (reconcileCancellation).
  */
 export async function cancelNfse(deps: CancelDeps, req: CancelNfseRequest) {
-  const doc = await ownNfse(deps.nfse, req.partnerId, req.id);
+  // A write: the issuer's own test-key rule judges it, not the reader's.
+  const doc = await ownNfse(deps.nfse, { partnerId: req.partnerId }, req.id);
   if (doc.status === 'CANCELADA') {
     const done = await deps.events.registered(doc.id);
     if (done) return cancelView(done, doc);

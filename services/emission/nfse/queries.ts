@@ -7,6 +7,7 @@ import type { NfseStore } from './store.js';
 import { buildDanfseView } from '../../../lib/danfse/view-model.js';
 import { renderDanfseHtml } from '../../../lib/danfse/html.js';
 import { renderDanfsePdf } from '../../../lib/danfse/pdf.js';
+import { checkReadable, listedEnvironment, type Reader } from '../reader.js';
 
 /** Query of GET /v1/nfse (same conventions as GET /v1/nfe). */
 export const nfseListParams = {
@@ -30,13 +31,15 @@ export interface NfseListQuery {
   cursor?: string;
 }
 
-export async function listNfse(store: NfseStore, partnerId: string, q: NfseListQuery) {
+export async function listNfse(store: NfseStore, reader: Reader, q: NfseListQuery) {
   if (q.status && q.situacao) {
     throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'situacao', message: "Os filtros 'status' e 'situacao' não podem ser combinados." }] });
   }
   const limit = q.limit ?? 50;
+  const environment = await listedEnvironment(reader, q.issuerId);
   const rows = await store.list({
-    partnerId, limit: limit + 1,
+    partnerId: reader.partnerId, limit: limit + 1,
+    ...(environment ? { environment } : {}),
     ...(q.status ? { status: q.status } : {}),
     ...(q.situacao ? { indeterminate: true } : {}),
     ...(q.issuerId ? { issuerId: q.issuerId } : {}),
@@ -55,9 +58,10 @@ export async function listNfse(store: NfseStore, partnerId: string, q: NfseListQ
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's NFS-e, or 404 (another partner's id is indistinguishable from none). */
-export async function ownNfse(store: NfseStore, partnerId: string, id: unknown): Promise<NfseRecord> {
+export async function ownNfse(store: NfseStore, reader: Reader, id: unknown): Promise<NfseRecord> {
   const doc = typeof id === 'string' && UUID.test(id) ? await store.get(id) : undefined;
-  if (!doc || doc.partnerId !== partnerId) throw new DomainError('NOT_FOUND', undefined, 'NFS-e não encontrada.');
+  if (!doc || doc.partnerId !== reader.partnerId) throw new DomainError('NOT_FOUND', undefined, 'NFS-e não encontrada.');
+  await checkReadable(reader, doc);
   return doc;
 }
 

@@ -88,6 +88,8 @@ export interface NfseListFilter {
   status?: NfseStatus;
   indeterminate?: boolean;
   issuerId?: string;
+  /** tpAmb: what an ek_test_ key lists (services/emission/reader.ts). */
+  environment?: 1 | 2;
   nDps?: number;
   serie?: number;
   after?: { createdAt: Date; id: string };
@@ -283,6 +285,7 @@ export class NfseStore {
     if (f.status) q.where({ status: f.status });
     if (f.indeterminate) q.whereIn('status', [...NFSE_OPEN]);
     if (f.issuerId) q.where({ issuer_id: f.issuerId });
+    if (f.environment) q.where({ environment: f.environment });
     if (f.nDps !== undefined) q.where({ n_dps: f.nDps });
     if (f.serie !== undefined) q.where({ serie: f.serie });
     if (f.after) q.whereRaw('(created_at, id) < (?, ?)', [f.after.createdAt, f.after.id]);
