@@ -218,7 +218,7 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'DELETE /webhooks/dlq',
       refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: emptySchema,
-      openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { purged: { type: 'integer' } } } },
+      openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', required: ['purged'], properties: { purged: { type: 'integer', minimum: 0, description: 'Entregas mortas apagadas' } } } },
       async handler(this: Dispatcher, ctx: Ctx) {
         return { purged: await this.deliveries().purgeDead(partnerOf(ctx, true)) };
       },

@@ -41,9 +41,10 @@ async function open(config: Pick<AppConfig, 'databaseUrl' | 'pgliteDir'>): Promi
   }
   mkdirSync(config.pgliteDir, { recursive: true });
   claimPgliteDir(config.pgliteDir);
-  const { default: ClientPgLite } = await import('knex-pglite');
+  // Loaded only here: the Postgres mode never starts PGlite.
+  const { default: PgLiteClient } = await import('./pglite-client.js');
   const db = knexFactory({
-    client: ClientPgLite as unknown as typeof knexFactory.Client,
+    client: PgLiteClient as unknown as typeof knexFactory.Client,
     dialect: 'postgres',
     connection: { filename: config.pgliteDir } as Knex.StaticConnectionConfig,
     log: knexLog,
