@@ -9,12 +9,14 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Digits of a Brazilian phone with area code (DDD 11-99), or null when it is not one. */
+/**
+ * Digits of a Brazilian phone with area code (DDD 11-99), or null when it is not one. Only
+ * spaces, parentheses, `+`, `.` and `-` are formatting; every digit counts, a country code
+ * included: `+55 11 98765-4321` has 13 digits and is refused (API.md: 10 or 11 digits, otherwise 400).
+ */
 export function normalizeWhatsapp(raw: string): string | null {
   if (/[^\d\s()+.-]/.test(raw)) return null;
-  let digits = raw.replace(/\D/g, '');
-  // A leading +55 country code is formatting, not part of the number.
-  if (raw.trim().startsWith('+') && digits.startsWith('55') && digits.length > 11) digits = digits.slice(2);
+  const digits = raw.replace(/\D/g, '');
   if (!/^[1-9][1-9]\d{8,9}$/.test(digits)) return null;
   return digits;
 }

@@ -11,7 +11,7 @@ const JUSTIFICATIVA = { justificativa: 'Pedido cancelado pelo cliente antes do e
 const ISSUER_ID = '0b1f6f2e-5a39-4c8e-9d52-3b9f0f7a1c11';
 
 export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
-  'v1.auth.register': { name: 'Ana Souza', email: 'ana@softwarehouse.com.br', company: 'Software House Ltda', whatsapp: '+5511999990000', emits: ['NFE', 'NFCE'], volumePerMonth: 5000, erpStack: 'Node.js' },
+  'v1.auth.register': { name: 'Ana Souza', email: 'ana@softwarehouse.com.br', company: 'Software House Ltda', whatsapp: '(11) 99999-0000', emits: ['NFE', 'NFCE'], volumePerMonth: 5000, erpStack: 'Node.js' },
   'v1.auth.login': { email: 'dev@example.com', password: 'Senha-forte-123' },
   'v1.auth.refresh': { refreshToken: 'rt_4f1c2b…' },
   'v1.auth.logout': {},

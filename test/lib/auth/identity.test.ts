@@ -5,11 +5,11 @@ import { generateRecoveryCodes, hashRecoveryCode } from '../../../lib/auth/recov
 test('normalizeWhatsapp keeps 10 or 11 digits with area code, ignoring formatting', (t) => {
   t.is(normalizeWhatsapp('(11) 98765-4321'), '11987654321');
   t.is(normalizeWhatsapp('11 3456-7890'), '1134567890');
-  t.is(normalizeWhatsapp('+55 (21) 99876-5432'), '21998765432');
+  t.is(normalizeWhatsapp('+(21) 99876.5432'), '21998765432');
 });
 
-test('normalizeWhatsapp refuses short, long, letters and area codes with 0', (t) => {
-  for (const bad of ['98765-4321', '119876543210', '11-ABCD-4321', '(01) 98765-4321', '']) t.is(normalizeWhatsapp(bad), null, bad);
+test('normalizeWhatsapp refuses short, long (a +55 country code counts: 13 digits), letters and area codes with 0', (t) => {
+  for (const bad of ['98765-4321', '119876543210', '+55 11 98765-4321', '+55 (21) 3456-7890', '11-ABCD-4321', '(01) 98765-4321', '']) t.is(normalizeWhatsapp(bad), null, bad);
 });
 
 test('normalizeEmail lower-cases and trims; maskEmail hides the local part', (t) => {

@@ -15,7 +15,7 @@ test('register records an access request: 202 { message, requestId }, no account
   t.like(row, { email: 'maria@erp.com.br', whatsapp: '11987654321', status: 'PENDING' });
   t.is(await stack.knex('auth.users').where({ email: 'maria@erp.com.br' }).first(), undefined);
 
-  for (const whatsapp of ['98765-4321', '(11) 98765-43210', 'fale comigo']) {
+  for (const whatsapp of ['98765-4321', '(11) 98765-43210', '+55 11 98765-4321', 'fale comigo']) {
     const bad = await stack.request('POST', '/v1/auth/register', { body: { ...request, whatsapp } });
     assertError(t, bad, 400, 'VALIDATION_ERROR');
     t.deepEqual(bad.body.error.errors, [{ field: 'whatsapp', message: "O campo 'whatsapp' deve ter 10 ou 11 dígitos com DDD." }]);
