@@ -54,7 +54,7 @@ export const issuerFieldRules = {
   indDestPadrao: { type: 'enum', values: [0, 1], description: 'NFS-e: indDest padrão do grupo IBS/CBS (0 o tomador é o destinatário), usado por resolverTributacao' },
   regEspTribPadrao: { type: 'enum', values: [0, 1, 2, 3, 4, 5, 6, 9], description: 'NFS-e: regime especial de tributação padrão (regEspTrib; 0 nenhum), usado por resolverTributacao' },
   email: { type: 'string', min: 1, max: 80, pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, description: 'NFS-e: e-mail do prestador (prest/email da DPS)' },
-  pTotTribSNPadrao: { type: 'decimal', intDigits: 3, fracDigits: 2, min: 0, max: 100, description: 'Percentual aproximado de tributos do Simples' },
+  pTotTribSNPadrao: { type: 'decimal', intDigits: 2, fracDigits: 2, min: 0, description: 'Percentual aproximado de tributos do Simples (pTotTribSN da DPS: TSDec2V2, até 99,99)' },
   pTotTribSNCompetencia: { type: 'string', pattern: /^\d{4}-(0[1-9]|1[0-2])$/, description: 'AAAA-MM' },
   fiscalBrainEnabled: { type: 'boolean', description: 'Tributação assistida (resolverTributacao: true) nas NF-e/NFC-e deste emissor; exige também plano com fiscalBrain (Growth, Scale, Enterprise), senão 403 TRIBUTACAO_ASSISTIDA_INDISPONIVEL' },
   valorAproximadoTributosEnabled: { type: 'boolean', description: 'NF-e/NFC-e com o valor aproximado dos tributos (Lei 12.741): calculado pelo serviço por NCM, UF do emissor e origem, com a tabela da UF carregada pelo operador; item sem alíquota vigente recusa 422 TRIBUTOS_APROXIMADOS_INDISPONIVEIS' },

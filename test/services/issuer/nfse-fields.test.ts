@@ -56,4 +56,10 @@ test('PATCH and POST refuse malformed NFS-e fields with 400 naming each field', 
   const post = await stack.request('POST', '/v1/companies', { headers: P, body: aCompleteIssuer({ codigoNbsPadrao: 'ABC' }) });
   t.is(post.status, 400);
   t.deepEqual(post.body.error.errors.map((e: any) => e.field), ['codigoNbsPadrao']);
+
+  // pTotTribSN of the DPS is TSDec2V2 (up to 99.99): a default it could never carry is refused when stored.
+  const percent = await stack.request('PATCH', path, { headers: P, body: { pTotTribSNPadrao: 100 } });
+  t.is(percent.status, 400);
+  t.deepEqual(percent.body.error.errors.map((e: any) => e.field), ['pTotTribSNPadrao']);
+  t.is((await stack.request('PATCH', path, { headers: P, body: { pTotTribSNPadrao: 99.99 } })).status, 200);
 });
