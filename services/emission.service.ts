@@ -37,6 +37,7 @@ import { nfeBodyProps } from '../lib/nfe/schema.js';
 import { NFE_BATCH_REQUEST_EXAMPLE } from './emission/openapi-examples.js';
 import { emitAction, getAction, listAction, partnerOf, printableAction, xmlAction, type Ctx } from './emission/document-actions.js';
 import { emissionService, type EmissionSelf } from './emission/service-this.js';
+import { isIdShaped } from '../lib/validation/uuid.js';
 
 const SCHEMA = 'emission';
 const RECONCILE_EVERY_MS = 15_000;
@@ -134,7 +135,7 @@ const EmissionService: ServiceSchema = {
       openapi: { summary: 'Situação de um item do lote', tags: ['documentos'] },
       async handler(this: EmissionSelf, ctx: Ctx<{ id: string; itemId: string }>) {
         const batch = await this.ownBatch(ctx, ctx.params.id);
-        const item = UUID.test(ctx.params.itemId) ? await this.batches.item(ctx.params.itemId) : undefined;
+        const item = isIdShaped(ctx.params.itemId) ? await this.batches.item(ctx.params.itemId) : undefined;
         if (!item || item.batchId !== batch.id) throw new DomainError('NOT_FOUND', undefined, 'Item não encontrado.');
         return itemView(batch, item);
       },
@@ -237,7 +238,7 @@ const EmissionService: ServiceSchema = {
       return { calls: ctx, inutilizacoes: this.inutilizacoes };
     },
     async ownBatch(this: EmissionSelf, ctx: Ctx<any>, id: string) {
-      const batch = UUID.test(id) ? await this.batches.batch(id) : undefined;
+      const batch = isIdShaped(id) ? await this.batches.batch(id) : undefined;
       if (!batch || batch.partnerId !== partnerOf(ctx).partnerId) throw new DomainError('NOT_FOUND', undefined, 'Lote não encontrado.');
       return batch;
     },
@@ -351,7 +352,6 @@ const EmissionService: ServiceSchema = {
   },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const batchRequestId = () => `batch-${Date.now()}`;
 
 export default EmissionService;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { isIdShaped } from '../validation/uuid.js';
 
 /**
  * JWTs (API.md, Authentication > JWT bearer): HS256. Access tokens live 12 h and carry the session
@@ -35,7 +36,6 @@ export interface MfaClaims {
 }
 
 const ISSUER = 'fiscal-api';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sign(payload: Record<string, unknown>, secret: string, now: Date, ttl: number): string {
   return jwt.sign({ ...payload, iat: Math.floor(now.getTime() / 1000) }, secret, { algorithm: 'HS256', expiresIn: ttl, issuer: ISSUER });
@@ -59,7 +59,7 @@ export function verifyToken(token: string, type: TokenType, secret: string, now:
     if (type === 'access') return typeof claims.sid === 'string' ? { typ: 'access', sub: claims.sub, sid: claims.sid, expiresAt: new Date(claims.exp * 1000) } : null;
     // Without a jti the token could not be marked spent: refused (only tokens signed before
     // single use existed lack one, and those expire within 5 minutes of the upgrade).
-    if (typeof claims.jti !== 'string' || !UUID.test(claims.jti)) return null;
+    if (typeof claims.jti !== 'string' || !isIdShaped(claims.jti)) return null;
     return { typ: 'mfa', sub: claims.sub, jti: claims.jti, expiresAt: new Date(claims.exp * 1000) };
   } catch {
     return null;

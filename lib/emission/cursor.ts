@@ -3,6 +3,7 @@
  * under inserts, unlike page numbers. A malformed cursor is a 400, never a 500.
  */
 import { DomainError } from '../errors/index.js';
+import { isIdShaped } from '../validation/uuid.js';
 
 export interface CursorPosition {
   createdAt: Date;
@@ -13,13 +14,11 @@ export function encodeCursor(p: CursorPosition): string {
   return Buffer.from(`${p.createdAt.toISOString()}|${p.id}`).toString('base64url');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function decodeCursor(cursor: string): CursorPosition {
   const raw = Buffer.from(cursor, 'base64url').toString();
   const [at, id] = raw.split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+  if (!id || !isIdShaped(id) || Number.isNaN(createdAt.getTime())) {
     throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'cursor', message: 'cursor inválido: use o valor de nextCursor da página anterior.' }] });
   }
   return { createdAt, id };

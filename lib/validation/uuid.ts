@@ -17,3 +17,14 @@ const UUID = new RegExp(UUID_PATTERN);
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
+
+/**
+ * What a stored id (a uuid column) can look like: any 8-4-4-4-12 hex, whatever its version. Checked
+ * before a lookup, so a path or token segment that cannot be an id answers 404 (or is ignored)
+ * without reaching Postgres, which would refuse the cast. Not a request rule: that is UUID_PATTERN.
+ */
+const ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isIdShaped(value: unknown): value is string {
+  return typeof value === 'string' && ID_SHAPE.test(value);
+}

@@ -8,10 +8,9 @@ import type { EmissionDeps } from './deps.js';
 import type { FiscalEventStore } from './event-store.js';
 import { ownDocument, type PrintFormat } from './queries.js';
 import type { Reader } from './reader.js';
+import { isIdShaped } from '../../lib/validation/uuid.js';
 
 type Deps = Pick<EmissionDeps, 'store'> & { events: FiscalEventStore };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The DACCe of a registered CC-e (issue 22 item 5), from its stored procEventoNFe and the note's
@@ -20,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function eventDacce(deps: Deps, reader: Reader, id: unknown, eventId: unknown, format: PrintFormat): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const doc = await ownDocument(deps.store, reader, '55', id);
-  const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
+  const event = isIdShaped(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
   const xml = checkDacceSource(event, event.type === 'carta-correcao' && event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null);
   const noteXml = (await deps.store.xmlOf(doc.id))?.authorized;

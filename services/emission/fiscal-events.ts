@@ -11,6 +11,7 @@ import type { FiscalEventStore } from './event-store.js';
 import { consult, issuerWithPreflight, sendEvent } from './ports.js';
 import { ownDocument } from './queries.js';
 import type { Reader } from './reader.js';
+import { isIdShaped } from '../../lib/validation/uuid.js';
 
 /**
  * Cancellation and CC-e of a stored document: own document (404) → state (422) → issuer and its
@@ -84,12 +85,10 @@ export async function listEvents(deps: Deps, reader: Reader, model: Model, id: u
   return { items: (await deps.events.list(doc.id)).map((e) => eventView(e, doc)) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** procEventoNFe of a registered event of the caller's document. */
 export async function eventXml(deps: Deps, reader: Reader, model: Model, id: unknown, eventId: unknown): Promise<{ xml: string; filename: string }> {
   const doc = await ownDocument(deps.store, reader, model, id);
-  const event = typeof eventId === 'string' && UUID.test(eventId) ? await deps.events.get(eventId) : undefined;
+  const event = isIdShaped(eventId) ? await deps.events.get(eventId) : undefined;
   if (!event || event.documentId !== doc.id) throw new DomainError('NOT_FOUND', undefined, 'Evento não encontrado.');
   const xml = event.status === 'REGISTERED' ? await deps.events.xmlOf(event.id) : null;
   if (!xml) throw new DomainError('CONFLICT', { status: event.status }, `XML indisponível para evento ${statusInWords(event.status)}: há procEventoNFe só depois do registro pela autoridade.`);

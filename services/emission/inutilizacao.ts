@@ -9,6 +9,7 @@ import type { InutilizacaoResult } from '../../lib/sefaz/results.js';
 import type { EmissionDeps } from './deps.js';
 import type { InutilizacaoStore, RangeSettlement } from './inutilizacao-store.js';
 import { inutilizar, issuerWithPreflight } from './ports.js';
+import { isIdShaped } from '../../lib/validation/uuid.js';
 
 /** Body of POST /v1/{nfe|nfce}/inutilizacao. */
 export const inutilizacaoParams = {
@@ -84,10 +85,8 @@ export async function listInutilizacoes(deps: Deps, partnerId: string, model: Mo
   return { items: rows.map(inutilizacaoView) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function inutilizacaoXml(deps: Deps, partnerId: string, model: Model, id: unknown): Promise<{ xml: string; filename: string }> {
-  const range = typeof id === 'string' && UUID.test(id) ? await deps.inutilizacoes.get(id) : undefined;
+  const range = isIdShaped(id) ? await deps.inutilizacoes.get(id) : undefined;
   if (!range || range.partnerId !== partnerId || range.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Inutilização não encontrada.');
   const xml = await deps.inutilizacoes.xmlOf(range.id);
   if (!xml) throw new DomainError('CONFLICT', { status: range.status }, `XML indisponível para inutilização ${statusInWords(range.status, 'f')}: há ProcInutNFe só depois da homologação com protocolo.`);

@@ -12,6 +12,7 @@ import { renderNfePdf } from '../../lib/danfe/nfe-pdf.js';
 import { renderNfceHtml } from '../../lib/danfe/nfce-html.js';
 import { renderNfcePdf } from '../../lib/danfe/nfce-pdf.js';
 import { checkReadable, listedEnvironment, type Reader } from './reader.js';
+import { isIdShaped } from '../../lib/validation/uuid.js';
 
 /** Query of GET /v1/nfe and /v1/nfce (API.md, Endpoints > Documents; pagination is this service's design). */
 export const listParams = {
@@ -70,11 +71,9 @@ export async function listDocuments(store: DocumentStore, reader: Reader, model:
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The caller's document of this model, or 404 (another partner's id is indistinguishable from none). */
 export async function ownDocument(store: DocumentStore, reader: Reader, model: Model, id: unknown): Promise<DocumentRecord> {
-  const doc = typeof id === 'string' && UUID.test(id) ? await store.get(id) : undefined;
+  const doc = isIdShaped(id) ? await store.get(id) : undefined;
   if (!doc || doc.partnerId !== reader.partnerId || doc.model !== model) throw new DomainError('NOT_FOUND', undefined, 'Documento não encontrado.');
   await checkReadable(reader, doc);
   return doc;

@@ -3,8 +3,8 @@ import { isSubscribed, isWebhookEventType } from '../../lib/webhooks/events.js';
 import { MAX_ATTEMPTS } from '../../lib/webhooks/backoff.js';
 import type { ConfigReader } from './config-cache.js';
 import type { DeliveryStore, NewDelivery } from './delivery-store.js';
+import { isIdShaped } from '../../lib/validation/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FAN_OUT_PAGE = 500;
 
 /** What turning events into deliveries needs from the dispatcher. */
@@ -17,7 +17,7 @@ export interface AcceptDeps {
 }
 
 function wellFormed(deps: AcceptDeps, event: OutboxEvent | null | undefined): event is OutboxEvent {
-  const ok = !!event && typeof event.id === 'string' && UUID.test(event.id) && typeof event.partnerId === 'string' && isWebhookEventType(event.type);
+  const ok = !!event && isIdShaped(event.id) && typeof event.partnerId === 'string' && isWebhookEventType(event.type);
   if (!ok) deps.dropped(event);
   return ok;
 }

@@ -8,6 +8,7 @@ import { buildDanfseView } from '../../../lib/danfse/view-model.js';
 import { renderDanfseHtml } from '../../../lib/danfse/html.js';
 import { renderDanfsePdf } from '../../../lib/danfse/pdf.js';
 import { checkReadable, listedEnvironment, type Reader } from '../reader.js';
+import { isIdShaped } from '../../../lib/validation/uuid.js';
 
 /** Query of GET /v1/nfse (same conventions as GET /v1/nfe). */
 export const nfseListParams = {
@@ -55,11 +56,9 @@ export async function listNfse(store: NfseStore, reader: Reader, q: NfseListQuer
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The caller's NFS-e, or 404 (another partner's id is indistinguishable from none). */
 export async function ownNfse(store: NfseStore, reader: Reader, id: unknown): Promise<NfseRecord> {
-  const doc = typeof id === 'string' && UUID.test(id) ? await store.get(id) : undefined;
+  const doc = isIdShaped(id) ? await store.get(id) : undefined;
   if (!doc || doc.partnerId !== reader.partnerId) throw new DomainError('NOT_FOUND', undefined, 'NFS-e não encontrada.');
   await checkReadable(reader, doc);
   return doc;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isUuid, UUID_PATTERN } from '../../../lib/validation/uuid.js';
+import { isIdShaped, isUuid, UUID_PATTERN } from '../../../lib/validation/uuid.js';
 import { createValidator } from '../../../lib/validation/validator.js';
 import { ruleToJsonSchema } from '../../../lib/http/openapi.js';
 
@@ -41,4 +41,9 @@ test('the OpenAPI schema of a uuid rule publishes the same pattern', (t) => {
   const published = new RegExp(ruleToJsonSchema('uuid').schema.pattern as string);
   for (const id of ACCEPTED) t.true(published.test(id), id);
   for (const id of REFUSED) t.false(published.test(id), id);
+});
+
+test('isIdShaped: any 8-4-4-4-12 hex may be a stored id (checked before a lookup); anything else never reaches the database', (t) => {
+  for (const id of [...ACCEPTED, '3fa85f64-5717-0562-b3fc-2c963f66afa6', '3FA85F64-5717-4562-B3FC-2C963F66AFA6']) t.true(isIdShaped(id), id);
+  for (const id of ['abc', '', '3fa85f64-5717-4562-b3fc-2c963f66afa', '3fa85f64-5717-4562-b3fc-2c963f66afa6 ', "3fa85f64' or 1=1", 7, null]) t.false(isIdShaped(id), String(id));
 });
