@@ -110,7 +110,9 @@ export const nfseActions = {
     openapi: {
       summary: 'Lista NFS-e', tags: ['documentos'], response: nfseListDoc, responseExample: { items: [], nextCursor: null },
       description: 'Mais recentes primeiro; paginação por cursor (nextCursor → cursor). `status` e `situacao` não combinam (400). '
-        + '`situacao=indeterminada`: DPS numeradas sem resultado final (CREATED, TRANSMITTING, ERROR), com idDps, status bruto, updatedAt, proximaVerificacaoEm e motivo.',
+        + '`situacao=indeterminada`: DPS numeradas sem resultado final (CREATED, TRANSMITTING, ERROR), com idDps, status bruto, updatedAt, proximaVerificacaoEm e motivo. '
+        + 'Uma chave ek_test_ lista só NFS-e emitidas em homologação, ou as de um emissor sandbox nomeado em issuerId; nomear um emissor em produção não sandbox responde 403 '
+        + 'CHAVE_TESTE_EMISSOR_PRODUCAO, como a leitura de uma NFS-e que ele emitiu em produção.',
     },
     async handler(this: NfseService, ctx: Ctx<NfseListQuery>) {
       return listNfse(this.nfse, readerOf(ctx), ctx.params);

@@ -48,10 +48,11 @@ const VER_APLIC = `fiscal-api ${API_VERSION}`;
  * 403) → the rest of strict validation (400) → rules 2-10 (422) → preflight (422: certificate,
  * inscrição municipal, address) → municipality adherence (422 when confirmed nao_aderente) → the
  * DPS built and XSD-checked with a provisional nDPS (XML_FORA_DO_ESQUEMA before any number is
- * taken: lib/nfse/document.ts draftDps) → one of the issuer's numbering slots (503 EMISSOR_SOBRECARREGADO beyond the bound, before any
- * nDPS) → nDPS under the sequence row lock (with the DPS of its série that waited with it), written
- * into the draft and signed in the same transaction and committed already TRANSMITTING with idDps
- * → Sefin → outcome with its webhook in the outbox.
+ * taken: lib/nfse/document.ts draftDps) → one of the issuer's numbering slots (503
+ * EMISSOR_SOBRECARREGADO beyond the bound, before any nDPS) → nDPS under the sequence row lock
+ * (with the DPS of its série that waited with it), written into the draft and signed in the same
+ * transaction and committed already TRANSMITTING with idDps → Sefin → outcome with its webhook in
+ * the outbox.
  *
  * The Idempotency-Key is bound to the DPS in its numbering transaction, as for NF-e
  * (services/emission/idempotent-retry.ts): a retry — after a 5xx, a crash, a timeout — answers that
