@@ -152,6 +152,7 @@ const ApiGateway: ServiceSchema = {
           auth: def.auth ?? 'any',
           roles: def.roles,
           httpStatus: def.httpStatus,
+          idempotency: def.idempotency,
           openapi: def.openapi,
         });
       }

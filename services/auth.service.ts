@@ -54,12 +54,12 @@ const AuthService: ServiceSchema = {
 
     login: {
       rest: 'POST /auth/login', auth: 'none', httpStatus: 201, params: S.loginSchema,
-      openapi: { summary: 'Login com e-mail e senha (e código 2FA)', description: 'Com 2FA ativo e sem código responde mfa_required e mfa_token (5 min). Toda falha: 401 Credenciais inválidas.', tags, response: S.loginResponse },
+      openapi: { summary: 'Login com e-mail e senha (e código 2FA)', description: 'Com 2FA ativo e sem código responde mfa_required e mfa_token (5 min). Toda falha: 401 Credenciais inválidas.', tags, response: S.loginResponse, errors: { 401: 'UNAUTHORIZED: e-mail, senha ou código 2FA inválidos (a mesma mensagem para toda falha).' } },
       handler(this: Auth, ctx: Ctx) { return login(this.deps(), ctx.params, ctx.meta.ip); },
     },
     verify2fa: {
       rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
-      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse },
+      openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse, errors: { 401: 'UNAUTHORIZED: mfa_token inválido, expirado ou já usado, ou código errado.' } },
       handler(this: Auth, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
@@ -67,6 +67,7 @@ const AuthService: ServiceSchema = {
       openapi: {
         summary: 'Gera um segredo TOTP pendente', description: 'Com mfa_token (cadastro obrigatório no login) ou JWT. Responde o segredo e a URI otpauth:// para o autenticador; só vale após /2fa/enable.', tags,
         response: { type: 'object', properties: { secret: { type: 'string' }, otpauthUri: { type: 'string' }, issuer: { type: 'string' }, algorithm: { const: 'SHA1' }, digits: { const: 6 }, period: { const: 30 } } },
+        errors: { 409: 'CONFLICT: 2FA já ativo.' },
       },
       handler(this: Auth, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
     },
@@ -75,17 +76,18 @@ const AuthService: ServiceSchema = {
       openapi: {
         summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user) e consome o token.', tags,
         response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
+        errors: { 409: 'CONFLICT: 2FA já ativo, ou /2fa/setup não chamado antes.' },
       },
       handler(this: Auth, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
     },
     disable2fa: {
       rest: 'POST /auth/2fa/disable', auth: 'jwt', params: S.disableSchema,
-      openapi: { summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags },
+      openapi: { summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags, errors: { 409: 'CONFLICT: 2FA não está ativo.' } },
       handler(this: Auth, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
     },
     refresh: {
       rest: 'POST /auth/refresh', auth: 'none', params: S.refreshSchema,
-      openapi: { summary: 'Troca o refresh token (rotação; reuso revoga a família)', tags, response: S.sessionResponse },
+      openapi: { summary: 'Troca o refresh token (rotação; reuso revoga a família)', tags, response: S.sessionResponse, errors: { 401: 'UNAUTHORIZED: refresh token inválido, expirado, revogado ou reusado (o reuso revoga a família).' } },
       handler(this: Auth, ctx: Ctx) { return refresh(this.deps(), ctx.params.refreshToken); },
     },
     logout: {
@@ -151,7 +153,7 @@ const AuthService: ServiceSchema = {
     // SUPERADMIN routes
     registerPartner: {
       rest: 'POST /auth/register-partner', ...admin, httpStatus: 201, params: S.registerPartnerSchema,
-      openapi: { summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags },
+      openapi: { summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags, errors: { 409: 'CONFLICT: e-mail do proprietário já cadastrado.' } },
       handler(this: Auth, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
     },
     listAccessRequests: {
@@ -161,17 +163,17 @@ const AuthService: ServiceSchema = {
     },
     approveAccessRequest: {
       rest: 'POST /admin/access-requests/:id/approve', ...admin, httpStatus: 201, params: S.idParamSchema,
-      openapi: { summary: 'Aprova a solicitação: cria o parceiro e envia o convite (7 dias)', tags: adminTags },
+      openapi: { summary: 'Aprova a solicitação: cria o parceiro e envia o convite (7 dias)', tags: adminTags, errors: { 409: 'CONFLICT: solicitação já aprovada ou e-mail já cadastrado.' } },
       handler(this: Auth, ctx: Ctx) { return approveAccessRequest(this.deps(), ctx.params.id); },
     },
     ownerInvite: {
       rest: 'POST /admin/partners/:id/owner-invite', ...admin, httpStatus: 202, params: S.ownerInviteSchema,
-      openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags },
+      openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags, errors: { 409: 'CONFLICT: parceiro desativado ou que já tem proprietário.' } },
       handler(this: Auth, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
     },
     deactivatePartnerRoute: {
       rest: 'POST /admin/partners/:id/deactivate', ...admin, params: S.idParamSchema,
-      openapi: { summary: 'Desativa o parceiro (revoga chaves e sessões); 409 se já emitiu', tags: adminTags },
+      openapi: { summary: 'Desativa o parceiro (revoga chaves e sessões); 409 se já emitiu', tags: adminTags, errors: { 409: 'PARCEIRO_COM_DOCUMENTOS: o parceiro já emitiu documento fiscal.' } },
       handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.id); },
     },
 

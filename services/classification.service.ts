@@ -85,6 +85,7 @@ const ClassificationService: ServiceSchema = {
         summary: 'Alíquotas aproximadas (Lei 12.741) de um NCM numa UF',
         description: 'A linha vigente em data (padrão: hoje, horário de Brasília) da tabela carregada para a UF: é a que a emissão usa quando o emissor tem valorAproximadoTributosEnabled. Com origem (0-8), percentualAplicavel soma o federal dessa origem, o estadual e o municipal. 404 sem linha vigente.',
         tags, query: ['uf', 'ncm', 'origem', 'data'], response: rateJson,
+        errors: { 404: 'NOT_FOUND: nenhuma alíquota aproximada vigente para o NCM na UF e data (details.uf, details.ncm, details.data).' },
       },
       async handler(this: Classification, ctx: Ctx<{ uf: string; ncm: string; origem?: number; data?: string }>) {
         const day = ctx.params.data ?? brasiliaDay(runtimeOf(this.broker).clock.now());

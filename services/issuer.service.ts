@@ -57,7 +57,7 @@ const IssuerService: ServiceSchema = {
       rest: 'POST /companies',
       httpStatus: 201,
       params: createIssuerSchema,
-      openapi: { summary: 'Cadastra um emissor', tags: ['emissores'], description: 'Começa em homologação (ambienteFiscal 2). CNPJ já cadastrado (em qualquer conta) responde 409 CNPJ_CONFLICT com a mesma mensagem.', response: issuerResponseDoc },
+      openapi: { summary: 'Cadastra um emissor', tags: ['emissores'], description: 'Começa em homologação (ambienteFiscal 2). CNPJ já cadastrado (em qualquer conta) responde 409 CNPJ_CONFLICT com a mesma mensagem.', response: issuerResponseDoc, errors: { 409: 'CNPJ_CONFLICT: CNPJ já cadastrado (em qualquer conta); para assumi-lo, POST /v1/companies/transfer-request.' } },
       async handler(this: IssuerSelf, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const p = ctx.params;
@@ -110,7 +110,7 @@ const IssuerService: ServiceSchema = {
     update: {
       rest: 'PATCH /companies/:id',
       params: { id: uuidParam, ...patchIssuerDocSchema },
-      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: `Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL. ${TEST_KEY_RULE}`, response: issuerResponseDoc },
+      openapi: { summary: 'Altera um emissor', tags: ['emissores'], description: `Chave ausente mantém; null mantém; "" limpa. sandbox/ambienteFiscal iguais ao atual são ignorados; diferentes respondem 422 AMBIENTE_IMUTAVEL. ${TEST_KEY_RULE}`, response: issuerResponseDoc, errors: { 409: 'CNPJ_CONFLICT: o novo CNPJ já está cadastrado (em qualquer conta).' } },
       async handler(this: IssuerSelf, ctx: Ctx) {
         const partnerId = partnerOf(ctx);
         const { id, ...body } = ctx.params;

@@ -188,7 +188,7 @@ const WebhookDispatcher: ServiceSchema = {
       rest: 'POST /webhooks/dlq/:deliveryId/retry',
       refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
       params: deliveryIdSchema,
-      openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson },
+      openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson, errors: { 409: 'ENTREGA_FORA_DA_DLQ: a entrega não está na fila de mensagens mortas (details.status).' } },
       async handler(this: Dispatcher, ctx: Ctx<{ deliveryId: string }>) {
         const partnerId = partnerOf(ctx, true);
         const store: DeliveryStore = this.deliveries();

@@ -1,6 +1,7 @@
 import { describePattern } from '../validation/pattern-descriptions.js';
 import { UUID_PATTERN } from '../validation/uuid.js';
-import { ERROR_ENVELOPE, RATE_HEADERS, SECURITY_SCHEMES, UNAVAILABLE, tagsOf, type JsonSchema } from './openapi-components.js';
+import { ERROR_ENVELOPE, SECURITY_SCHEMES, tagsOf, type JsonSchema } from './openapi-components.js';
+import { operationResponses } from './openapi-responses.js';
 import { WEBHOOK_COMPONENTS, webhooksSection } from '../webhooks/openapi.js';
 
 /**
@@ -18,6 +19,8 @@ export interface RouteDoc {
   auth?: 'none' | 'any' | 'jwt' | 'mfa';
   roles?: string[];
   httpStatus?: number;
+  /** The action's `idempotency` flag: false ignores an Idempotency-Key (secret reveals); 'document' binds it to the document. */
+  idempotency?: boolean | 'document';
   openapi?: {
     summary?: string;
     description?: string;
@@ -39,6 +42,15 @@ export interface RouteDoc {
     responseExample?: unknown;
     /** Named schemas this action's `response` refers to as #/components/schemas/<name>. */
     components?: Record<string, JsonSchema>;
+    /** Path template of the Location a 201 carries (its data.links.self), e.g. /v1/nfe/{id}. */
+    location?: string;
+    /**
+     * Error statuses only the action knows (a 409 of its state, the 401 of a public login, a 404
+     * of an id outside the path), each described with its codes. The builder adds the generic ones.
+     */
+    errors?: Readonly<Record<number, string>>;
+    /** Other success statuses of the same body (a repeat answered 200 where a creation is 201), each described. */
+    alsoAnswers?: Readonly<Record<number, string>>;
   };
 }
 
@@ -182,7 +194,9 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
     }
     for (const [name, schema] of Object.entries(r.openapi?.components ?? {})) schemas[name] ??= schema;
     for (const h of r.openapi?.headers ?? []) parameters.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
-    if (method === 'post' && r.auth !== 'none' && !(r.openapi?.headers ?? []).some((h) => h.name === 'Idempotency-Key')) {
+    // The gateway honours the key on an authenticated POST, unless the action opts out (services/api-gateway.service.ts, authorize).
+    const takesKey = method === 'post' && r.auth !== 'none' && r.idempotency !== false;
+    if (takesKey && !(r.openapi?.headers ?? []).some((h) => h.name === 'Idempotency-Key')) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Mesma chave em 24 h devolve o resultado original sem reprocessar.', schema: { type: 'string', maxLength: 255 } });
     }
     const bodyProps = r.openapi?.body ?? Object.fromEntries(Object.entries(props).filter(([k]) => !pathParams.includes(k) && !queryNames.includes(k)));
@@ -190,23 +204,19 @@ export function buildOpenApi(info: { version: string; baseUrl: string; errorsBas
     const hasBody = writes && Object.keys(bodyProps).some((k) => !k.startsWith('$$'));
     const requestExample = r.openapi?.requestExample ?? supplement.requestExamples?.[r.action];
     const responseSchema = r.openapi?.response ?? supplement.responses?.[r.action];
-    const status = String(r.httpStatus ?? 200);
-    const success = r.openapi?.responseContentType
-      ? { description: 'OK', headers: RATE_HEADERS, content: { [r.openapi.responseContentType]: { schema: { type: 'string' } } } }
+    const content = r.openapi?.responseContentType
+      ? { [r.openapi.responseContentType]: { schema: { type: 'string' } } }
       : {
-          description: 'OK',
-          headers: RATE_HEADERS,
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['data', 'meta'], properties: { data: responseSchema ?? {}, meta: { $ref: '#/components/schemas/Meta' } } },
-              ...(r.openapi?.responseExample !== undefined ? { example: { data: r.openapi.responseExample, meta: { requestId: 'req_…', timestamp: '2026-11-25T12:00:00.000Z' } } } : {}),
-            },
+          'application/json': {
+            schema: { type: 'object', required: ['data', 'meta'], properties: { data: responseSchema ?? {}, meta: { $ref: '#/components/schemas/Meta' } } },
+            ...(r.openapi?.responseExample !== undefined ? { example: { data: r.openapi.responseExample, meta: { requestId: 'req_…', timestamp: '2026-11-25T12:00:00.000Z' } } } : {}),
           },
         };
-    const errorRef = { description: 'Erro no envelope padrão', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
-    const responses: Record<string, unknown> = { [status]: success, 400: errorRef, 422: errorRef, 429: errorRef, 503: UNAVAILABLE, default: errorRef };
-    // A 401 names no partner: it counts against, and reports, the per-IP window of the public routes.
-    if (r.auth !== 'none') { responses[401] = { ...errorRef, description: 'Credencial ausente ou inválida (X-RateLimit-* da janela por IP)', headers: RATE_HEADERS }; responses[403] = errorRef; }
+    const responses = operationResponses({
+      status: r.httpStatus ?? 200, content, contentType: r.openapi?.responseContentType, authenticated: r.auth !== 'none',
+      hasPathParams: pathParams.length > 0, takesBody: writes, idempotencyKey: !takesKey ? false : r.idempotency === 'document' ? 'document' : 'refuse-busy',
+      location: r.openapi?.location, errors: r.openapi?.errors, alsoAnswers: r.openapi?.alsoAnswers,
+    });
     paths[oaPath] ??= {};
     paths[oaPath]![method] = {
       operationId: r.action,

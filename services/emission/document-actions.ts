@@ -41,6 +41,17 @@ const invoiceResponse = {
     links: { type: 'object', properties: { self: { type: 'string' }, xml: { type: 'string' }, eventos: { type: 'string', description: 'Eventos do documento (cancelamento, carta de correção).' }, danfe: { type: 'string', description: 'DANFE (NF-e) ou DANFCE (NFC-e) em PDF.' }, danfeHtml: { type: 'string', description: 'O mesmo documento em HTML.' } } },
     ...contingencyResponseProperties,
     tributacaoResolvida: resolvedItemsJson,
+    // The consult (GET /{id}, the lists) answers these too (lib/emission/document.ts detailView).
+    ambiente: { enum: [1, 2], description: 'tpAmb: 1 produção, 2 homologação. Na consulta.' },
+    situacao: { enum: ['indeterminada', null], description: 'indeterminada enquanto o documento não tem resultado final. Na consulta.' },
+    authorizedAt: { type: ['string', 'null'], format: 'date-time', description: 'Na consulta.' },
+    erros: {
+      type: ['array', 'null'], description: 'Motivos da autoridade (rejeição, denegação, falha), verbatim. Na consulta.',
+      items: { type: 'object', properties: { codigo: { type: 'string' }, descricao: { type: 'string' } } },
+    },
+    motivo: { type: ['string', 'null'], description: 'O último motivo de uma mudança de estado. Na consulta.' },
+    proximaVerificacaoEm: { type: ['string', 'null'], format: 'date-time', description: 'Quando a reconciliação verifica de novo um documento aberto. Na consulta.' },
+    updatedAt: { type: 'string', format: 'date-time', description: 'Na consulta.' },
   },
 };
 
@@ -73,6 +84,12 @@ export function emitAction(model: Model, path: string): ActionSchema {
     openapi: {
       summary: `Emite ${model === '55' ? 'NF-e (modelo 55)' : 'NFC-e (modelo 65)'}`, description: emitDescriptionOf(model), tags: ['documentos'], response: { $ref: '#/components/schemas/Documento' }, components: { Documento: invoiceResponse },
       headers: [{ name: 'Idempotency-Key', description: idempotencyDescription }],
+      // The gateway names the created note (services/gateway/body.ts setLocation, from links.self).
+      location: `/v1/${path}/{id}`,
+      errors: {
+        404: 'NOT_FOUND: issuerId de outro parceiro ou inexistente.',
+        409: 'NUMERO_JA_UTILIZADO, NUMERO_INUTILIZADO ou RETOMADA_CONTINGENCIA_NAO_RESTAURAVEL (numero informado); DOCUMENTO_EM_TRANSMISSAO (details.invoiceId, details.status).',
+      },
       // Validated by the handler (lib/emission/pipeline.ts, in the order of services/emission/emit.ts), documented from the same schema.
       body: model === '55' ? nfeBodySchema : nfceBodySchema, requestExample: model === '55' ? NFE_REQUEST_EXAMPLE : NFCE_REQUEST_EXAMPLE,
     },
@@ -113,7 +130,10 @@ export function xmlAction(model: Model, path: string): ActionSchema {
     rest: `GET /${path}/:id/xml`,
     params: { id: 'string' },
     raw: true,
-    openapi: { summary: 'XML do documento: nfeProc de nota autorizada ou cancelada, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml' },
+    openapi: {
+      summary: 'XML do documento: nfeProc de nota autorizada ou cancelada, ou XML assinado transmitido de nota rejeitada', tags: ['documentos'], responseContentType: 'application/xml',
+      errors: { 409: 'CONFLICT: documento sem XML no estado atual (details.status).' },
+    },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       const doc = await ownDocument(this.store, readerOf(ctx), model, ctx.params.id);
       const { xml, filename } = await downloadXml(this.store, doc);
@@ -139,6 +159,7 @@ export function printableAction(model: Model, path: string, format: PrintFormat)
     openapi: {
       summary: `${model === '55' ? 'DANFE da NF-e' : 'DANFE NFC-e (DANFCE)'} em ${format === 'pdf' ? 'PDF' : 'HTML'}`,
       description: printableDescription, tags: ['documentos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
+      errors: { 409: 'DOCUMENTO_SEM_DANFE: documento rejeitado, em transmissão ou em outro status sem DANFE (details.status).' },
     },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; cartaCorrecao?: boolean }>) {
       const doc = await ownDocument(this.store, readerOf(ctx), model, ctx.params.id);

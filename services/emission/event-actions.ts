@@ -56,7 +56,7 @@ export function cancelAction(model: Model, path: string): ActionSchema {
     rest: `POST /${path}/:id/cancelamento`,
     params: { $$strict: true, id: 'string', justificativa: fiscalTextRule(JUSTIFICATIVA_MIN, JUSTIFICATIVA_MAX, 'xJust: 15 a 255 caracteres imprimíveis.') },
     openapi: {
-      summary: `Cancela ${label(model)} autorizada`, description: cancelDescription, tags: ['eventos'],
+      summary: `Cancela ${label(model)} autorizada`, description: cancelDescription, tags: ['eventos'], errors: { 409: 'EVENTO_PENDENTE (evento anterior sem resposta da autoridade: repita a mesma requisição) ou EVENTO_EM_TRANSMISSAO.' },
       response: { type: 'object', properties: { ...eventProperties, documento: { type: 'object', properties: { id: { type: 'string' }, status: { type: 'string', enum: [...DOCUMENT_STATUSES] }, accessKey: { type: ['string', 'null'] }, model: { type: 'string' }, number: { type: 'integer' }, series: { type: 'integer' } } } } },
     },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; justificativa: string }>) {
@@ -75,7 +75,7 @@ export const correctionAction = {
     description: `Só NF-e (NFC-e não tem CC-e: a rota não existe). sequencia (nSeqEvento) cresce por NF-e de 1 a ${MAX_CCE_SEQUENCE}; a ${MAX_CCE_SEQUENCE + 1}ª é 422 LIMITE_CARTAS_CORRECAO. `
       + 'Cada carta substitui as anteriores (a autoridade considera a última). NF-e fora de AUTHORIZED: 422 CARTA_CORRECAO_NAO_PERMITIDA. '
       + 'Rejeição: 422 EVENTO_REJEITADO; sem resposta: 503 AUTORIDADE_INDISPONIVEL e a mesma requisição conclui a mesma carta; outra carta antes disso: 409 EVENTO_PENDENTE.',
-    tags: ['eventos'], response: eventResponse,
+    tags: ['eventos'], response: eventResponse, errors: { 409: 'EVENTO_PENDENTE (evento anterior sem resposta da autoridade: repita a mesma requisição) ou EVENTO_EM_TRANSMISSAO.' },
   },
   async handler(this: EmissionSelf, ctx: Ctx<{ id: string; correcao: string }>) {
     const { partnerId, keyKind } = partnerOf(ctx);
@@ -99,7 +99,10 @@ export function eventXmlAction(model: Model, path: string): ActionSchema {
     rest: `GET /${path}/:id/eventos/:eventId/xml`,
     params: { id: 'string', eventId: 'string' },
     raw: true,
-    openapi: { summary: 'procEventoNFe de um evento registrado (409 antes do registro)', tags: ['eventos'], responseContentType: 'application/xml' },
+    openapi: {
+      summary: 'procEventoNFe de um evento registrado (409 antes do registro)', tags: ['eventos'], responseContentType: 'application/xml',
+      errors: { 409: 'CONFLICT: evento ainda não registrado pela autoridade (details.status).' },
+    },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
       const { xml, filename } = await eventXml(this.eventDeps(ctx), readerOf(ctx), model, ctx.params.id, ctx.params.eventId);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';
@@ -119,6 +122,7 @@ export function dacceAction(format: 'pdf' | 'html'): ActionSchema {
       summary: `DACCe (carta de correção impressa) em ${format === 'pdf' ? 'PDF' : 'HTML'}`, tags: ['eventos'], responseContentType: format === 'pdf' ? 'application/pdf' : 'text/html',
       description: 'Gerado do procEventoNFe registrado e da nfeProc da nota: chave com código de barras, sequência, protocolo de registro, texto da correção e condições de uso. '
         + 'Evento que não é carta de correção: 409 EVENTO_SEM_DACCE (details.tipo). Carta ainda não registrada: 409 CONFLICT (details.status). PDF como anexo (<chave>-110110-<seq>-dacce.pdf); HTML inline.',
+      errors: { 409: 'EVENTO_SEM_DACCE: o evento não é carta de correção (details.tipo); CONFLICT: carta ainda não registrada (details.status).' },
     },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string; eventId: string }>) {
       const out = await eventDacce(this.eventDeps(ctx), readerOf(ctx), ctx.params.id, ctx.params.eventId, format);
@@ -151,7 +155,11 @@ export function inutilizacaoAction(model: Model, path: string): ActionSchema {
     rest: `POST /${path}/inutilizacao`,
     httpStatus: 201,
     params: inutilizacaoParams,
-    openapi: { summary: `Inutiliza faixa de numeração de ${label(model)}`, description: inutilizacaoDescription, tags: ['inutilizacao'], response: inutilizacaoResponse },
+    openapi: {
+      summary: `Inutiliza faixa de numeração de ${label(model)}`, description: inutilizacaoDescription, tags: ['inutilizacao'], response: inutilizacaoResponse,
+      alsoAnswers: { 200: 'A mesma faixa já homologada: o resultado existente.' },
+      errors: { 409: 'FAIXA_CONTEM_NUMERO_UTILIZADO (details.numeros), FAIXA_JA_INUTILIZADA (details.faixas) ou EVENTO_EM_TRANSMISSAO (a mesma faixa ainda em transmissão).' },
+    },
     async handler(this: EmissionSelf, ctx: Ctx<InutilizacaoBody>) {
       const { partnerId, keyKind } = partnerOf(ctx);
       const { created, view } = await inutilize(this.inutilizacaoDeps(ctx), { partnerId, keyKind, model, body: ctx.params });
@@ -177,7 +185,10 @@ export function inutilizacaoXmlAction(model: Model, path: string): ActionSchema 
     rest: `GET /${path}/inutilizacao/:id/xml`,
     params: { id: 'string' },
     raw: true,
-    openapi: { summary: 'ProcInutNFe de uma inutilização homologada (409 antes)', tags: ['inutilizacao'], responseContentType: 'application/xml' },
+    openapi: {
+      summary: 'ProcInutNFe de uma inutilização homologada (409 antes)', tags: ['inutilizacao'], responseContentType: 'application/xml',
+      errors: { 409: 'CONFLICT: inutilização ainda não homologada (details.status).' },
+    },
     async handler(this: EmissionSelf, ctx: Ctx<{ id: string }>) {
       const { xml, filename } = await inutilizacaoXml(this.inutilizacaoDeps(ctx), partnerOf(ctx).partnerId, model, ctx.params.id);
       ctx.meta.$responseType = 'application/xml; charset=utf-8';

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import type { Context, ServiceSchema } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { renderErrorIndex, renderErrorPage } from '../../lib/http/error-pages.js';
-import { RATE_HEADERS } from '../../lib/http/openapi-components.js';
+import { RATE_HEADERS, UNAVAILABLE } from '../../lib/http/openapi-components.js';
+import { RATE_LIMITED } from '../../lib/http/openapi-responses.js';
 
 const require = createRequire(import.meta.url);
 let redocBundle: string | undefined;
@@ -39,9 +40,11 @@ export function docsPage(specPath: string): string {
 // Every answer, refusals included, carries X-RateLimit-* of the per-IP window (API.md, Limits).
 const ok = (description: string, contentType: string) => ({ description, headers: RATE_HEADERS, content: { [contentType]: { schema: { type: 'string' } } } });
 const refused = { description: 'Erro no envelope padrão', headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+// Every 503 carries Retry-After too (lib/http/error-envelope.ts retryAfterSeconds).
+const unavailableRefusal = (description: string) => ({ ...refused, headers: { ...UNAVAILABLE.headers, ...RATE_HEADERS }, description });
 /** A public route: limited per IP (IP_RATE_LIMIT), so a 429 past the window. */
 const open = (operationId: string, summary: string, success: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, 429: { ...refused, description: 'Limite por IP das rotas públicas' }, ...(extra.responses as object ?? {}) } },
+  get: { operationId, summary, tags: ['monitoramento'], security: [], ...extra, responses: { 200: success, 429: { ...RATE_LIMITED, description: 'Limite por IP das rotas públicas; repita após Retry-After (1 s).' }, ...(extra.responses as object ?? {}) } },
 });
 const json = (description: string) => ({ description, headers: RATE_HEADERS, content: { 'application/json': { schema: { type: 'object', description: 'OpenAPI 3.1' } } } });
 /** The success envelope around `data`, as the gateway wraps every JSON answer. */
@@ -57,7 +60,7 @@ const up = { type: 'object', properties: { status: { type: 'string', enum: ['up'
  * scrape included: no exception, an orchestrator's normal probe rate stays far below the limit.
  */
 export function monitoringPaths(): Record<string, Record<string, unknown>> {
-  const unavailable = { responses: { 503: { ...refused, description: 'Dependência indisponível' } } };
+  const unavailable = { responses: { 503: unavailableRefusal('Dependência indisponível') } };
   return {
     '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker. Limite por IP das rotas públicas.', enveloped({
       status: { const: 'ok' }, version: { type: 'string' },
@@ -66,7 +69,7 @@ export function monitoringPaths(): Record<string, Record<string, unknown>> {
     '/health/live': open('api.live', 'Processo vivo. Limite por IP das rotas públicas; responde mesmo com o Redis fora (janela local do nó).', enveloped({ status: { const: 'ok' } })),
     '/health/ready': open('api.ready', 'Prontidão: 503 assim que o nó começa a encerrar (SIGTERM) ou se uma dependência cair. Limite por IP das rotas públicas.',
       enveloped({ status: { const: 'ready' }, node: { type: 'string' } }),
-      { responses: { 503: { ...refused, description: 'Encerrando ou dependência indisponível' } } }),
+      { responses: { 503: unavailableRefusal('Encerrando ou dependência indisponível') } }),
     '/metrics': open('api.metrics', 'Métricas Prometheus (formato texto) de todos os nós do cluster, com o rótulo node. Limite por IP das rotas públicas.',
       ok('Exposição Prometheus', 'text/plain'), {
         description: 'Aberta por padrão; com METRICS_TOKEN configurado exige Authorization: Bearer <METRICS_TOKEN>.',

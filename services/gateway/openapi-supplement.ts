@@ -109,9 +109,19 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   'v1.auth.me': {
     type: 'object',
     properties: {
-      scheme: { type: 'string', enum: ['jwt', 'apiKey'] }, partnerId: nullable(uuid), userId: nullable(uuid), role: str, keyKind: nullable({ type: 'string', enum: ['live', 'test'] }),
+      // What services/shared/caller.ts resolves: a session (jwt) or an API key (key: no user, no role).
+      scheme: { type: 'string', enum: ['jwt', 'key'] }, partnerId: nullable(uuid), userId: nullable(uuid),
+      role: nullable({ type: 'string', enum: ['SUPERADMIN', 'ADMIN', 'CONTADOR'] }), isOwner: { type: 'boolean' },
+      keyKind: nullable({ type: 'string', enum: ['live', 'test'] }), plan: str, rateLimit: { type: 'integer', description: 'Requisições por segundo do parceiro.' },
+      subscriptionActive: { type: 'boolean' }, sessionId: { type: 'string', description: 'Só numa sessão (jwt).' },
       user: nullable({ type: 'object', properties: { id: uuid, email: str, name: str, role: str, twoFactorEnabled: { type: 'boolean' } } }),
-      partner: nullable({ type: 'object', properties: { id: uuid, name: str, plan: str, subscriptionStatus: str } }),
+      partner: nullable({
+        type: 'object',
+        properties: {
+          id: uuid, name: str, plan: str, subscriptionStatus: str, enterpriseRateLimit: nullable({ type: 'integer' }), active: { type: 'boolean' },
+          hasEmitted: { type: 'boolean' }, createdAt: dateTime,
+        },
+      }),
       apiKeys: { type: 'array', items: { type: 'object', properties: { keyId: str, kind: { type: 'string', enum: ['live', 'test'] }, masked: str, createdAt: dateTime } } },
     },
   },

@@ -16,11 +16,25 @@ export const certificateSummaryDoc = {
   },
 };
 
+/**
+ * A field as an answer shows it: the request's schema, null when not registered. The address is
+ * answered whole, every field it did not receive as null, so its fields are each nullable too (the
+ * request's closed address schema refuses an empty string, and an answer's null).
+ */
+function answered(name: string, rule: unknown): Record<string, unknown> {
+  const schema = ruleToJsonSchema(rule).schema as { type?: string; properties?: Record<string, Record<string, unknown>> };
+  if (name === 'cnpj' || name === 'razaoSocial') return schema;
+  if (schema.type === 'object' && schema.properties) {
+    return nullable({ ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([k, p]) => [k, nullable(p)])) });
+  }
+  return nullable(schema);
+}
+
 export const issuerResponseDoc = {
   type: 'object',
   properties: {
     issuerId: { type: 'string', format: 'uuid' },
-    ...Object.fromEntries(Object.entries(issuerFieldRules).map(([k, r]) => [k, k === 'cnpj' || k === 'razaoSocial' ? ruleToJsonSchema(r).schema : nullable(ruleToJsonSchema(r).schema)])),
+    ...Object.fromEntries(Object.entries(issuerFieldRules).map(([k, r]) => [k, answered(k, r)])),
     ambienteFiscal: { enum: [1, 2], description: '1 produção, 2 homologação (inicial)' },
     sandbox: { type: 'boolean' },
     certificado: nullable(certificateSummaryDoc),
@@ -38,6 +52,8 @@ export const certificateDoc = {
     + 'Guardado cifrado (AES-256-GCM); nunca devolvido. '
     + 'Chave ek_test_ para emissor em produção (ambienteFiscal 1) não sandbox: 403 CHAVE_TESTE_EMISSOR_PRODUCAO.',
   response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, certificado: certificateSummaryDoc } },
+  alsoAnswers: { 201: 'Primeira instalação do certificado.' },
+  errors: { 409: 'CONFLICT: o emissor mudou (CNPJ) durante o envio do certificado; envie novamente.' },
 };
 
 const transferView = {

@@ -24,7 +24,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       rest: 'POST /companies/transfer-request',
       httpStatus: 202,
       params: transferRequestSchema,
-      openapi: transferDoc.request,
+      openapi: { ...transferDoc.request, errors: { 404: 'NOT_FOUND: CNPJ não cadastrado (crie o emissor com POST /v1/companies).', 409: 'CONFLICT: o CNPJ já pertence à sua conta.' } },
       async handler(this: IssuerSelf, ctx: Ctx<{ cnpj: string; motivo: string; contato?: string }>) {
         const partnerId = partnerOf(ctx);
         const cnpj = normalizeCnpj(ctx.params.cnpj);
@@ -64,7 +64,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       roles: ['SUPERADMIN'],
       auth: 'jwt',
       params: { id: uuidParam },
-      openapi: transferDoc.approve,
+      openapi: { ...transferDoc.approve, errors: { 409: 'CONFLICT: solicitação já decidida (details.status), ou o emissor mudou de conta desde a solicitação.' } },
       async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         return this.decideTransfer(ctx, 'APROVADA', null);
       },
@@ -75,7 +75,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       roles: ['SUPERADMIN'],
       auth: 'jwt',
       params: { id: uuidParam, motivo: { type: 'string', min: 3, max: 500, optional: true } },
-      openapi: transferDoc.reject,
+      openapi: { ...transferDoc.reject, errors: { 409: 'CONFLICT: solicitação já decidida (details.status).' } },
       async handler(this: IssuerSelf, ctx: Ctx<{ id: string; motivo?: string }>) {
         return this.decideTransfer(ctx, 'RECUSADA', ctx.params.motivo ?? null);
       },

@@ -110,3 +110,51 @@ test('a malformed NCM is refused in Portuguese words, without the regular expres
   t.is(res.body.error.type, 'http://api.test/errors/VALIDATION_ERROR');
   t.deepEqual(res.body.error.errors, [{ field: 'items[0].ncm', message: "O campo 'items[0].ncm' deve ter 2 ou 8 dígitos." }]);
 });
+
+test('the served document lists the headers the gateway sends and the error statuses the routes answer', (t) => {
+  const nfe = doc.paths['/v1/nfe'].post.responses;
+  t.truthy(nfe['201'].headers.Location);
+  t.truthy(nfe['201'].headers['Idempotent-Replayed']);
+  t.truthy(nfe['415']);
+  t.truthy(nfe['413']);
+  t.truthy(doc.paths['/v1/nfse'].post.responses['201'].headers.Location);
+  t.regex(doc.paths['/v1/nfe/{id}/xml'].get.responses['200'].headers['Content-Disposition'].description, /^attachment/);
+  t.regex(doc.paths['/v1/nfe/{id}/danfe.html'].get.responses['200'].headers['Content-Disposition'].description, /^inline/);
+  t.truthy(doc.paths['/v1/nfe/{id}'].get.responses['404']);
+  t.regex(doc.paths['/v1/companies'].post.responses['409'].description, /CNPJ_CONFLICT/);
+  t.regex(doc.paths['/v1/nfe/{id}/danfe.pdf'].get.responses['409'].description, /DOCUMENTO_SEM_DANFE/);
+  t.truthy(doc.paths['/v1/auth/login'].post.responses['401']);
+  t.truthy(doc.paths['/v1/companies/transfer-request'].post.responses['404']);
+  t.truthy(doc.paths['/v1/fiscal/tributos-aproximados'].get.responses['404']);
+  t.deepEqual(nfe['429'].headers['Retry-After'].schema, { type: 'integer', const: 1 });
+  t.truthy(doc.paths['/health'].get.responses['429'].headers['Retry-After']);
+  // Every error of every operation is the envelope with X-RateLimit-* and X-Request-Id.
+  for (const { path, method, op } of operations()) {
+    for (const [status, res] of Object.entries<any>(op.responses)) {
+      if (/^[23]/.test(status)) continue;
+      t.deepEqual(res.content?.['application/json']?.schema, { $ref: '#/components/schemas/ErrorEnvelope' }, `${method} ${path} ${status}`);
+      t.truthy(res.headers?.['X-Request-Id'] && res.headers?.['X-RateLimit-Limit'], `${method} ${path} ${status} headers`);
+    }
+  }
+  // A secret reveal ignores the key (idempotency: false): no replay documented.
+  t.falsy(doc.paths['/v1/webhooks/secret/regenerate'].post.parameters?.some((p: any) => p.name === 'Idempotency-Key'));
+});
+
+test('a real refusal carries what the document says: 415 and 404 with X-RateLimit-* and X-Request-Id, a replay with Idempotent-Replayed', async (t) => {
+  const { headers } = await integratorWithA1(stack, { crt: 3 });
+  const unsupported = await stack.request('POST', '/v1/nfe', { headers: { ...headers, 'content-type': 'text/plain' }, rawBody: 'x' });
+  t.is(unsupported.status, 415, unsupported.text);
+  const missing = await stack.request('GET', '/v1/nfe/0b1f6f2e-5a39-4c8e-9d52-3b9f0f7a1c11', { headers });
+  t.is(missing.status, 404, missing.text);
+  for (const res of [unsupported, missing]) {
+    t.truthy(res.headers.get('x-ratelimit-limit'));
+    t.truthy(res.headers.get('x-request-id'));
+  }
+  const key = { ...headers, 'Idempotency-Key': 'openapi-contract-replay' };
+  const body = aValidNfeBody();
+  const first = await stack.request('POST', '/v1/nfe', { headers: key, body });
+  const again = await stack.request('POST', '/v1/nfe', { headers: key, body });
+  t.is(again.status, first.status, again.text);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+  if (first.status === 201) t.is(again.headers.get('location'), first.headers.get('location'));
+});

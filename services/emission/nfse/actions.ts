@@ -62,6 +62,7 @@ function danfseAction(format: 'pdf' | 'html') {
       description: 'Documento auxiliar da NFS-e (leiaute nacional DANFSe v1.0), gerado do XML da NFS-e: chave com código de barras e QR Code da consulta pública, prestador, tomador, '
         + 'serviço, tributação municipal e federal, valores e informações complementares. AUTHORIZED e CANCELADA (com a marca CANCELADA); homologação traz NFS-e SEM VALIDADE JURÍDICA. '
         + 'Outros status: 409 DOCUMENTO_SEM_DANFE (details.status).',
+      errors: { 409: 'DOCUMENTO_SEM_DANFE: NFS-e fora de AUTHORIZED e CANCELADA (details.status).' },
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
       const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
@@ -84,6 +85,9 @@ export const nfseActions = {
       summary: 'Emite NFS-e (padrão nacional, DPS 1.01)', description: NFSE_EMIT_DESCRIPTION, tags: ['documentos'],
       body: nfseBodyProps, requestExample: NFSE_REQUEST_EXAMPLE, response: nfseResponseDoc, responseExample: NFSE_RESPONSE_EXAMPLE,
       headers: [{ name: 'Idempotency-Key', description: NFSE_IDEMPOTENCY_DESCRIPTION }],
+      // The gateway names the created NFS-e (services/gateway/body.ts setLocation, from links.self).
+      location: '/v1/nfse/{id}',
+      errors: { 404: 'NOT_FOUND: issuerId de outro parceiro ou inexistente.' },
     },
     async handler(this: NfseService, ctx: Ctx) {
       const { partnerId, keyKind } = partnerOf(ctx);
@@ -135,7 +139,10 @@ export const nfseActions = {
     rest: 'GET /nfse/:id/xml',
     params: idParam,
     raw: true,
-    openapi: { summary: 'XML da NFS-e autorizada (ou cancelada), ou a DPS assinada de uma rejeição; outros status 409', tags: ['documentos'], responseContentType: 'application/xml' },
+    openapi: {
+      summary: 'XML da NFS-e autorizada (ou cancelada), ou a DPS assinada de uma rejeição; outros status 409', tags: ['documentos'], responseContentType: 'application/xml',
+      errors: { 409: 'CONFLICT: NFS-e sem XML no estado atual (details.status).' },
+    },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
       const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       const { xml, filename } = await nfseXml(this.nfse, doc);
@@ -152,6 +159,7 @@ export const nfseActions = {
       summary: 'Reenvia agora a mesma DPS de uma NFS-e sem resultado (CREATED, TRANSMITTING vencida, ERROR)', tags: ['documentos'], response: nfseDetailDoc,
       description: 'O que a reconciliação faria no próximo horário, já: consulta a Sefin pelo idDps e, se ela não conhece a DPS, envia a mesma DPS assinada (mesmo nDPS e idDps; nada é renumerado). '
         + 'NFS-e com resultado final: 200 com ela, nada é enviado. Transmissão ainda em curso: 409 DOCUMENTO_EM_TRANSMISSAO. Rejeição: 400 BAD_REQUEST com erros[] como na emissão.',
+      errors: { 409: 'DOCUMENTO_EM_TRANSMISSAO: transmissão da DPS ainda em curso.' },
       responseExample: { ...NFSE_RESPONSE_EXAMPLE, ambiente: 2, situacao: null, authorizedAt: '2026-11-22T20:40:01.000Z', canceladaEm: null, erros: null, motivo: null, proximaVerificacaoEm: null, updatedAt: '2026-11-22T20:40:01.000Z' },
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
@@ -183,6 +191,7 @@ export const nfseActions = {
         + 'repetir a mesma requisição conclui o mesmo evento — indeterminada: consulta a NFS-e na Sefin antes e, se o cancelamento já foi registrado, responde 200 sem reenviar; '
         + 'senão reenvia o mesmo evento assinado. Um cancelamento indeterminada também é concluído sozinho pela reconciliação (consulta à Sefin a partir de 2 min; registrado: CANCELADA e invoice.canceled). '
         + 'Durante um envio: 409 EVENTO_EM_TRANSMISSAO.',
+      errors: { 409: 'EVENTO_EM_TRANSMISSAO: um envio do cancelamento ainda em curso.' },
       requestExample: { justificativa: 'Servico faturado em duplicidade para o tomador', codigoMotivo: 1 },
       response: {
         type: 'object',
@@ -208,7 +217,10 @@ export const nfseActions = {
     rest: 'GET /nfse/:id/cancelamento/xml',
     params: idParam,
     raw: true,
-    openapi: { summary: 'XML do evento de cancelamento registrado pela Sefin; 409 antes do registro', tags: ['eventos'], responseContentType: 'application/xml' },
+    openapi: {
+      summary: 'XML do evento de cancelamento registrado pela Sefin; 409 antes do registro', tags: ['eventos'], responseContentType: 'application/xml',
+      errors: { 409: 'CONFLICT: sem evento de cancelamento registrado para esta NFS-e (details.status).' },
+    },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
       const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
       const ev = await this.nfseEvents.registered(doc.id);

@@ -60,3 +60,20 @@ test('ruleToJsonSchema describes a pattern with the words its refusal uses; a ru
   t.deepEqual(ruleToJsonSchema({ type: 'string', pattern: /^(?:\d{2}|\d{8})$/ }).schema, { type: 'string', pattern: '^(?:\\d{2}|\\d{8})$', description: 'Deve ter 2 ou 8 dígitos.' });
   t.is(ruleToJsonSchema({ type: 'string', pattern: /^\d{8}$/, description: 'NCM' }).schema.description, 'NCM');
 });
+
+test('buildOpenApi drops the Idempotency-Key of a route that ignores it, and keeps it with Idempotent-Replayed elsewhere', (t) => {
+  const doc: any = buildOpenApi(info, [
+    { method: 'POST', path: '/v1/secret', action: 'v1.things.reveal', idempotency: false, params: { $$strict: true } },
+    { method: 'POST', path: '/v1/things/:id', action: 'v1.things.act', params: { id: 'string', nome: 'string' }, httpStatus: 201, openapi: { location: '/v1/things/{id}', errors: { 409: 'CONFLICT: já feito.' } } },
+  ]);
+  const secret = doc.paths['/v1/secret'].post;
+  t.is(secret.parameters, undefined);
+  t.is(secret.responses['200'].headers['Idempotent-Replayed'], undefined);
+  t.is(secret.responses['409'], undefined);
+  const act = doc.paths['/v1/things/{id}'].post;
+  t.truthy(act.parameters.find((p: any) => p.name === 'Idempotency-Key'));
+  t.truthy(act.responses['201'].headers['Idempotent-Replayed']);
+  t.truthy(act.responses['201'].headers.Location);
+  t.truthy(act.responses['404'] && act.responses['413'] && act.responses['415']);
+  t.regex(act.responses['409'].description, /^CONFLICT: já feito\. Ou IDEMPOTENCIA_EM_ANDAMENTO/);
+});
