@@ -27,9 +27,13 @@ export function readerOf(ctx: Context<unknown, { caller?: { partnerId?: string |
   };
 }
 
-/** 403 when the reader may not see this document (see Reader). */
+/**
+ * 403 when the reader may not see this document (see Reader). A production document of an issuer
+ * back in homologation is still a production document: only a sandbox issuer opens it.
+ */
 export async function checkReadable(reader: Reader, doc: { issuerId: string; environment: 1 | 2 }): Promise<void> {
-  if (doc.environment === 1 && reader.production) await reader.production(doc.issuerId);
+  if (doc.environment !== 1 || !reader.production) return;
+  if (!(await reader.production(doc.issuerId)).sandbox) throw new DomainError('CHAVE_TESTE_EMISSOR_PRODUCAO');
 }
 
 /**

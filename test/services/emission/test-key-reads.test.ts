@@ -57,4 +57,9 @@ test('an ek_test_ key reads homologation notes only: a production note of an iss
   t.deepEqual(await listed(test_, `?issuerId=${sandbox.id}`), [s], 'naming a sandbox issuer lists its notes');
   const named = await stack.request('GET', `/v1/nfe?issuerId=${production.id}`, { headers: test_ });
   t.deepEqual({ status: named.status, body: named.body }, { status: 403, body: forbidden(named) });
+
+  // Its issuer back in homologation, a production note is still one: 403.
+  world.issuers.get(production.id)!.snapshot.ambienteFiscal = 2;
+  const after = await stack.request('GET', `/v1/nfe/${p}`, { headers: test_ });
+  t.deepEqual({ status: after.status, body: after.body }, { status: 403, body: forbidden(after) });
 });
