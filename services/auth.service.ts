@@ -75,7 +75,11 @@ const AuthService: ServiceSchema = {
       rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
       openapi: {
         summary: 'Ativa o 2FA com um código do segredo pendente', description: 'Responde os 10 códigos de recuperação (mostrados uma vez). Com mfa_token, também conclui o login (access_token, refresh_token, user) e consome o token.', tags,
-        response: { type: 'object', properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, access_token: { type: 'string' }, refresh_token: { type: 'string' } } },
+        // With an mfa_token the enrollment also opens the session: its fields are the login's (S.sessionResponse).
+        response: {
+          type: 'object', required: ['enabled', 'recoveryCodes'],
+          properties: { enabled: { const: true }, recoveryCodes: { type: 'array', items: { type: 'string' } }, ...S.sessionResponse.properties },
+        },
         errors: { 409: 'CONFLICT: 2FA já ativo, ou /2fa/setup não chamado antes.' },
       },
       handler(this: Auth, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },

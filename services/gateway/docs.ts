@@ -54,6 +54,8 @@ const enveloped = (data: Record<string, unknown>) => ({
   content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'object', properties: data }, meta: { $ref: '#/components/schemas/Meta' } } } } },
 });
 const up = { type: 'object', properties: { status: { type: 'string', enum: ['up', 'down'] } } };
+/** The database's check also says which one answers (services/gateway/health.ts). */
+const database = { type: 'object', properties: { ...up.properties, kind: { type: 'string', enum: ['postgres', 'pglite'] } } };
 
 /**
  * The routes outside /v1, as OpenAPI path items. All public and limited per IP, probes and the
@@ -64,7 +66,7 @@ export function monitoringPaths(): Record<string, Record<string, unknown>> {
   return {
     '/health': open('api.health', 'Saúde: banco, Redis (se configurado) e broker. Limite por IP das rotas públicas.', enveloped({
       status: { const: 'ok' }, version: { type: 'string' },
-      checks: { type: 'object', properties: { database: up, redis: up, broker: { type: 'object', properties: { status: { const: 'up' }, nodes: { type: 'array', items: { type: 'string' } }, services: { type: 'array', items: { type: 'string' } } } } } },
+      checks: { type: 'object', properties: { database, redis: up, broker: { type: 'object', properties: { status: { const: 'up' }, nodes: { type: 'array', items: { type: 'string' } }, services: { type: 'array', items: { type: 'string' } } } } } },
     }), unavailable),
     '/health/live': open('api.live', 'Processo vivo. Limite por IP das rotas públicas; responde mesmo com o Redis fora (janela local do nó).', enveloped({ status: { const: 'ok' } })),
     '/health/ready': open('api.ready', 'Prontidão: 503 assim que o nó começa a encerrar (SIGTERM) ou se uma dependência cair. Limite por IP das rotas públicas.',

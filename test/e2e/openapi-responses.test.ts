@@ -38,6 +38,10 @@ function conforms(t: any, res: HttpResult, method: string, path: string) {
 
 test('issuer, certificate, /auth/me with an API key, the note and its list, inutilização: each answer is what the document says', async (t) => {
   const { headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC);
+  const health = await stack.request('GET', '/health');
+  t.is(doc.paths['/health'].get.responses['200'].content['application/json'].schema.properties.data.properties.checks.properties.database.properties.kind.enum.includes(health.body.data.checks.database.kind), true);
+  conforms(t, health, 'get', '/health');
+  t.deepEqual(doc.paths['/v1/auth/2fa/enable'].post.responses['200'].content['application/json'].schema.properties.data.properties.token_type, { const: 'Bearer' });
   conforms(t, await stack.request('GET', '/v1/auth/me', { headers }), 'get', '/v1/auth/me');
   const issuer = await stack.request('GET', `/v1/companies/${issuerId}`, { headers });
   t.is(issuer.body.data.endereco.complemento, null, 'an address field never sent is answered null');
