@@ -35,7 +35,8 @@ import { NfseStore } from './emission/nfse/store.js';
 import { NfseEventStore } from './emission/nfse/event-store.js';
 import { nfeBodyProps } from '../lib/nfe/schema.js';
 import { NFE_BATCH_REQUEST_EXAMPLE } from './emission/openapi-examples.js';
-import { emitAction, getAction, listAction, partnerOf, printableAction, xmlAction, type Ctx } from './emission/document-actions.js';
+import { emitAction, getAction, listAction, printableAction, xmlAction, type Ctx } from './emission/document-actions.js';
+import { partnerOf } from './emission/reader.js';
 import { emissionService, type EmissionSelf } from './emission/service-this.js';
 import { isIdShaped } from '../lib/validation/uuid.js';
 

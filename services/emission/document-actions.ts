@@ -1,7 +1,6 @@
 import type { ActionSchema } from 'moleculer';
 import { resolvedItemsJson } from '../../lib/classification/schemas.js';
 import type { Ctx, EmissionSelf } from './service-this.js';
-import { DomainError } from '../../lib/errors/index.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { detailView } from '../../lib/emission/document.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
@@ -12,19 +11,13 @@ import { listDescription, listParams, listDocuments, ownDocument, downloadXml, p
 import { contingencyResponseProperties, contingencyDescription } from './contingency-openapi.js';
 import { nfceBodySchema, nfeBodySchema } from '../../lib/nfe/schema.js';
 import { NFCE_REQUEST_EXAMPLE, NFE_REQUEST_EXAMPLE } from './openapi-examples.js';
-import { readerOf } from './reader.js';
+import { partnerOf, readerOf } from './reader.js';
 
 /**
  * The per-model document actions of the emission service (emit, list, get, XML, DANFE), one
  * factory each for NF-e and NFC-e; the service (services/emission.service.ts) mounts them.
  */
 export type { Ctx };
-
-export function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test' | null } {
-  const caller = ctx.meta.caller;
-  if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro: emissão e consulta de documentos exigem um parceiro.');
-  return { partnerId: caller.partnerId, keyKind: caller.keyKind };
-}
 
 const invoiceResponse = {
   type: 'object',

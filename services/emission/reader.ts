@@ -15,12 +15,19 @@ export interface Reader {
   production?: (issuerId: string) => Promise<{ sandbox: boolean }>;
 }
 
-/** The caller's partner (403 for a credential without one) and, for a test key, its production rule. */
-export function readerOf(ctx: Context<unknown, { caller?: { partnerId?: string | null; keyKind?: 'live' | 'test' | null } }>): Reader {
+type DocumentCtx = Context<unknown, { caller?: { partnerId?: string | null; keyKind?: 'live' | 'test' | null } }>;
+
+/** The caller's partner and key kind; a credential without a partner is 403 (every document route). */
+export function partnerOf(ctx: DocumentCtx): { partnerId: string; keyKind: 'live' | 'test' | null } {
   const caller = ctx.meta.caller;
   if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro: emissão e consulta de documentos exigem um parceiro.');
-  const partnerId = caller.partnerId;
-  if (caller.keyKind !== 'test') return { partnerId };
+  return { partnerId: caller.partnerId, keyKind: caller.keyKind ?? null };
+}
+
+/** The caller's partner (partnerOf) and, for a test key, its production rule. */
+export function readerOf(ctx: DocumentCtx): Reader {
+  const { partnerId, keyKind } = partnerOf(ctx);
+  if (keyKind !== 'test') return { partnerId };
   return {
     partnerId,
     production: (issuerId) => ctx.call<{ sandbox: boolean }, object>('v1.issuer.resolve', { partnerId, issuerId, keyKind: 'test' }),

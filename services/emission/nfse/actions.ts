@@ -17,7 +17,7 @@ import { cancelNfse, reconcileCancellation } from './cancel.js';
 import { resolveServicoAction } from './resolve-servico.js';
 import type { Bulkhead } from '../../shared/bulkhead.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
-import { readerOf } from '../reader.js';
+import { partnerOf, readerOf } from '../reader.js';
 
 /**
  * The NFS-e routes of the emission service (issue 16), spread into its `actions`. Handlers wire
@@ -35,12 +35,6 @@ interface NfseService {
   onNfseOutcome?: NfseOutcomeReporter;
   broker: Context['broker'];
   logger: Context['broker']['logger'];
-}
-
-function partnerOf(ctx: Ctx<any>): { partnerId: string; keyKind: 'live' | 'test' | null } {
-  const caller = ctx.meta.caller;
-  if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Credencial sem parceiro: emissão e consulta de documentos exigem um parceiro.');
-  return { partnerId: caller.partnerId, keyKind: caller.keyKind };
 }
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
