@@ -86,7 +86,10 @@ const AuthService: ServiceSchema = {
     },
     disable2fa: {
       rest: 'POST /auth/2fa/disable', auth: 'jwt', params: S.disableSchema,
-      openapi: { summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags, errors: { 409: 'CONFLICT: 2FA não está ativo.' } },
+      openapi: {
+        summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags,
+        errors: { 401: 'UNAUTHORIZED: sessão inválida, ou senha ou código 2FA errados.', 409: 'CONFLICT: 2FA não está ativo.' },
+      },
       handler(this: Auth, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
     },
     refresh: {
@@ -140,7 +143,11 @@ const AuthService: ServiceSchema = {
     },
     acceptInvite: {
       rest: 'POST /auth/invite/accept', auth: 'none', httpStatus: 201, params: S.acceptInviteSchema,
-      openapi: { summary: 'Aceita o convite de proprietário e define a senha', description: 'Cria o usuário proprietário e uma primeira chave ek_test_ (mostrada uma vez). No login, o 2FA deve ser cadastrado.', tags },
+      openapi: {
+        summary: 'Aceita o convite de proprietário e define a senha', description: 'Cria o usuário proprietário e uma primeira chave ek_test_ (mostrada uma vez). No login, o 2FA deve ser cadastrado.', tags,
+        // Two partners may invite the same address; the first acceptance creates the account (services/auth/partners.ts insertUser).
+        errors: { 409: 'CONFLICT: o e-mail do convite já tem conta (outro convite para o mesmo e-mail foi aceito antes); o convite não é consumido.' },
+      },
       handler(this: Auth, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
     },
     regenerateTestKey: {
@@ -157,7 +164,10 @@ const AuthService: ServiceSchema = {
     // SUPERADMIN routes
     registerPartner: {
       rest: 'POST /auth/register-partner', ...admin, httpStatus: 201, params: S.registerPartnerSchema,
-      openapi: { summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags, errors: { 409: 'CONFLICT: e-mail do proprietário já cadastrado.' } },
+      openapi: {
+        summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags,
+        errors: { 404: 'NOT_FOUND: accessRequestId de solicitação inexistente.', 409: 'CONFLICT: e-mail do proprietário já cadastrado, ou solicitação (accessRequestId) já aprovada.' },
+      },
       handler(this: Auth, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
     },
     listAccessRequests: {
@@ -172,7 +182,7 @@ const AuthService: ServiceSchema = {
     },
     ownerInvite: {
       rest: 'POST /admin/partners/:id/owner-invite', ...admin, httpStatus: 202, params: S.ownerInviteSchema,
-      openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags, errors: { 409: 'CONFLICT: parceiro desativado ou que já tem proprietário.' } },
+      openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags, errors: { 409: 'CONFLICT: parceiro desativado, que já tem proprietário, ou e-mail do convite que já tem conta.' } },
       handler(this: Auth, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
     },
     deactivatePartnerRoute: {

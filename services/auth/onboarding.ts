@@ -95,6 +95,8 @@ export async function resendOwnerInvite(d: AuthDeps, p: { id: string; email?: st
   const last = await d.knex(d.t('invites')).where({ partner_id: partner.id }).orderBy('created_at', 'desc').first();
   const email = p.email ? normalizeEmail(p.email) : last?.email;
   if (!email) throw validationError([{ field: 'email', message: "O campo 'email' é obrigatório: este parceiro nunca recebeu convite." }]);
+  // As provisionPartner: an invite to an address that already has an account could never be accepted.
+  if (await d.knex(d.t('users')).where({ email }).first('id')) throw new DomainError('CONFLICT', undefined, 'E-mail do proprietário já cadastrado.');
   return { partnerId: partner.id, invite: await sendInvite(d, partner.id, email, p.name ?? last?.name ?? null) };
 }
 
