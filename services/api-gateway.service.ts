@@ -4,25 +4,23 @@ import type { ServerResponse } from 'node:http';
 import { DbMixin } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/gateway/index.js';
 import { runtimeOf } from './shared/runtime.js';
-import { renderError, retryAfterSeconds, successEnvelope, type ErrorLike } from '../lib/http/error-envelope.js';
+import { renderError, retryAfterSeconds, successEnvelope } from '../lib/http/error-envelope.js';
 import { resolveRequestId } from '../lib/http/request-id.js';
-import { clientErrorRefusal, clientErrorResponse } from '../lib/http/client-error.js';
 import { unstorableTextRefusal } from '../lib/http/unstorable-text.js';
 import { dropMissingLocationWarning, jsonBodyParser, normalizeError, setLocation, type GatewayRequest } from './gateway/body.js';
 import { restoreProtoKey } from './gateway/proto-key.js';
-import type { Socket } from 'node:net';
 import { buildOpenApi, type RouteDoc } from '../lib/http/openapi.js';
 import { REQUEST_EXAMPLES, RESPONSE_SCHEMAS, SUPPLEMENT_COMPONENTS } from './gateway/openapi-supplement.js';
 import { DocsMixin, REDOC_PATH, monitoringPaths } from './gateway/docs.js';
 import { DomainError } from '../lib/errors/index.js';
-import { enforceLimit, limiterFor } from './gateway/request-limit.js';
-import { MemoryRateLimiter } from './gateway/rate-limiter.js';
+import { rateWindowMethods } from './gateway/rate-windows.js';
+import { answerUnparsedRequests } from './gateway/unparsed-request.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
 import { requestScope } from './shared/request-context.js';
 import { listenAsGateway } from './gateway/listen.js';
-import { attachAccessLog, logUnparsedRequest, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
+import { attachAccessLog, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
 import { monitoringActions } from './gateway/monitoring-actions.js';
 import { checkMetricsToken } from './gateway/metrics-scrape.js';
 import { metricsOf } from './shared/metrics.js';
@@ -134,6 +132,8 @@ const ApiGateway: ServiceSchema = {
   },
 
   methods: {
+    // limit, countedRefusal, clientIp: the per-partner and per-IP windows (API.md, Limits).
+    ...rateWindowMethods,
     /** Every published /v1 route with its action definition, from the live route table. */
     publishedRoutes(this: GatewaySelf): RouteDoc[] {
       const defs = new Map<string, any>();
@@ -164,32 +164,6 @@ const ApiGateway: ServiceSchema = {
       return buildOpenApi({ version: API_VERSION, baseUrl: config.baseUrl, errorsBase: config.errorsBase }, this.publishedRoutes(), {
         requestExamples: REQUEST_EXAMPLES, responses: RESPONSE_SCHEMAS, components: SUPPLEMENT_COMPONENTS, paths: monitoringPaths(),
       });
-    },
-
-    async limit(this: GatewaySelf, res: ServerResponse, key: string, perSecond: number, localWhenDown = false) {
-      const { config, clock } = runtimeOf(this.broker);
-      const local = localWhenDown ? (this._localRateLimiter ??= new MemoryRateLimiter()) : undefined;
-      await enforceLimit((this._rateLimiter ??= limiterFor(config)), res, key, perSecond, clock.now().getTime(), local);
-    },
-
-    /**
-     * A refusal sent before any window was counted (no route: 404, 405; a body over the limit: 413;
-     * credentials v1.auth could not check) still carries X-RateLimit-* (API.md, Limits: every
-     * response), from the per-IP window: no partner was identified. It counts there like any
-     * anonymous request, so past the limit it is the 429 instead. When even that window cannot be
-     * counted (Redis down) the refusal goes out as it was, without the headers.
-     */
-    async countedRefusal(this: GatewaySelf, req: Req, res: ServerResponse, err: ErrorLike): Promise<ErrorLike> {
-      if (res.headersSent || res.hasHeader('X-RateLimit-Limit')) return err;
-      return this.limit(res, `ip:${this.clientIp(req)}`, runtimeOf(this.broker).config.rateLimit.ipPerSecond).then(() => err, (e: ErrorLike) => {
-        if (Number(e?.code) === 429) return e;
-        this.logger.debug({ err: (e as Error)?.message }, 'per-IP window not counted for a refusal');
-        return err;
-      });
-    },
-
-    clientIp(req: Req): string {
-      return req.socket?.remoteAddress ?? 'unknown';
     },
 
     /**
@@ -371,17 +345,8 @@ const ApiGateway: ServiceSchema = {
       listenAsGateway(self.server, runtimeOf(self.broker).config.http.listenBacklog);
       dropMissingLocationWarning(self.logger);
       attachAccessLog(self.server, self.logger, metricsOf(self.broker));
+      answerUnparsedRequests(self);
     }
-    // Runs after moleculer-web's created(), which made self.server. With a listener attached, Node
-    // no longer writes its bare 400 for a request it cannot parse: we answer with the envelope.
-    self.server?.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-      const refusal = clientErrorRefusal(err.code);
-      if (!refusal || !socket.writable) { socket.destroy(); return; }
-      const { config, clock } = runtimeOf(self.broker);
-      const requestId = resolveRequestId(undefined);
-      socket.end(clientErrorResponse(refusal, { errorsBase: config.errorsBase, requestId, timestamp: clock.now().toISOString(), rawPacket: err.rawPacket }));
-      logUnparsedRequest(self.logger, metricsOf(self.broker), { status: refusal.code, code: refusal.type, requestId, rawPacket: err.rawPacket });
-    });
   },
 
   async started(this: Service) {

@@ -26,10 +26,14 @@ export function requestPathOf(rawPacket: Buffer | undefined): string {
   return target ? target.split('?')[0]! : '/';
 }
 
-/** The whole HTTP/1.1 response text; the connection closes after it (the parser state is lost). */
-export function clientErrorResponse(refusal: DomainError, ctx: Omit<EnvelopeContext, 'instance'> & { rawPacket?: Buffer }): string {
+/**
+ * The whole HTTP/1.1 response text; the connection closes after it (the parser state is lost).
+ * `headers`: more header fields (the gateway's X-RateLimit-*), values already valid field values.
+ */
+export function clientErrorResponse(refusal: DomainError, ctx: Omit<EnvelopeContext, 'instance'> & { rawPacket?: Buffer; headers?: Record<string, string> }): string {
   const { status, body } = renderError(refusal, { errorsBase: ctx.errorsBase, requestId: ctx.requestId, timestamp: ctx.timestamp, instance: requestPathOf(ctx.rawPacket) });
   const json = JSON.stringify(body);
+  const extra = Object.entries(ctx.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\n`
-    + `X-Request-Id: ${ctx.requestId}\r\nConnection: close\r\n\r\n${json}`;
+    + `X-Request-Id: ${ctx.requestId}\r\n${extra}Connection: close\r\n\r\n${json}`;
 }

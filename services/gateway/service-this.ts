@@ -28,11 +28,12 @@ export type GatewaySelf = Service & DbMethods & {
   server?: Server;
   aliases: GatewayAlias[];
   _rateLimiter?: RateLimiter;
-  /** Counts a probe's per-IP window on this node while the shared limiter cannot (request-limit.ts). */
+  /** Counts per-IP windows on this node while the shared limiter cannot (request-limit.ts). */
   _localRateLimiter?: RateLimiter;
   purgeTimer?: NodeJS.Timeout;
   publishedRoutes(): RouteDoc[];
   openApiDocument(): JsonSchema;
+  rateLimiters(): { shared: RateLimiter; local: RateLimiter };
   limit(res: ServerResponse, key: string, perSecond: number, localWhenDown?: boolean): Promise<void>;
   countedRefusal(req: GatewayRequest, res: ServerResponse, err: ErrorLike): Promise<ErrorLike>;
   clientIp(req: GatewayRequest): string;

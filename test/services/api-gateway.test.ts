@@ -1,9 +1,9 @@
 import test from 'ava';
-import net from 'node:net';
 import { startStack, captureLogs, type Stack } from '../support/stack.js';
 import { FakeAuthService, fakeCallerKey } from '../support/fake-auth.js';
 import { createTestKit } from '../support/testkit.service.js';
 import { ManualClock } from '../../services/shared/clock.js';
+import { rawExchange } from '../support/raw-http.js';
 
 const KEY = { 'x-api-key': fakeCallerKey({ partnerId: 'p-gw', plan: 'SCALE' }) };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -143,18 +143,6 @@ test('gateway refuses a body nested deeper than 32 levels (300 here; 5 000 overf
   });
   t.is((await stack.request('POST', '/v1/kit/things', { headers: { 'content-type': 'application/json' }, rawBody })).status, 401);
 });
-
-/** Writes raw bytes on a new connection and returns everything the server sends until it closes. */
-function rawExchange(url: string, bytes: Buffer): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
-    let out = '';
-    socket.on('data', (d) => { out += d.toString('utf8'); });
-    socket.on('close', () => resolve(out));
-    socket.on('error', reject);
-  });
-}
 
 test('gateway answers a request Node cannot parse (non-ASCII bytes in the path, a space, a control byte in a header) with the envelope, not a bare 400', async (t) => {
   for (const bytes of [

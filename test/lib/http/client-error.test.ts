@@ -34,3 +34,10 @@ test('clientErrorResponse is a complete HTTP/1.1 answer carrying the error envel
     },
   });
 });
+
+test('clientErrorResponse writes the header fields it is given (X-RateLimit-*) before Connection: close', (t) => {
+  const headers = { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1795780801' };
+  const head = clientErrorResponse(clientErrorRefusal('HPE_HEADER_OVERFLOW')!, { ...ctx, headers }).split('\r\n\r\n')[0]!;
+  t.regex(head, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  t.regex(head, /\r\nX-RateLimit-Limit: 20\r\nX-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 1795780801\r\nConnection: close$/);
+});
