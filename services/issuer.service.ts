@@ -7,7 +7,9 @@ import { migrations } from '../migrations/issuer/index.js';
 import { runtimeOf } from './shared/runtime.js';
 import type { CallerMeta } from './shared/caller.js';
 import { DomainError } from '../lib/errors/index.js';
-import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema } from '../lib/issuer/schema.js';
+import { createIssuerSchema, patchIssuerDocSchema, certificateUploadSchema, issuerListSchema } from '../lib/issuer/schema.js';
+import { pageDoc, pageOf } from '../lib/pagination/page.js';
+import { pagedQuery, rowPosition } from './shared/paged-query.js';
 import { PROFILE_DEFAULTS, toIssuerResponse, toSnapshot, type IssuerProfile, type IssuerRecord } from '../lib/issuer/model.js';
 import { checkIssuerValues, withMunicipalityName } from '../lib/issuer/rules.js';
 import { applyIssuerPatch } from '../lib/issuer/patch.js';
@@ -88,13 +90,16 @@ const IssuerService: ServiceSchema = {
     list: {
       rest: 'GET /companies',
       openapi: {
-        summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: { type: 'array', items: issuerResponseDoc },
-        description: 'Lista todos os emissores do parceiro, também com chave ek_test_: ler a lista não opera nenhum emissor, e mostra ao integrador o ambienteFiscal/sandbox de cada um. '
+        summary: 'Lista os emissores do parceiro', tags: ['emissores'], response: pageDoc(issuerResponseDoc), responseExample: { items: [], nextCursor: null },
+        description: 'Os emissores do parceiro, mais antigos primeiro, uma página por vez (paginação por cursor: nextCursor da resposta vai em cursor da próxima chamada; null na última página). '
+          + 'Listar é permitido também com chave ek_test_: ler a lista não opera nenhum emissor, e mostra ao integrador o ambienteFiscal/sandbox de cada um. '
           + 'As rotas que agem sobre um emissor (consulta, alteração, remoção, certificado) e a emissão respondem 403 CHAVE_TESTE_EMISSOR_PRODUCAO a uma chave ek_test_ para emissor em produção não sandbox.',
       },
-      async handler(this: IssuerSelf, ctx: Ctx) {
-        const rows: IssuerRow[] = await this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at').orderBy('created_at').orderBy('id');
-        return rows.map((r) => toIssuerResponse(toRecord(r)));
+      params: issuerListSchema,
+      async handler(this: IssuerSelf, ctx: Ctx<{ limit?: number; cursor?: string }>) {
+        const { query, limit } = pagedQuery(this.knex(this.t('issuers')).select(PUBLIC_COLUMNS).where({ partner_id: partnerOf(ctx) }).whereNull('deleted_at'), ctx.params);
+        const rows: IssuerRow[] = await query;
+        return pageOf(rows, limit, rowPosition, (r) => toIssuerResponse(toRecord(r)));
       },
     },
 

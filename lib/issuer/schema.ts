@@ -6,6 +6,7 @@
  */
 
 import { FISCAL_TEXT_MESSAGE, FISCAL_TEXT_PATTERN } from '../emission/fiscal-text.js';
+import { pageParams } from '../pagination/page.js';
 
 /**
  * The issuer's texts are written into every document it emits (emit, C03-C10), where the layout
@@ -130,6 +131,19 @@ export const logoUploadSchema = {
   id: { type: 'uuid' },
   imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Logotipo PNG ou JPEG em base64; até 256 KB de imagem, de 32 a 2000 pixels por lado' },
 } as const;
+
+/** GET /v1/companies: oldest first, a page at a time (lib/pagination/page.ts). */
+export const issuerListSchema = { $$strict: true, ...pageParams } as const;
+
+/** GET /v1/admin/transfer-requests, oldest first. */
+export const transferListSchema = {
+  $$strict: true,
+  status: { type: 'enum', values: ['PENDENTE', 'APROVADA', 'RECUSADA'], optional: true },
+  ...pageParams,
+} as const;
+
+export const transferApprovalSchema = { $$strict: true, id: { type: 'uuid' } } as const;
+export const transferRejectionSchema = { $$strict: true, id: { type: 'uuid' }, motivo: { type: 'string', min: 3, max: 500, optional: true } } as const;
 
 export const transferRequestSchema = {
   $$strict: true,

@@ -1,7 +1,8 @@
 import { statusInWords } from '../../lib/emission/status-words.js';
 import { DomainError } from '../../lib/errors/index.js';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../../lib/emission/state.js';
-import { decodeCursor, encodeCursor } from '../../lib/emission/cursor.js';
+import { decodeCursor } from '../../lib/pagination/cursor.js';
+import { DEFAULT_PAGE_SIZE, pageOf, pageParams } from '../../lib/pagination/page.js';
 import { detailView, indeterminateView, type DocumentRecord } from '../../lib/emission/document.js';
 import type { Model } from '../../lib/nfe/types.js';
 import type { DocumentStore } from './store.js';
@@ -24,8 +25,7 @@ export const listParams = {
   serie: { type: 'number', integer: true, min: 0, max: 999, convert: true, optional: true },
   createdFrom: { type: 'date', convert: true, optional: true, description: 'createdAt >= (ISO 8601)' },
   createdTo: { type: 'date', convert: true, optional: true, description: 'createdAt < (ISO 8601)' },
-  limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true, default: 50 },
-  cursor: { type: 'string', min: 1, max: 200, optional: true, description: 'nextCursor da página anterior.' },
+  ...pageParams,
 } as const;
 
 export const listDescription = 'Mais recentes primeiro. Paginação por cursor: `nextCursor` da resposta vai em `cursor` da próxima chamada; null na última página. '
@@ -49,7 +49,7 @@ export async function listDocuments(store: DocumentStore, reader: Reader, model:
   if (q.status && q.situacao) {
     throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'situacao', message: "Os filtros 'status' e 'situacao' não podem ser combinados." }] });
   }
-  const limit = q.limit ?? 50;
+  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const environment = await listedEnvironment(reader, q.issuerId);
   const rows = await store.list({
     partnerId: reader.partnerId, model, limit: limit + 1,
@@ -63,12 +63,7 @@ export async function listDocuments(store: DocumentStore, reader: Reader, model:
     ...(q.createdTo ? { to: q.createdTo } : {}),
     ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((d) => (q.situacao ? indeterminateView(d) : detailView(d))),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-  };
+  return pageOf(rows, limit, (d) => d, (d) => (q.situacao ? indeterminateView(d) : detailView(d)));
 }
 
 /** The caller's document of this model, or 404 (another partner's id is indistinguishable from none). */

@@ -1,5 +1,6 @@
 import { ruleToJsonSchema } from '../../lib/http/openapi.js';
 import { issuerFieldRules } from '../../lib/issuer/schema.js';
+import { pageDoc } from '../../lib/pagination/page.js';
 
 /** Response shapes of the issuer routes for the OpenAPI document (request shapes come from params). */
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: 'null' }] });
@@ -80,7 +81,7 @@ export const transferDoc = {
     description: '202 com a solicitação PENDENTE (repetir devolve a mesma). 404 se o CNPJ não está cadastrado; 409 CONFLICT se já é da sua conta. Um SUPERADMIN aprova em POST /v1/admin/transfer-requests/{id}/approve.',
     response: transferView,
   },
-  list: { summary: 'Lista solicitações de transferência (SUPERADMIN)', tags: ['administração'], response: { type: 'array', items: adminTransferView } },
+  list: { summary: 'Lista solicitações de transferência (SUPERADMIN)', description: 'Mais antigas primeiro; paginação por cursor (nextCursor → cursor).', tags: ['administração'], response: pageDoc(adminTransferView) },
   approve: { summary: 'Aprova: o emissor passa à conta solicitante, sem certificado nem CSC (SUPERADMIN)', tags: ['administração'], response: adminTransferView },
   reject: { summary: 'Recusa uma solicitação de transferência (SUPERADMIN)', tags: ['administração'], response: adminTransferView },
 };

@@ -5,14 +5,15 @@ import { runtimeOf } from '../shared/runtime.js';
 import type { CallerMeta } from '../shared/caller.js';
 import { DomainError } from '../../lib/errors/index.js';
 import { isValidCnpj, normalizeCnpj } from '../../lib/issuer/documents.js';
-import { transferRequestSchema } from '../../lib/issuer/schema.js';
+import { transferApprovalSchema, transferListSchema, transferRejectionSchema, transferRequestSchema } from '../../lib/issuer/schema.js';
+import { pageOf } from '../../lib/pagination/page.js';
+import { pagedQuery, rowPosition } from '../shared/paged-query.js';
 import { isUniqueViolation } from './records.js';
 import { transferDoc } from './openapi-docs.js';
 import { partnerOf } from './caller.js';
 import type { IssuerSelf } from './service-this.js';
 
 type Ctx<P = Record<string, any>> = Context<P, CallerMeta>;
-const uuidParam = { type: 'uuid' } as const;
 
 /**
  * Transfer of a CNPJ held by another partner (issue 4, item 6): the requester records a request,
@@ -50,12 +51,12 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       rest: 'GET /admin/transfer-requests',
       roles: ['SUPERADMIN'],
       auth: 'jwt',
-      params: { status: { type: 'enum', values: ['PENDENTE', 'APROVADA', 'RECUSADA'], optional: true } },
+      params: transferListSchema,
       openapi: transferDoc.list,
-      async handler(this: IssuerSelf, ctx: Ctx<{ status?: string }>) {
-        const q = this.knex(this.t('transfer_requests')).orderBy('created_at').orderBy('id');
-        if (ctx.params.status) q.where({ status: ctx.params.status });
-        return (await q).map((r: any) => this.transferView(r, true));
+      async handler(this: IssuerSelf, ctx: Ctx<{ status?: string; limit?: number; cursor?: string }>) {
+        const { query, limit } = pagedQuery(this.knex(this.t('transfer_requests')), ctx.params);
+        if (ctx.params.status) query.where({ status: ctx.params.status });
+        return pageOf(await query, limit, rowPosition, (r: any) => this.transferView(r, true));
       },
     },
 
@@ -63,7 +64,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       rest: 'POST /admin/transfer-requests/:id/approve',
       roles: ['SUPERADMIN'],
       auth: 'jwt',
-      params: { id: uuidParam },
+      params: transferApprovalSchema,
       openapi: { ...transferDoc.approve, errors: { 409: 'CONFLICT: solicitação já decidida (details.status), ou o emissor mudou de conta desde a solicitação.' } },
       async handler(this: IssuerSelf, ctx: Ctx<{ id: string }>) {
         return this.decideTransfer(ctx, 'APROVADA', null);
@@ -74,7 +75,7 @@ export const TransfersMixin: Partial<ServiceSchema> = {
       rest: 'POST /admin/transfer-requests/:id/reject',
       roles: ['SUPERADMIN'],
       auth: 'jwt',
-      params: { id: uuidParam, motivo: { type: 'string', min: 3, max: 500, optional: true } },
+      params: transferRejectionSchema,
       openapi: { ...transferDoc.reject, errors: { 409: 'CONFLICT: solicitação já decidida (details.status).' } },
       async handler(this: IssuerSelf, ctx: Ctx<{ id: string; motivo?: string }>) {
         return this.decideTransfer(ctx, 'RECUSADA', ctx.params.motivo ?? null);

@@ -1,6 +1,7 @@
 import { statusInWords } from '../../../lib/emission/status-words.js';
 import { DomainError } from '../../../lib/errors/index.js';
-import { decodeCursor, encodeCursor } from '../../../lib/emission/cursor.js';
+import { decodeCursor } from '../../../lib/pagination/cursor.js';
+import { DEFAULT_PAGE_SIZE, pageOf, pageParams } from '../../../lib/pagination/page.js';
 import { nfseDetailView, nfseIndeterminateView, type NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { NFSE_STATUSES, type NfseStatus } from '../../../lib/emission/nfse/state.js';
 import type { NfseStore } from './store.js';
@@ -18,8 +19,7 @@ export const nfseListParams = {
   issuerId: { type: 'uuid', optional: true },
   nDPS: { type: 'number', integer: true, min: 1, max: 999999999999999, convert: true, optional: true },
   serie: { type: 'number', integer: true, min: 0, max: 99999, convert: true, optional: true },
-  limit: { type: 'number', integer: true, min: 1, max: 100, convert: true, optional: true, default: 50 },
-  cursor: { type: 'string', min: 1, max: 200, optional: true, description: 'nextCursor da página anterior.' },
+  ...pageParams,
 } as const;
 
 export interface NfseListQuery {
@@ -36,7 +36,7 @@ export async function listNfse(store: NfseStore, reader: Reader, q: NfseListQuer
   if (q.status && q.situacao) {
     throw new DomainError('VALIDATION_ERROR', { errors: [{ field: 'situacao', message: "Os filtros 'status' e 'situacao' não podem ser combinados." }] });
   }
-  const limit = q.limit ?? 50;
+  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
   const environment = await listedEnvironment(reader, q.issuerId);
   const rows = await store.list({
     partnerId: reader.partnerId, limit: limit + 1,
@@ -48,12 +48,7 @@ export async function listNfse(store: NfseStore, reader: Reader, q: NfseListQuer
     ...(q.serie !== undefined ? { serie: q.serie } : {}),
     ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((d) => (q.situacao ? nfseIndeterminateView(d) : nfseDetailView(d))),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-  };
+  return pageOf(rows, limit, (d) => d, (d) => (q.situacao ? nfseIndeterminateView(d) : nfseDetailView(d)));
 }
 
 /** The caller's NFS-e, or 404 (another partner's id is indistinguishable from none). */

@@ -277,7 +277,7 @@ test.serial('DELETE /v1/companies/{id}: secrets wiped, CNPJ free again, the id a
   const get = await stack.request('GET', path, { headers: as('p-del') });
   t.is(get.status, 404);
   t.deepEqual(get.body, { error: { type: 'https://errors.test/EMISSOR_INEXISTENTE', title: 'Not Found', status: 404, detail: 'Emissor não existe mais.', instance: path, requestId: get.headers.get('x-request-id'), timestamp: get.body.error.timestamp } });
-  t.deepEqual((await stack.request('GET', '/v1/companies', { headers: as('p-del') })).body.data.map((i: any) => i.issuerId), [kept.issuerId]);
+  t.deepEqual((await stack.request('GET', '/v1/companies', { headers: as('p-del') })).body.data.items.map((i: any) => i.issuerId), [kept.issuerId]);
   t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-del', issuerId: gone.issuerId, model: '55', keyKind: 'live' }), { type: 'EMISSOR_INEXISTENTE', code: 404 });
   t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-x', issuerId: gone.issuerId, model: '55', keyKind: 'live' }), { type: 'NOT_FOUND', code: 404 });
   t.like(await callError('v1.issuer.signingMaterial', { issuerId: gone.issuerId }), { type: 'CERTIFICADO_AUSENTE' });

@@ -67,7 +67,7 @@ test.serial('GET /v1/companies lists only the caller partner issuers; another pa
   await stack.request('POST', '/v1/companies', { body: aCompleteIssuer(), headers: as('p-other') });
   const list = await stack.request('GET', '/v1/companies', { headers: as('p-list') });
   t.is(list.status, 200);
-  t.deepEqual(list.body.data, [mine]);
+  t.deepEqual(list.body.data, { items: [mine], nextCursor: null });
 
   for (const [method, body] of [['GET', undefined], ['PATCH', { razaoSocial: 'OUTRA' }]] as const) {
     const res = await stack.request(method, `/v1/companies/${mine.issuerId}`, { body, headers: as('p-other') });
@@ -219,7 +219,7 @@ test.serial('ek_test_ key: a production non-sandbox issuer answers 403 CHAVE_TES
   // Listing operates nothing: the test key sees the production issuer (and can tell it is production).
   const list = await stack.request('GET', '/v1/companies', { headers: TEST });
   t.is(list.status, 200);
-  t.deepEqual(list.body.data, [seen.body.data]);
+  t.deepEqual(list.body.data, { items: [seen.body.data], nextCursor: null });
   // Another partner's production issuer is still 404 for a test key (existence is not disclosed).
   const foreign = await stack.request('GET', path, { headers: as('p-tk-other', { keyKind: 'test' }) });
   t.is(foreign.status, 404);
@@ -268,7 +268,10 @@ test.serial('transfer request: recorded for a CNPJ held elsewhere, approved by a
   t.is(forbidden.status, 403);
   const list = await stack.request('GET', '/v1/admin/transfer-requests?status=PENDENTE', { headers: as('x', SUPERADMIN) });
   t.is(list.status, 200);
-  t.like(list.body.data.find((r: any) => r.transferRequestId === req.body.data.transferRequestId), { issuerId: held.issuerId, requesterPartnerId: 'taker', holderPartnerId: 'holder' });
+  t.like(list.body.data.items.find((r: any) => r.transferRequestId === req.body.data.transferRequestId), { issuerId: held.issuerId, requesterPartnerId: 'taker', holderPartnerId: 'holder' });
+  const unknownKey = await stack.request('GET', '/v1/admin/transfer-requests?page=2', { headers: as('x', SUPERADMIN) });
+  t.is(unknownKey.status, 400);
+  t.deepEqual(unknownKey.body.error.details, { camposDesconhecidos: [{ campo: 'page', caminho: 'page', objeto: '' }] });
 
   const approved = await stack.request('POST', `/v1/admin/transfer-requests/${req.body.data.transferRequestId}/approve`, { headers: as('x', SUPERADMIN) });
   t.is(approved.status, 200, JSON.stringify(approved.body));
@@ -279,6 +282,30 @@ test.serial('transfer request: recorded for a CNPJ held elsewhere, approved by a
   t.like(moved.body.data, { cnpj: held.cnpj, csc: null, cscId: null, certificado: null });
   const twice = await stack.request('POST', `/v1/admin/transfer-requests/${req.body.data.transferRequestId}/approve`, { headers: as('x', SUPERADMIN) });
   t.is(twice.status, 409);
+});
+
+test.serial('GET /v1/companies answers a page at a time, oldest first, with a cursor to the next', async (t) => {
+  const created = [];
+  for (let i = 0; i < 3; i++) created.push((await stack.request('POST', '/v1/companies', { body: aCompleteIssuer(), headers: as('p-page') })).body.data.issuerId);
+  const first = await stack.request('GET', '/v1/companies?limit=2', { headers: as('p-page') });
+  t.is(first.status, 200);
+  t.deepEqual(first.body.data.items.map((i: any) => i.issuerId), created.slice(0, 2));
+  t.is(typeof first.body.data.nextCursor, 'string');
+  const second = await stack.request('GET', `/v1/companies?limit=2&cursor=${first.body.data.nextCursor}`, { headers: as('p-page') });
+  t.deepEqual(second.body.data.items.map((i: any) => i.issuerId), created.slice(2));
+  t.is(second.body.data.nextCursor, null);
+  t.deepEqual((await stack.request('GET', '/v1/companies', { headers: as('p-page') })).body.data.items.map((i: any) => i.issuerId), created);
+
+  const badCursor = await stack.request('GET', '/v1/companies?cursor=bm9wZQ', { headers: as('p-page') });
+  t.deepEqual(badCursor.body, errorEnvelope(400, 'VALIDATION_ERROR', 'Dados de entrada inválidos.', '/v1/companies', {
+    errors: [{ field: 'cursor', message: 'cursor inválido: use o valor de nextCursor da página anterior.' }],
+  })(badCursor.body));
+  for (const limit of ['0', '101', 'x']) {
+    const bad = await stack.request('GET', `/v1/companies?limit=${limit}`, { headers: as('p-page') });
+    t.is(bad.status, 400, limit);
+    t.is(bad.body.error.type, 'https://errors.test/VALIDATION_ERROR', limit);
+    t.is(bad.body.error.errors[0].field, 'limit', limit);
+  }
 });
 
 test.serial('the OpenAPI document describes the issuer routes', async (t) => {

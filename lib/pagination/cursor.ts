@@ -1,6 +1,7 @@
 /**
- * Opaque cursor of the document lists: the (createdAt, id) of the last item, newest first. Stable
- * under inserts, unlike page numbers. A malformed cursor is a 400, never a 500.
+ * Opaque cursor of the paginated lists (documents, issuers, transfer requests): the (createdAt, id)
+ * of the last item, in the list's order. Stable under inserts, unlike page numbers. A malformed
+ * cursor is a 400, never a 500.
  */
 import { DomainError } from '../errors/index.js';
 import { isIdShaped } from '../validation/uuid.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { decodeCursor, encodeCursor } from '../../../lib/emission/cursor.js';
+import { decodeCursor, encodeCursor } from '../../../lib/pagination/cursor.js';
 
 test('cursor round-trips the position of the last item', (t) => {
   const p = { createdAt: new Date('2026-11-22T15:00:00.123Z'), id: '0b0f8a36-5a53-4b6c-9f49-1a7e3bb4c7a1' };
