@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Service, ServiceSchema } from 'moleculer';
-import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
+import { DbMixin } from './mixins/db.mixin.js';
 import { EVENTS_CHANNEL, type OutboxEvent } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/webhooks/index.js';
 import { metricsOf } from './shared/metrics.js';
 import { runtimeOf } from './shared/runtime.js';
-import type { CallerMeta } from './shared/caller.js';
 import { DomainError, validationError } from '../lib/errors/index.js';
 import { TEST_EVENT_TYPE } from '../lib/webhooks/events.js';
 import { isSuccessStatus } from '../lib/webhooks/backoff.js';
 import { signWebhookBody } from '../lib/webhooks/signature.js';
 import { openSecret } from '../lib/webhooks/secret-box.js';
 import { checkResolvedAddresses, checkWebhookUrl, hostOf } from '../lib/webhooks/url-policy.js';
-import { configJson, configPatchSchema, deliveryIdSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
+import { configJson, configPatchSchema, deliveryJson, emptySchema, limitSchema } from '../lib/webhooks/schemas.js';
 import { ConfigStore, secretAad, viewOf } from './webhooks/config-store.js';
-import { ConfigCacheMixin, type ConfigCacheMethods } from './webhooks/config-cache.js';
+import { ConfigCacheMixin } from './webhooks/config-cache.js';
+import { DlqActionsMixin } from './webhooks/dlq-actions.js';
+import { dispatcher, partnerOf, type Ctx, type Dispatcher } from './webhooks/dispatcher-this.js';
 import { DeliveryStore, type ClaimedAttempt } from './webhooks/delivery-store.js';
 import { acceptAll, acceptOne, type AcceptDeps } from './webhooks/accept.js';
 import { postWebhook, resolveAll, WebhookAgents } from './webhooks/post-webhook.js';
@@ -29,51 +30,6 @@ const PURGE = { batchSize: 500, maxBatches: 200 };
 const ACCEPT_FAILURES_IN_A_ROW = 3;
 const tags = ['webhooks'];
 
-type Ctx<P = Record<string, never>> = Context<P, CallerMeta>;
-
-/** What the handlers below see as `this`: the service, its database, its stores, timers and methods. */
-type Dispatcher = Service & DbMethods & ConfigCacheMethods & {
-  _configs?: ConfigStore;
-  _deliveries?: DeliveryStore;
-  _agents?: WebhookAgents;
-  _acceptLog?: LogThrottle;
-  timer?: NodeJS.Timeout;
-  retentionTimer?: NodeJS.Timeout;
-  stopMetrics?: () => void;
-  ticking?: boolean;
-  tickAgain?: boolean;
-  stopping?: boolean;
-  round?: Promise<unknown>;
-  purging?: Promise<unknown> | null;
-  now(): Date;
-  deliveries(): DeliveryStore;
-  agents(): WebhookAgents;
-  checkTarget(raw: string): Promise<void>;
-  acceptDeps(): AcceptDeps;
-  acceptEvent(event: OutboxEvent): Promise<number>;
-  acceptBatch(events: OutboxEvent[]): Promise<number>;
-  processDue(onlyId?: string): Promise<number>;
-  sendAttempt(c: ClaimedAttempt): Promise<void>;
-  awaitSettled(partnerId: string, id: string): ReturnType<DeliveryStore['get']>;
-  nudge(): void;
-  tick(): void;
-  runRetention(): Promise<number>;
-};
-/** Moleculer types `this` of lifecycle hooks as the bare Service: this is ours. */
-const dispatcher = (service: Service) => service as Dispatcher;
-
-/**
- * Partner of the caller; `writes` refuses ek_test_ keys (API.md, Events > Delivery 4). The gateway
- * refuses them first, from the action's `refuseTestKey` flag, before the body is validated; this
- * check keeps the rule for calls that do not come through the gateway.
- */
-function partnerOf(ctx: Ctx<any>, writes = false): string {
-  const caller = ctx.meta.caller;
-  if (writes && caller?.keyKind === 'test') throw new DomainError('AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK');
-  if (!caller?.partnerId) throw new DomainError('FORBIDDEN', undefined, 'Rota de parceiro: o usuário não pertence a um parceiro.');
-  return caller.partnerId;
-}
-
 /**
  * webhook-dispatcher: per-partner webhook configuration and at-least-once delivery of public
  * events (API.md, Events). The producers' outbox relays hand events over with `acceptEvents`, which
@@ -86,7 +42,7 @@ const WebhookDispatcher: ServiceSchema = {
   name: 'webhook-dispatcher',
   version: 1,
   settings: { rest: '/' },
-  mixins: [DbMixin({ schema: SCHEMA, migrations }), ConfigCacheMixin],
+  mixins: [DbMixin({ schema: SCHEMA, migrations }), ConfigCacheMixin, DlqActionsMixin],
 
   channels: {
     // Events published to the stream by nodes of an earlier version (rolling upgrade); this version's relays call acceptEvents.
@@ -172,55 +128,6 @@ const WebhookDispatcher: ServiceSchema = {
       openapi: { summary: 'Últimas entregas', description: 'Lista simples (sem envelope de paginação), mais recentes primeiro, com as tentativas (status HTTP, latência, horários).', tags, response: { type: 'array', items: deliveryJson } },
       async handler(this: Dispatcher, ctx: Ctx<{ limit: number }>) {
         return this.deliveries().logs(partnerOf(ctx), ctx.params.limit);
-      },
-    },
-
-    dlq: {
-      rest: 'GET /webhooks/dlq',
-      params: limitSchema,
-      openapi: { summary: 'Fila de entregas mortas (DLQ)', description: 'Entregas que falharam nas 5 tentativas; sem page.', tags, response: { type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: deliveryJson } } } },
-      async handler(this: Dispatcher, ctx: Ctx<{ limit: number }>) {
-        return this.deliveries().dlq(partnerOf(ctx), ctx.params.limit);
-      },
-    },
-
-    retryDead: {
-      rest: 'POST /webhooks/dlq/:deliveryId/retry',
-      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
-      params: deliveryIdSchema,
-      openapi: { summary: 'Reagenda uma entrega morta', description: 'Novo ciclo de 5 tentativas a partir de agora. 404 se não existe; 409 ENTREGA_FORA_DA_DLQ se não está na DLQ. Chave ek_test_: 403.', tags, response: deliveryJson, errors: { 409: 'ENTREGA_FORA_DA_DLQ: a entrega não está na fila de mensagens mortas (details.status).' } },
-      async handler(this: Dispatcher, ctx: Ctx<{ deliveryId: string }>) {
-        const partnerId = partnerOf(ctx, true);
-        const store: DeliveryStore = this.deliveries();
-        const n = await store.reschedule(partnerId, this.now(), ctx.params.deliveryId);
-        const view = await store.get(partnerId, ctx.params.deliveryId);
-        if (!view) throw new DomainError('NOT_FOUND', undefined, 'Entrega não encontrada.');
-        if (n === 0) throw new DomainError('ENTREGA_FORA_DA_DLQ', { status: view.status });
-        this.nudge();
-        return view;
-      },
-    },
-
-    retryAllDead: {
-      rest: 'POST /webhooks/dlq/retry-all',
-      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
-      params: emptySchema,
-      openapi: { summary: 'Reagenda todas as entregas mortas', description: 'Responde { rescheduled }. Chave ek_test_: 403.', tags, response: { type: 'object', properties: { rescheduled: { type: 'integer' } } } },
-      async handler(this: Dispatcher, ctx: Ctx) {
-        const partnerId = partnerOf(ctx, true);
-        const rescheduled = await this.deliveries().reschedule(partnerId, this.now());
-        this.nudge();
-        return { rescheduled };
-      },
-    },
-
-    purgeDead: {
-      rest: 'DELETE /webhooks/dlq',
-      refuseTestKey: 'AMBIENTE_DE_TESTE_SEM_ESCRITA_WEBHOOK',
-      params: emptySchema,
-      openapi: { summary: 'Esvazia a DLQ', description: 'Apaga as entregas mortas e suas tentativas; responde { purged }. Chave ek_test_: 403.', tags, response: { type: 'object', required: ['purged'], properties: { purged: { type: 'integer', minimum: 0, description: 'Entregas mortas apagadas' } } } },
-      async handler(this: Dispatcher, ctx: Ctx) {
-        return { purged: await this.deliveries().purgeDead(partnerOf(ctx, true)) };
       },
     },
 
