@@ -110,6 +110,9 @@ export function renderError(err: ErrorLike, ctx: EnvelopeContext): { status: num
       const merged = { ...(asRecord(d) ?? {}), ...rest };
       if (Object.keys(merged).length) details = merged;
     }
+    // Rule 3 again: a field-by-field refusal is VALIDATION_ERROR, never the generic BAD_REQUEST a
+    // handler named (a wrong current password, a wrong TOTP code); its own detail stays.
+    if (slug === 'BAD_REQUEST' && errors) slug = 'VALIDATION_ERROR';
   } else if (type && FRAMEWORK[type]) {
     const f = FRAMEWORK[type]!;
     status = f.status;

@@ -65,6 +65,19 @@ test('renderError carries a fiscal rejection as BAD_REQUEST with erros[] and no 
   t.false('details' in body.error);
 });
 
+test('renderError gives a BAD_REQUEST with errors[] the slug VALIDATION_ERROR (rule 3), keeping its detail', (t) => {
+  const err = new DomainError('BAD_REQUEST', { errors: [{ field: 'currentPassword', message: 'Senha atual incorreta.' }] }, 'Senha atual incorreta.');
+  const { status, body } = renderError(err, ctx);
+  t.is(status, 400);
+  t.deepEqual(body, {
+    error: {
+      type: 'https://errors.test/VALIDATION_ERROR', title: 'Bad Request', status: 400, detail: 'Senha atual incorreta.',
+      errors: [{ field: 'currentPassword', message: 'Senha atual incorreta.' }],
+      instance: '/v1/nfe', requestId: 'req-12345678', timestamp: '2026-11-22T12:00:00.000Z',
+    },
+  });
+});
+
 test('renderError puts a domain 400 with field errors and unknown fields in errors[] and details', (t) => {
   const err = new DomainError('VALIDATION_ERROR', { errors: [{ field: 'itens', message: 'Campo desconhecido' }], details: { camposDesconhecidos: [{ campo: 'itens', caminho: 'itens', objeto: '', motivo: 'use items' }] } });
   const { body } = renderError(err, ctx);

@@ -101,7 +101,7 @@ test('completing the 2FA enrollment spends the mfa_token; a wrong code before it
   const mfa = bearer(await mfaTokenFor(stack, p.ownerEmail));
   const setup = await stack.request('POST', '/v1/auth/2fa/setup', { headers: mfa });
   t.is(setup.status, 200, setup.text);
-  assertError(t, await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: '000000' } }), 400, 'BAD_REQUEST', 'Código TOTP inválido ou expirado.');
+  assertError(t, await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: '000000' } }), 400, 'VALIDATION_ERROR', 'Código TOTP inválido ou expirado.');
   const enable = await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: codeAt(setup.body.data.secret, clock) } });
   t.is(enable.status, 200, enable.text);
   t.truthy(enable.body.data.access_token);

@@ -87,7 +87,7 @@ test('changing the password ends every session; the old password stops working',
   const u = await loginAs(stack);
   const other = await stack.request('POST', '/v1/auth/login', { body: { email: u.email, password: u.password } });
   const wrong = await stack.request('POST', '/v1/auth/change-password', { headers: u.headers, body: { currentPassword: 'nope-nope', newPassword: 'Nova-senha-456' } });
-  assertError(t, wrong, 400, 'BAD_REQUEST', 'Senha atual incorreta.');
+  assertError(t, wrong, 400, 'VALIDATION_ERROR', 'Senha atual incorreta.');
   const short = await stack.request('POST', '/v1/auth/change-password', { headers: u.headers, body: { currentPassword: u.password, newPassword: 'curta' } });
   assertError(t, short, 400, 'VALIDATION_ERROR');
   t.is(short.body.error.errors[0].field, 'newPassword');

@@ -29,7 +29,7 @@ test('owner: login demands enrollment; setup + enable with a real TOTP code comp
   t.true(otpauthUri.includes(`secret=${secret}`));
 
   const bad = await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: '000000' } });
-  assertError(t, bad, 400, 'BAD_REQUEST', 'Código TOTP inválido ou expirado.');
+  assertError(t, bad, 400, 'VALIDATION_ERROR', 'Código TOTP inválido ou expirado.');
   const enable = await stack.request('POST', '/v1/auth/2fa/enable', { headers: mfa, body: { totpCode: codeAt(secret, clock) } });
   t.is(enable.status, 200, enable.text);
   t.is(enable.body.data.recoveryCodes.length, 10);
