@@ -150,6 +150,9 @@ export function parseIbptTable(text: string, opts: { uf?: string; fileName?: str
     const line = lines[n]!;
     if (!line.trim()) continue;
     const linha = n + 1;
+    // Postgres text columns cannot hold U+0000 (a 500 at insert otherwise); JSON bodies are screened
+    // by lib/http/unstorable-text.ts, but this file arrives as base64.
+    if (line.includes('\u0000')) { fail(linha, 'caractere nulo (U+0000) na linha'); continue; }
     const f = splitLine(line);
     if (!f) { fail(linha, 'aspas sem fechamento'); continue; }
     const get = (c: Column) => (f[index[c]] ?? '').trim();

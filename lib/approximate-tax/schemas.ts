@@ -1,4 +1,5 @@
 import { UFS } from '../issuer/schema.js';
+import { BASE64_TEXT } from '../validation/base64.js';
 
 /**
  * Request schemas (fastest-validator, strict) and response shapes (OpenAPI) of the approximate-tax
@@ -9,7 +10,7 @@ const ISO_DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 export const importTableSchema = {
   $$strict: true,
-  conteudo: { type: 'string', min: 4, max: 7_000_000, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, messages: { stringPattern: "O campo 'conteudo' deve ser o arquivo da tabela em base64." } },
+  conteudo: { type: 'string', min: 4, max: 7_000_000, pattern: BASE64_TEXT, messages: { stringPattern: "O campo 'conteudo' deve ser o arquivo da tabela em base64." } },
   uf: { type: 'enum', values: [...UFS], optional: true },
   nomeArquivo: { type: 'string', min: 1, max: 200, optional: true },
 } as const;

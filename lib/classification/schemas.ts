@@ -4,8 +4,9 @@
  * API.md names `GET /v1/fiscal/classification/pendentes` (query issuerId) and
  * `POST /v1/fiscal/classification/classe` (body "not shown": `{ issuerId, codigo, cClassTrib, ncm? }`).
  */
-const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/;
-const base64File = (what: string) => ({ type: 'string', min: 4, max: 2_000_000, pattern: BASE64, messages: { stringPattern: `O campo deve ser o arquivo ${what} em base64.` } });
+import { BASE64_TEXT } from '../validation/base64.js';
+
+const base64File = (what: string) => ({ type: 'string', min: 4, max: 2_000_000, pattern: BASE64_TEXT, messages: { stringPattern: `O campo deve ser o arquivo ${what} em base64.` } });
 
 export const loadTablesSchema = {
   $$strict: true,

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { findUnstorableText } from '../http/unstorable-text.js';
 import type { AnnexItem, ClassTable, ClassTrib, CstInfo, Pct4, YearRates } from './types.js';
 
 /**
@@ -157,6 +158,8 @@ function readAnnexes(text: string, erros: FileError[]): AnnexItem[] {
     // "linha" here is the entry's position (1-based) in the list.
     const bad = (motivo: string) => erros.push({ arquivo: 'anexos', linha: i + 1, motivo });
     if (!e || typeof e !== 'object') return bad('item não é um objeto');
+    // A JSON escape gives what Postgres cannot store (the version would fail at insert, a 500).
+    if (findUnstorableText(e) !== null) return bad('texto com caractere não permitido (U+0000 ou surrogate UTF-16 isolado)');
     const prefixes = (v: unknown, name: string): string[] | null => {
       if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || !NCM_PREFIX.test(p))) { bad(`${name} deve ser uma lista de prefixos de NCM (2-8 dígitos)`); return null; }
       return v as string[];
@@ -227,8 +230,19 @@ function readRates(text: string, official: OfficialCbs | null, erros: FileError[
   return out;
 }
 
+/**
+ * The first line of a CSV holding U+0000, which Postgres text and jsonb cannot store (the version
+ * would fail at insert, a 500). The files arrive as base64, past the JSON body's own screening
+ * (lib/http/unstorable-text.ts); decoded as UTF-8 they hold no lone surrogate.
+ */
+function nulCharacter(text: string | undefined, arquivo: FileError['arquivo'], erros: FileError[]): void {
+  const at = text?.indexOf('\u0000') ?? -1;
+  if (at >= 0) erros.push({ arquivo, linha: text!.slice(0, at).split('\n').length, motivo: 'caractere nulo (U+0000)' });
+}
+
 export function parseTableFiles(files: TableFiles): ParsedTables {
   const erros: FileError[] = [];
+  for (const arquivo of ['cclasstrib', 'cst', 'aliquotas', 'aliquotasCbs'] as const) nulCharacter(files[arquivo], arquivo, erros);
   const classes = readClasses(files.cclasstrib, erros);
   const csts = readCsts(files.cst, erros);
   const anexos = readAnnexes(files.anexos, erros);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import forge from 'node-forge';
 import { DomainError } from '../errors/index.js';
+import { findUnstorableText } from '../http/unstorable-text.js';
 import type { CertificateSummary } from './model.js';
 import { checkPkcs12Iterations } from './pkcs12-iterations.js';
 
@@ -15,6 +16,13 @@ import { checkPkcs12Iterations } from './pkcs12-iterations.js';
  * do Certificado" is only the weaker check).
  */
 export const ICP_BRASIL_CNPJ_OID = '2.16.76.1.3.3';
+/**
+ * The largest RSA key an upload may carry. ICP-Brasil end-entity keys are RSA 2048 or 4096
+ * (DOC-ICP-01.01); every note is signed with this key on the emission service's event loop, where a
+ * 15360-bit key costs 0.28 s per signature (openssl speed; 2048 bits: 1 ms) and would slow every
+ * partner's emissions on that node.
+ */
+export const MAX_RSA_KEY_BITS = 4096;
 const SUBJECT_ALT_NAME_OID = '2.5.29.17';
 
 export interface ParsedCertificate extends CertificateSummary {
@@ -23,6 +31,8 @@ export interface ParsedCertificate extends CertificateSummary {
   chainPem: string[];
   /** SHA-256 of the certificate DER, hex. */
   fingerprint: string;
+  /** Size of the RSA modulus. */
+  keyBits: number;
 }
 
 function der(cert: forge.pki.Certificate): string {
@@ -109,12 +119,21 @@ export function readPkcs12(pfx: Buffer, password: string): ParsedCertificate {
     certPem: forge.pki.certificateToPem(leaf),
     chainPem: certs.filter((c) => c !== leaf).map((c) => forge.pki.certificateToPem(c)),
     fingerprint: createHash('sha256').update(Buffer.from(leafDer, 'binary')).digest('hex'),
+    keyBits: key.n.bitLength(),
   };
 }
 
 /** Full acceptance check of an upload for `issuerCnpj` at `now`. */
 export function acceptCertificate(pfx: Buffer, password: string, issuerCnpj: string, now: Date): ParsedCertificate {
   const cert = readPkcs12(pfx, password);
+  // The subject is kept (cert_summary, jsonb): U+0000 or a lone surrogate (a BMPString can carry
+  // one) would fail that write with a 500. No ICP-Brasil certificate has either.
+  if (findUnstorableText(cert.subject) !== null) {
+    throw new DomainError('CERTIFICADO_INVALIDO', undefined, 'Titular do certificado com caractere não permitido (U+0000 ou surrogate UTF-16 isolado).');
+  }
+  if (cert.keyBits > MAX_RSA_KEY_BITS) {
+    throw new DomainError('CERTIFICADO_INVALIDO', { bitsChave: cert.keyBits, bitsMaximos: MAX_RSA_KEY_BITS }, `Chave RSA de ${cert.keyBits} bits: o A1 ICP-Brasil usa chave de 2048 ou 4096 bits.`);
+  }
   if (new Date(cert.notAfter).getTime() <= now.getTime()) {
     throw new DomainError('CERTIFICADO_EXPIRADO', { notAfter: cert.notAfter }, `Certificado expirado em ${cert.notAfter}.`);
   }

@@ -7,6 +7,7 @@
 import PDFDocument from 'pdfkit';
 import { imageSize } from 'image-size';
 import { DomainError } from '../errors/index.js';
+import { isWellFormedPng } from './png-structure.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
 export const MIN_LOGO_PX = 32;
@@ -47,6 +48,8 @@ export function checkLogo(bytes: Uint8Array): LogoInfo {
   if (width < MIN_LOGO_PX || height < MIN_LOGO_PX || width > MAX_LOGO_PX || height > MAX_LOGO_PX) {
     throw new DomainError('LOGO_DIMENSOES_INVALIDAS', { width, height, min: MIN_LOGO_PX, max: MAX_LOGO_PX });
   }
+  // After the dimension check: the inflation it runs is bounded by width × height.
+  if (mime === 'image/png' && !isWellFormedPng(bytes)) throw new DomainError('LOGO_FORMATO_INVALIDO');
   return { mime, width, height, bytes: bytes.byteLength };
 }
 

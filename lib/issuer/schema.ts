@@ -7,6 +7,7 @@
 
 import { FISCAL_TEXT_MESSAGE, FISCAL_TEXT_PATTERN } from '../emission/fiscal-text.js';
 import { pageParams } from '../pagination/page.js';
+import { BASE64_TEXT } from '../validation/base64.js';
 
 /**
  * The issuer's texts are written into every document it emits (emit, C03-C10), where the layout
@@ -116,7 +117,7 @@ export const MAX_PFX_BASE64 = 65_536;
 export const certificateUploadSchema = {
   $$strict: true,
   id: { type: 'uuid' },
-  pfxBase64: { type: 'string', min: 4, max: MAX_PFX_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Arquivo .pfx/.p12 (PKCS#12) em base64; até 64 KB' },
+  pfxBase64: { type: 'string', min: 4, max: MAX_PFX_BASE64, pattern: BASE64_TEXT, description: 'Arquivo .pfx/.p12 (PKCS#12) em base64; até 64 KB' },
   password: { type: 'string', min: 1, max: 128, description: 'Senha do PKCS#12 (nunca é devolvida nem registrada em log)' },
 } as const;
 
@@ -129,7 +130,7 @@ export const MAX_LOGO_BASE64 = 1_398_104;
 export const logoUploadSchema = {
   $$strict: true,
   id: { type: 'uuid' },
-  imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: /^[A-Za-z0-9+/\r\n]+={0,2}\s*$/, description: 'Logotipo PNG ou JPEG em base64; até 256 KB de imagem, de 32 a 2000 pixels por lado' },
+  imagemBase64: { type: 'string', min: 4, max: MAX_LOGO_BASE64, pattern: BASE64_TEXT, description: 'Logotipo PNG ou JPEG em base64; até 256 KB de imagem, de 32 a 2000 pixels por lado' },
 } as const;
 
 /** GET /v1/companies: oldest first, a page at a time (lib/pagination/page.ts). */

@@ -1,3 +1,4 @@
+import { BASE64_TEXT } from './base64.js';
 import { UUID_PATTERN } from './uuid.js';
 
 /**
@@ -20,7 +21,7 @@ const NAMED: Record<string, string> = {
   '^[\\x21-\\x7E]{1,36}$': 'ter de 1 a 36 caracteres ASCII visíveis, sem espaços',
   '^[0-9A-Za-z][0-9A-Za-z._-]*$': 'conter só letras, dígitos, ponto, hífen e sublinhado, começando por letra ou dígito',
   '^[0-9A-Za-z-]+$': 'conter só letras, dígitos e hífen',
-  '^[A-Za-z0-9+/\\r\\n]+={0,2}\\s*$': 'ser um arquivo em base64',
+  [BASE64_TEXT.source]: 'ser um arquivo em base64',
   '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$': 'ser um endereço de e-mail',
   '^\\d{4}-(0[1-9]|1[0-2])$': 'ser um mês no formato AAAA-MM',
   '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$': 'ser uma data no formato AAAA-MM-DD',

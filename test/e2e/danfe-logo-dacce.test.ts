@@ -7,6 +7,7 @@ import { aValidNfeBody } from '../support/nfe-factories.js';
 import { integratorWithA1, SANDBOX_CSC } from '../support/e2e.js';
 import { groupAccessKey } from '../../lib/danfe/format.js';
 import { verifyDfeFiles } from '../support/verify-dfe.js';
+import { pngBomb, pngWithBackwardChunk, pngWithGarbageIdat, pngWithSecondHeader, pngWithUnknownFilter } from '../support/hostile-png.js';
 
 /**
  * Issue 22 items 4 and 5 over HTTP with every service real and the authority simulator: the
@@ -61,6 +62,12 @@ test.serial('logo: every refusal is a 422 with its code and nothing is stored; G
     ['PNG cut short', fixture('logo.png').subarray(0, 60), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
     ['16 px wide', png(16, 64), 'LOGO_DIMENSOES_INVALIDAS', 'Logotipo deve ter entre 32 e 2000 pixels de largura e de altura.', { width: 16, height: 64, min: 32, max: 2000 }],
     ['over 256 KB', Buffer.concat([fixture('logo.png'), Buffer.alloc(256 * 1024)]), 'LOGO_GRANDE_DEMAIS', 'Logotipo excede o tamanho máximo de 256 KB.', { bytes: fixture('logo.png').length + 256 * 1024, max: 262144 }],
+    // PNGs that lie to pdfkit's decoder: each hung, exhausted or crashed the issuer service before.
+    ['PNG chunk length with the high bit set', pngWithBackwardChunk(), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
+    ['RGBA PNG whose IDAT is not zlib', pngWithGarbageIdat(), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
+    ['PNG with a second IHDR of 40000 px', pngWithSecondHeader(), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
+    ['PNG scanline with filter type 9', pngWithUnknownFilter(), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
+    ['PNG decompression bomb', pngBomb(), 'LOGO_FORMATO_INVALIDO', 'Logotipo deve ser uma imagem PNG ou JPEG válida.'],
   ];
   for (const [name, bytes, code, detail, details] of cases) {
     const res = await stack.request('PUT', path, { headers, body: { imagemBase64: bytes.toString('base64') } });

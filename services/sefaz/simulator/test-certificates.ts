@@ -65,11 +65,15 @@ export interface A1Options {
   notAfter?: Date;
   /** Put the CNPJ only in the CN suffix, not in the ICP-Brasil OID. */
   cnOnly?: boolean;
+  /** The certificate's key; a fresh RSA 2048 key when absent. */
+  key?: forge.pki.rsa.PrivateKey;
 }
 
 /** An e-CNPJ A1 certificate signed by `ca`, packed as PKCS#12. */
 export function createA1(ca: TestCa, opts: A1Options): A1 {
-  const { privateKey, publicKey, keyPem } = rsaKeys();
+  const { privateKey, publicKey, keyPem } = opts.key
+    ? { privateKey: opts.key, publicKey: forge.pki.setRsaPublicKey(opts.key.n, opts.key.e), keyPem: forge.pki.privateKeyToPem(opts.key) }
+    : rsaKeys();
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = serial();

@@ -102,3 +102,10 @@ test('ufFromFileName, parseTableDate and splitLine handle the layout details', (
 test('parseIbptTable reads a header that starts with a byte-order mark', (t) => {
   t.like(parseIbptTable(`\uFEFF${table(line())}`, { uf: 'SP' }), { ok: true, table: { rates: [{ ncm: '96081000' }] } });
 });
+
+test('parseIbptTable refuses a line holding U+0000, which Postgres cannot store', (t) => {
+  const text = TEST_TABLE_CSV.replace('Canetas de luxo', 'Canetas\u0000de luxo').replace(';TESTE1;99.9.T;TESTE\r\n27101259', ';TESTE1;99.9.T;TES\u0000TE\r\n27101259');
+  t.deepEqual(parseIbptTable(text, { fileName: TEST_TABLE_FILE }), {
+    ok: false, erros: [{ linha: 3, motivo: 'caractere nulo (U+0000) na linha' }, { linha: 4, motivo: 'caractere nulo (U+0000) na linha' }],
+  });
+});

@@ -78,3 +78,20 @@ test('scaledDecimal is exact and refuses what it cannot represent', (t) => {
   t.is(scaledDecimal('-1', 4), null);
   t.is(scaledDecimal('1e3', 4), null);
 });
+
+test('parseTableFiles refuses U+0000 in a CSV and U+0000 or a lone surrogate escaped in the annexes JSON', (t) => {
+  const files = defaultTableFiles();
+  const cst = files.cst.replace('\n000,Tributação integral,', '\n000,Tributação\u0000integral,');
+  const anexos = JSON.parse(files.anexos) as Record<string, unknown>[];
+  const escaped = JSON.stringify([{ ...anexos[0], descricao: 'a\u0000b' }, anexos[1], { ...anexos[2], item: '\ud800' }, ...anexos.slice(3)]);
+  t.true(escaped.includes('\\u0000') && escaped.includes('\\ud800'));
+  const parsed = parseTableFiles({ ...files, cst, anexos: escaped });
+  t.deepEqual(parsed, {
+    ok: false,
+    erros: [
+      { arquivo: 'cst', linha: 2, motivo: 'caractere nulo (U+0000)' },
+      { arquivo: 'anexos', linha: 1, motivo: 'texto com caractere não permitido (U+0000 ou surrogate UTF-16 isolado)' },
+      { arquivo: 'anexos', linha: 3, motivo: 'texto com caractere não permitido (U+0000 ou surrogate UTF-16 isolado)' },
+    ],
+  });
+});

@@ -2,7 +2,7 @@ import test from 'ava';
 import forge from 'node-forge';
 import { acceptCertificate, readPkcs12 } from '../../../lib/issuer/certificate.js';
 import { withCnpjCheckDigits } from '../../../lib/issuer/documents.js';
-import { createA1, createCa } from '../../support/certificates.js';
+import { createA1, createCa, fabricatedRsaKey } from '../../support/certificates.js';
 
 const ca = createCa();
 const CNPJ = '11222333000181';
@@ -56,4 +56,20 @@ test('acceptCertificate refuses expired, not yet valid and another CNPJ (full 14
   });
   const ok = createA1(ca, { cnpj: CNPJ });
   t.is(acceptCertificate(pfx(ok), ok.password, CNPJ, now).cnpj, CNPJ);
+});
+
+test('acceptCertificate refuses an RSA key above 4096 bits (a signature would cost ~0.3 s, not 1 ms) and accepts 4096', (t) => {
+  const huge = createA1(ca, { cnpj: CNPJ, key: fabricatedRsaKey(16384) });
+  t.deepEqual(refusal(() => acceptCertificate(pfx(huge), huge.password, CNPJ, now)), {
+    type: 'CERTIFICADO_INVALIDO', code: 422, message: 'Chave RSA de 16384 bits: o A1 ICP-Brasil usa chave de 2048 ou 4096 bits.', data: { bitsChave: 16384, bitsMaximos: 4096 },
+  });
+  const usual = createA1(ca, { cnpj: CNPJ, key: fabricatedRsaKey(4096) });
+  t.is(acceptCertificate(pfx(usual), usual.password, CNPJ, now).keyBits, 4096);
+});
+
+test('acceptCertificate refuses a subject holding U+0000, which the stored summary (jsonb) cannot hold', (t) => {
+  const a1 = createA1(ca, { cnpj: CNPJ, razaoSocial: 'EMPRESA\u0000NULA' });
+  t.deepEqual(refusal(() => acceptCertificate(pfx(a1), a1.password, CNPJ, now)), {
+    type: 'CERTIFICADO_INVALIDO', code: 422, message: 'Titular do certificado com caractere não permitido (U+0000 ou surrogate UTF-16 isolado).', data: undefined,
+  });
 });

@@ -2,6 +2,10 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { checkLogo, checkLogoEmbeddable, logoMime, MAX_LOGO_BYTES } from '../../../lib/issuer/logo.js';
+import {
+  honestPng, interlacedPng, pngBomb, pngWithBackwardChunk, pngWithGarbageIdat, pngWithOverlongIdat, pngWithSecondHeader,
+  pngWithShortData, pngWithUnknownFilter,
+} from '../../support/hostile-png.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`../../fixtures/logo/${name}`, import.meta.url));
 const png = (width: number, height: number): Buffer => {
@@ -45,7 +49,36 @@ test('checkLogoEmbeddable accepts the fixtures and refuses a PNG whose image dat
   await t.notThrowsAsync(checkLogoEmbeddable(fixture('logo.png')));
   await t.notThrowsAsync(checkLogoEmbeddable(fixture('logo.jpg')));
   const cut = fixture('logo.png').subarray(0, 60);
-  t.notThrows(() => checkLogo(cut));
+  t.like(t.throws(() => checkLogo(cut)), refusal('LOGO_FORMATO_INVALIDO')); // the structure check sees the cut first
   const err = await t.throwsAsync(checkLogoEmbeddable(cut));
   t.like(err, refusal('LOGO_FORMATO_INVALIDO'));
+});
+
+test('checkLogo answers LOGO_FORMATO_INVALIDO, in milliseconds, for PNGs that lie to the decoder', (t) => {
+  t.deepEqual(checkLogo(honestPng()), { mime: 'image/png', width: 64, height: 64, bytes: honestPng().length });
+  const lies: [string, Buffer][] = [
+    ['a chunk length with the high bit set (an endless loop in png-js)', pngWithBackwardChunk()],
+    ['an IDAT declaring 200 MB in a short file', pngWithOverlongIdat()],
+    ['an IDAT that is not zlib (uncaught in png-js)', pngWithGarbageIdat()],
+    ['a second IHDR of 40000 × 40000', pngWithSecondHeader()],
+    ['a scanline with filter type 9 (uncaught in png-js)', pngWithUnknownFilter()],
+    ['250 MB deflated under 256 KB', pngBomb()],
+    ['fewer rows than the header declares', pngWithShortData()],
+  ];
+  for (const [name, bytes] of lies) {
+    const started = performance.now();
+    t.like(t.throws(() => checkLogo(bytes), undefined, name), { ...refusal('LOGO_FORMATO_INVALIDO'), code: 422 }, name);
+    t.true(performance.now() - started < 500, name);
+  }
+});
+
+test('checkLogo accepts every legal PNG depth, colour type and interlacing', async (t) => {
+  for (const [colorType, bitDepth] of [[0, 8], [0, 16], [2, 8], [2, 16], [4, 8], [6, 8], [6, 16]] as const) {
+    const p = new PNG({ width: 33, height: 47, colorType, bitDepth, inputHasAlpha: true });
+    p.data.fill(77);
+    t.notThrows(() => checkLogo(PNG.sync.write(p, { colorType, bitDepth, inputHasAlpha: true })), `colour type ${colorType}, ${bitDepth} bits`);
+  }
+  t.notThrows(() => checkLogo(fixture('logo.png')));
+  t.notThrows(() => checkLogo(interlacedPng()));
+  await t.notThrowsAsync(checkLogoEmbeddable(interlacedPng()));
 });

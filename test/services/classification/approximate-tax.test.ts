@@ -2,6 +2,7 @@ import test from 'ava';
 import { startStack, type Stack } from '../../support/stack.js';
 import { createPartnerWithKey, loginAs, type LoggedIn, type PartnerWithKey } from '../../support/identity.js';
 import { base64, TEST_TABLE_FILE, testTableCsv } from '../../support/approximate-tax.js';
+import { defaultTableFiles } from '../../../services/classification/default-tables.js';
 
 /** The approximate-tax tables over HTTP: loading (SUPERADMIN), listing and the partners' lookup. */
 let stack: Stack;
@@ -85,4 +86,24 @@ test.serial('loading a table is refused to API keys and non-SUPERADMIN users (40
   });
   const notBase64 = await load({ conteudo: 'isto não é base64!', uf: 'SP' });
   assertError(t, notBase64, 400, 'VALIDATION_ERROR', notBase64.body.error.detail, { errors: [{ field: 'conteudo', message: "O campo 'conteudo' deve ser o arquivo da tabela em base64." }] });
+});
+
+test.serial('admin table uploads holding U+0000 (base64, past the JSON screening) answer 422 with the line, never a 500', async (t) => {
+  const ibpt = await load({ conteudo: base64(testTableCsv({ versao: '99.9.N' }).replace('Camisetas', 'Cami\u0000setas')), uf: 'SP' });
+  assertError(t, ibpt, 422, 'TABELA_TRIBUTOS_INVALIDA', 'Tabela de tributos aproximados recusada: corrija as linhas indicadas e envie o arquivo inteiro de novo.', {
+    details: { linhas: [{ linha: 4, motivo: 'caractere nulo (U+0000) na linha' }] },
+  });
+  t.false((await stack.request('GET', '/v1/admin/tributos-aproximados', { headers: admin.headers })).body.data.some((v: any) => v.versao === '99.9.N'));
+
+  const files = defaultTableFiles();
+  const anexos = JSON.parse(files.anexos) as Record<string, unknown>[];
+  const body = {
+    versao: 'com-nulo', cclasstrib: base64(files.cclasstrib), cst: base64(files.cst), aliquotas: base64(files.aliquotas),
+    ...(files.aliquotasCbs !== undefined ? { aliquotasCbs: base64(files.aliquotasCbs) } : {}),
+    anexos: base64(JSON.stringify([{ ...anexos[0], descricao: 'a\u0000b' }, ...anexos.slice(1)])),
+  };
+  const classes = await stack.request('POST', '/v1/admin/classificacao/tabelas', { headers: admin.headers, body });
+  assertError(t, classes, 422, 'TABELA_CLASSIFICACAO_INVALIDA', 'Tabelas de classificação IBS/CBS recusadas: corrija os arquivos indicados e envie a versão inteira de novo.', {
+    details: { linhas: [{ arquivo: 'anexos', linha: 1, motivo: 'texto com caractere não permitido (U+0000 ou surrogate UTF-16 isolado)' }] },
+  });
 });

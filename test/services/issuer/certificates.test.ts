@@ -3,7 +3,7 @@ import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
 import { startStack, type Stack } from '../../support/stack.js';
 import { FakeAuthService } from '../../support/fake-auth.js';
-import { createA1, createCa } from '../../support/certificates.js';
+import { createA1, createCa, fabricatedRsaKey } from '../../support/certificates.js';
 import { ManualClock } from '../../../services/shared/clock.js';
 import { decryptBytes as decryptSecret } from '../../../lib/crypto/aead.js';
 import { aCnpj, aCompleteIssuer, as, SUPERADMIN } from './support.js';
@@ -77,6 +77,11 @@ test.serial('certificate upload: every refusal is a 422 with its own code, nothi
   const sameRoot = createA1(ca, { cnpj: `${issuer.cnpj.slice(0, 8)}0002${'00'}` });
   const sameRootCnpj = sameRoot.cnpj;
   cases.push(['same 8-digit root, other branch', { pfxBase64: sameRoot.pfxBase64, password: sameRoot.password }, 'CERTIFICADO_CNPJ_DIVERGENTE', 'CNPJ do certificado difere do CNPJ do emissor.', { details: { cnpjCertificado: sameRootCnpj, cnpjEmissor: issuer.cnpj } }]);
+
+  const hugeKey = createA1(ca, { cnpj: issuer.cnpj, key: fabricatedRsaKey(16384) });
+  const nulSubject = createA1(ca, { cnpj: issuer.cnpj, razaoSocial: 'EMPRESA\u0000NULA' });
+  cases.push(['U+0000 in the subject (a 500 at the jsonb write before)', { pfxBase64: nulSubject.pfxBase64, password: nulSubject.password }, 'CERTIFICADO_INVALIDO', 'Titular do certificado com caractere não permitido (U+0000 ou surrogate UTF-16 isolado).']);
+  cases.push(['RSA key of 16384 bits', { pfxBase64: hugeKey.pfxBase64, password: hugeKey.password }, 'CERTIFICADO_INVALIDO', 'Chave RSA de 16384 bits: o A1 ICP-Brasil usa chave de 2048 ou 4096 bits.', { details: { bitsChave: 16384, bitsMaximos: 4096 } }]);
 
   for (const [name, body, slug, detail, extra] of cases) {
     const res = await stack.request('POST', path, { headers: as('pc1'), body });
@@ -285,4 +290,25 @@ test.serial('DELETE /v1/companies/{id}: secrets wiped, CNPJ free again, the id a
   t.like(await callError('v1.issuer.forEmission', { partnerId: 'p-del', model: '55', keyKind: 'live' }), { type: 'CERTIFICADO_AUSENTE' });
   const again = await stack.request('POST', '/v1/companies', { headers: as('p-new'), body: aCompleteIssuer({ cnpj: gone.cnpj }) });
   t.is(again.status, 201);
+});
+
+test.serial('base64 uploads: a long run of line breaks ending in a foreign character is refused 400 in milliseconds (quadratic pattern before)', async (t) => {
+  const issuer = await newIssuer('pc-b64');
+  for (const [path, method, field, size] of [
+    [`/v1/companies/${issuer.issuerId}/logo`, 'PUT', 'imagemBase64', 100_000],
+    [`/v1/companies/${issuer.issuerId}/certificate`, 'POST', 'pfxBase64', 65_000],
+  ] as const) {
+    const started = performance.now();
+    const res = await stack.request(method, path, { headers: as('pc-b64'), body: { [field]: `${'\n'.repeat(size)}!`, ...(field === 'pfxBase64' ? { password: 'x' } : {}) } });
+    const ms = performance.now() - started;
+    t.is(res.status, 400, res.text);
+    t.deepEqual(res.body, {
+      error: {
+        type: 'https://errors.test/VALIDATION_ERROR', title: 'Bad Request', status: 400, detail: 'Dados de entrada inválidos.',
+        errors: [{ field, message: `O campo '${field}' deve ser um arquivo em base64.` }],
+        instance: path, requestId: res.headers.get('x-request-id'), timestamp: res.body.error.timestamp,
+      },
+    });
+    t.true(ms < 1000, `${field}: ${ms.toFixed(0)} ms`);
+  }
 });
