@@ -234,18 +234,60 @@ const WebhookDispatcher: ServiceSchema = {
       return acceptAll(this.acceptDeps(), events);
     },
 
-    /** Claims and sends due attempts in batches until none is due. Returns how many were sent. */
+    /**
+     * Claims and sends due attempts until none is due; returns how many were sent. A pipeline, not
+     * rounds: up to CLAIM_BATCH attempts in flight, each partner at most maxSocketsPerOrigin of
+     * them, and a freed slot is claimed again at once. A receiver that hangs until the timeout used
+     * to hold its whole round, so every other partner's deliveries waited for it (60 hanging
+     * deliveries ahead: 6 s with a 2 s timeout, 30 s with the default 10 s).
+     */
     async processDue(this: Dispatcher, onlyId?: string): Promise<number> {
       const { config } = runtimeOf(this.broker);
       const store: DeliveryStore = this.deliveries();
+      const max = config.webhooks.maxSocketsPerOrigin;
+      const inFlight = new Set<Promise<void>>();
+      const perPartner = new Map<string, number>();
+      let failure: unknown;
       let total = 0;
-      for (let round = 0; round < 1_000; round++) {
-        const claimed = await store.claimDue({ now: this.now(), leaseMs: config.webhooks.timeoutMs + 60_000, nodeId: this.broker.nodeID, limit: CLAIM_BATCH, onlyId });
-        if (!claimed.length) break;
-        await Promise.all(claimed.map((c) => this.sendAttempt(c)));
-        total += claimed.length;
-        if (onlyId) break;
+      let claimAgain = true;
+      // Partners at their bound when last claimed (the claim skipped their due rows), and whether one has a slot again.
+      let held: string[] = [];
+      const eased = () => held.some((partner) => (perPartner.get(partner) ?? 0) < max);
+      for (let claims = 0; claims < 1_000; claims++) {
+        // A stopping node claims nothing more; what is in flight still records its result.
+        const room = this.stopping ? 0 : CLAIM_BATCH - inFlight.size;
+        if (claimAgain && room > 0) {
+          held = [...perPartner].filter(([, n]) => n >= max).map(([partner]) => partner);
+          const claimed = await store.claimDue({
+            now: this.now(), leaseMs: config.webhooks.timeoutMs + 60_000, nodeId: this.broker.nodeID, limit: room, onlyId, perPartner: { max, inFlight: perPartner },
+          });
+          for (const c of claimed) {
+            perPartner.set(c.partnerId, (perPartner.get(c.partnerId) ?? 0) + 1);
+            // Never rejects: a failure is kept for the end, after every attempt in flight has settled.
+            const sending: Promise<void> = this.sendAttempt(c).catch((err: unknown) => { failure ??= err; }).finally(() => {
+              inFlight.delete(sending);
+              const left = perPartner.get(c.partnerId)! - 1;
+              if (left > 0) perPartner.set(c.partnerId, left);
+              else perPartner.delete(c.partnerId);
+            });
+            inFlight.add(sending);
+          }
+          total += claimed.length;
+          if (onlyId) break;
+          // Until a claim finds nothing, and again at once if a partner it skipped got a slot meanwhile.
+          claimAgain = claimed.length > 0 || eased();
+          if (claimAgain) continue;
+        }
+        if (!inFlight.size) break;
+        // Claim again on a tick (new attempts may be due), or once a slot frees for what was held
+        // back (a full pipeline, a partner at its bound); a finished attempt alone makes none due.
+        const full = room <= 0;
+        const woken = await Promise.race([...[...inFlight].map((p) => p.then(() => false)), new Promise<boolean>((wake) => { this.wakeUp = () => wake(true); })]);
+        this.wakeUp = undefined;
+        claimAgain = woken || full || eased();
       }
+      await Promise.all(inFlight);
+      if (failure) throw failure;
       return total;
     },
 
@@ -292,7 +334,7 @@ const WebhookDispatcher: ServiceSchema = {
     },
 
     tick(this: Dispatcher) {
-      if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; return; }
+      if (this.ticking || this.stopping) { this.tickAgain = !this.stopping; this.wakeUp?.(); return; }
       this.ticking = true;
       this.round = this.processDue()
         .catch((err: Error) => this.logger.warn({ err: err.message }, 'webhook scheduler round failed; will retry'))

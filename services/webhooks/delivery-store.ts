@@ -5,6 +5,9 @@ import type { PostResult } from './post-webhook.js';
 
 export type DeliveryStatus = 'pending' | 'in_flight' | 'delivered' | 'failed' | 'dead';
 
+/** How many of the oldest due deliveries a fair claim chooses from (claimDue, perPartner). */
+const FAIR_CLAIM_HEAD = 500;
+
 /** A delivery claimed by this node: one attempt to POST, outside any transaction. */
 export interface ClaimedAttempt {
   deliveryId: string;
@@ -98,14 +101,36 @@ export class DeliveryStore {
    * One that had used its last attempt is not sent again but finished as the schedule says,
    * by a second statement on that rare path only.
    */
-  async claimDue(opts: { now: Date; leaseMs: number; nodeId: string; limit: number; onlyId?: string }): Promise<ClaimedAttempt[]> {
+  async claimDue(opts: {
+    now: Date; leaseMs: number; nodeId: string; limit: number; onlyId?: string;
+    /** Fairness: at most `max` attempts of one partner in flight, counting the caller's `inFlight` (partner → attempts). */
+    perPartner?: { max: number; inFlight: ReadonlyMap<string, number> };
+  }): Promise<ClaimedAttempt[]> {
     const { now } = opts;
     const deliveries = this.t('deliveries');
+    const isDue = (w: Knex.QueryBuilder) => w.where((a) => a.where('status', 'pending').andWhere('next_attempt_at', '<=', now))
+      .orWhere((b) => b.where('status', 'in_flight').andWhere('locked_until', '<=', now));
+    // The due condition stays on the locking query itself: re-checked on the row's latest version,
+    // a row another node claimed meanwhile is never claimed twice.
     const due = this.knex(deliveries).select('id', 'status', 'attempts', 'max_attempts')
-      .where((w) => w.where((a) => a.where('status', 'pending').andWhere('next_attempt_at', '<=', now))
-        .orWhere((b) => b.where('status', 'in_flight').andWhere('locked_until', '<=', now)))
+      .where(isDue)
       .orderBy('next_attempt_at').limit(opts.limit).forUpdate().skipLocked();
     if (opts.onlyId) due.andWhere('id', opts.onlyId);
+    if (opts.perPartner) {
+      // Among the oldest due rows of partners with a free slot, each partner's first ones up to its
+      // free slots: a partner with a backlog (say, a receiver that never answers) cannot fill the
+      // claim nor, once at its bound, hide the others behind its rows; the bounded head keeps the
+      // window's cost flat however long that backlog is.
+      const { max, inFlight } = opts.perPartner;
+      const full = [...inFlight].filter(([, n]) => n >= max).map(([partner]) => partner);
+      const busy = JSON.stringify([...inFlight].map(([partner_id, n]) => ({ partner_id, n })));
+      const head = this.knex(deliveries).select('id', 'partner_id', 'next_attempt_at').where(isDue).orderBy('next_attempt_at').limit(FAIR_CLAIM_HEAD);
+      if (full.length) head.whereNotIn('partner_id', full);
+      const ranked = this.knex.select('id', 'partner_id', this.knex.raw('row_number() over (partition by partner_id order by next_attempt_at) as rn')).from(head.as('head'));
+      due.whereIn('id', this.knex.select('r.id').from(ranked.as('r'))
+        .leftJoin(this.knex.raw('jsonb_to_recordset(?::jsonb) as busy(partner_id text, n int)', [busy]), 'busy.partner_id', 'r.partner_id')
+        .whereRaw('r.rn <= ? - coalesce(busy.n, 0)', [max]));
+    }
     const dueSql = due.toSQL();
     // Writable CTEs all see the rows as `due` found them, and each row is written by one of them only.
     const { rows } = await this.knex.raw(`

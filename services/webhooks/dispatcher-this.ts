@@ -23,6 +23,8 @@ export type Dispatcher = Service & DbMethods & ConfigCacheMethods & {
   stopMetrics?: () => void;
   ticking?: boolean;
   tickAgain?: boolean;
+  /** Wakes a round waiting on attempts in flight, so newly due ones are claimed (tick). */
+  wakeUp?: () => void;
   stopping?: boolean;
   round?: Promise<unknown>;
   purging?: Promise<unknown> | null;

@@ -79,6 +79,14 @@ function pinnedPool<A extends http.Agent>(agent: A): A {
 
 class BlockedTarget extends Error {}
 
+/**
+ * The most of a receiver's answer body read (and thrown away) so its connection can be reused.
+ * Beyond it the status already given is the answer and the connection is closed: an endless 200
+ * body used to be drained at full speed for the whole timeout (one core for 10 s per delivery, on
+ * the node that delivers every partner's events) and then counted as no answer.
+ */
+export const MAX_ANSWER_BODY_BYTES = 64 * 1024;
+
 /** Errors that mean a kept-alive socket was closed by the receiver before it read our request. */
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
 
@@ -89,7 +97,8 @@ const plainAddress = (a: string | undefined) => (a ?? '').replace(/^::ffff:(\d+\
  * SSRF guard over every address first; the connection then uses only those addresses (a new
  * socket's lookup answers from them; a reused socket must be connected to one of them), so the
  * address checked is the address sent to, also after a DNS change (DNS rebinding). No redirects
- * are followed; the response body is discarded; the whole exchange is bounded by `timeoutMs`.
+ * are followed; the response body is discarded (at most MAX_ANSWER_BODY_BYTES of it read); the whole
+ * exchange is bounded by `timeoutMs`.
  * Never throws: failures come back as `error`.
  */
 export function postWebhook(opts: PostOptions, agents: WebhookAgents): Promise<PostResult> {
@@ -133,7 +142,13 @@ export function postWebhook(opts: PostOptions, agents: WebhookAgents): Promise<P
         [PINNED]: [...checked].sort().join(','),
       } as http.RequestOptions, (res) => {
         responded = true;
-        res.resume();
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read <= MAX_ANSWER_BODY_BYTES) return;
+          finish(done(res.statusCode ?? null, null));
+          res.destroy(); // the socket too: it is not returned to the pool mid-body
+        });
         res.on('end', () => finish(done(res.statusCode ?? null, null)));
         res.on('error', () => finish(done(res.statusCode ?? null, null)));
       });

@@ -124,3 +124,28 @@ test('a pooled connection reset by the receiver as it is reused is retried once 
   t.like(await post(url, true, agents), { statusCode: 204, error: null });
   t.deepEqual({ connections, requests }, { connections: 2, requests: 3 });
 });
+
+test('a 200 whose body never ends is taken as the answer after 64 KB and its connection closed, instead of drained until the timeout', async (t) => {
+  // Answers 200 and streams 1 MB chunks for as long as the connection is open.
+  const chunk = Buffer.alloc(1 << 20, 97);
+  let closedByUs = 0;
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.on('close', () => closedByUs++);
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Type: text/plain\r\n\r\n');
+      const pump = () => { while (!socket.destroyed && socket.write(chunk)); if (!socket.destroyed) socket.once('drain', pump); };
+      pump();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const agents = new WebhookAgents({ maxSocketsPerOrigin: 1, idleSocketMs: 60_000 });
+  t.teardown(() => agents.destroy());
+
+  const result = await post(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, true, agents);
+  t.is(result.statusCode, 200);
+  t.is(result.error, null);
+  t.true(result.latencyMs < 1_000, `${result.latencyMs} ms (the timeout is 2000 ms)`);
+  await waitFor(async () => closedByUs === 1, 'the flooding connection closed', 1_000);
+});
