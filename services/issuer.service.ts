@@ -154,7 +154,7 @@ const IssuerService: ServiceSchema = {
         const { config, clock } = runtimeOf(this.broker);
         const pfx = Buffer.from(pfxBase64.replace(/\s+/g, ''), 'base64');
         checkPkcs12Iterations(pfx); // a hostile file is refused before any thread is involved
-        const cert = await this.pkcs12().accept(pfx, password, issuer.cnpj, clock.now());
+        const cert = await this.pkcs12().accept(pfx, password, issuer.cnpj, clock.now(), partnerId);
         const summary = summaryOf(cert);
         // Same CNPJ as checked: a concurrent PATCH of the CNPJ makes this a conflict, not a mismatch stored.
         const stored = await this.knex(this.t('issuers')).where({ id, partner_id: partnerId, cnpj: issuer.cnpj }).whereNull('deleted_at').update({

@@ -1,9 +1,9 @@
 import { Piscina } from 'piscina';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { ParsedCertificate } from '../../lib/issuer/certificate.js';
 import { checkPkcs12Iterations } from '../../lib/issuer/pkcs12-iterations.js';
 import type { Pkcs12Job, Pkcs12Outcome } from './pkcs12.worker.js';
+import { CertificateSlots, type Lane } from './certificate-slots.js';
 
 /** The worker's file is this module's sibling: `.ts` under tsx (npm start, tests), `.js` once compiled (Dockerfile). */
 const WORKER_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -15,6 +15,8 @@ export interface Pkcs12PoolOptions {
   maxThreads?: number;
   /** Jobs waiting for a thread; beyond, 503 at once instead of an ever longer wait. */
   maxQueue?: number;
+  /** Uploads of one partner waiting for a thread; beyond, 503 at once for that partner only. */
+  maxQueuePerPartner?: number;
 }
 
 /**
@@ -30,18 +32,21 @@ export class Pkcs12Pool {
   /**
    * At most one job per thread is handed to piscina, so a job's clock starts when a thread takes
    * it: a burst of valid A1s (every issuer's first signature after a restart) waits its turn and
-   * is never refused as slow because of the jobs ahead of it.
+   * is never refused as slow because of the jobs ahead of it. Reads for signing go first, uploads
+   * take turns by partner (./certificate-slots.ts).
    */
-  private readonly slots: LimitFunction;
+  private readonly slots: CertificateSlots;
   private readonly maxQueue: number;
+  private readonly maxQueuePerPartner: number;
   private readonly threads: number;
   /** Resolves once every thread has loaded: starting one (TypeScript loader, forge) takes a second or more, not counted in a job's time. */
   private ready: Promise<void>;
 
   constructor(private readonly opts: Pkcs12PoolOptions) {
     this.threads = opts.maxThreads ?? 2;
-    this.slots = pLimit(this.threads);
+    this.slots = new CertificateSlots(this.threads);
     this.maxQueue = opts.maxQueue ?? 256;
+    this.maxQueuePerPartner = opts.maxQueuePerPartner ?? 16;
     // The threads live as long as the pool: a stored A1 is opened on every cache miss of signing.
     this.pool = new Piscina({ filename: new URL(`./pkcs12.worker${WORKER_EXTENSION}`, import.meta.url).href, minThreads: this.threads, maxThreads: this.threads });
     this.ready = this.warm();
@@ -54,26 +59,26 @@ export class Pkcs12Pool {
 
   /** Opens a stored A1 (signing material). */
   read(pfx: Buffer, password: string): Promise<ParsedCertificate> {
-    return this.run({ op: 'read', pfx, password });
+    return this.run({ op: 'read', pfx, password }, { kind: 'read' });
   }
 
-  /** The full acceptance check of an upload (lib/issuer/certificate.ts acceptCertificate). */
-  accept(pfx: Buffer, password: string, issuerCnpj: string, now: Date): Promise<ParsedCertificate> {
-    return this.run({ op: 'accept', pfx, password, issuerCnpj, nowMs: now.getTime() });
+  /** The full acceptance check of an upload (lib/issuer/certificate.ts acceptCertificate) by `partnerId`. */
+  accept(pfx: Buffer, password: string, issuerCnpj: string, now: Date, partnerId: string): Promise<ParsedCertificate> {
+    return this.run({ op: 'accept', pfx, password, issuerCnpj, nowMs: now.getTime() }, { kind: 'accept', owner: partnerId });
   }
 
   async destroy(): Promise<void> {
     await this.pool.destroy();
   }
 
-  private async run(job: Exclude<Pkcs12Job, { op: 'ping' }>): Promise<ParsedCertificate> {
+  private async run(job: Exclude<Pkcs12Job, { op: 'ping' }>, lane: Lane): Promise<ParsedCertificate> {
     checkPkcs12Iterations(Buffer.from(job.pfx));
-    if (this.slots.pendingCount >= this.maxQueue) {
+    if (this.slots.waiting() >= this.maxQueue || (lane.kind === 'accept' && this.slots.waiting(lane.owner) >= this.maxQueuePerPartner)) {
       throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Processamento de certificados ocupado neste momento; tente novamente.');
     }
     let outcome: Pkcs12Outcome;
     try {
-      outcome = await this.slots(async () => {
+      outcome = await this.slots.run(lane, async () => {
         await this.ready;
         return this.pool.run(job, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
       });

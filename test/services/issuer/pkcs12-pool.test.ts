@@ -20,9 +20,9 @@ test('Pkcs12Pool opens and accepts an A1 in a worker thread, with the catalogued
   const read = await pool.read(pfx, a1.password);
   t.is(read.cnpj, CNPJ);
   t.regex(read.keyPem, /BEGIN RSA PRIVATE KEY/);
-  t.is((await pool.accept(pfx, a1.password, CNPJ, new Date())).fingerprint, read.fingerprint);
+  t.is((await pool.accept(pfx, a1.password, CNPJ, new Date(), 'p1')).fingerprint, read.fingerprint);
   t.deepEqual(await refusal(pool.read(pfx, 'errada')), { name: 'DomainError', type: 'CERTIFICADO_SENHA_INVALIDA', code: 422, message: 'Senha do certificado incorreta.', data: undefined });
-  t.like(await refusal(pool.accept(pfx, a1.password, '11444777000161', new Date())), { type: 'CERTIFICADO_CNPJ_DIVERGENTE', code: 422, data: { cnpjCertificado: CNPJ, cnpjEmissor: '11444777000161' } });
+  t.like(await refusal(pool.accept(pfx, a1.password, '11444777000161', new Date(), 'p1')), { type: 'CERTIFICADO_CNPJ_DIVERGENTE', code: 422, data: { cnpjCertificado: CNPJ, cnpjEmissor: '11444777000161' } });
 });
 
 test('Pkcs12Pool refuses a file over the iteration bound without a thread, and stops a job past its time limit while the event loop runs', async (t) => {
@@ -66,4 +66,32 @@ test('Pkcs12Pool: waiting for a thread does not count against the time limit; pa
   });
   t.is((await running).cnpj, CNPJ);
   t.is((await queued).cnpj, CNPJ);
+});
+
+test('Pkcs12Pool: a read for signing goes before waiting uploads, and uploads take turns by partner', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 60_000, maxThreads: 1 });
+  t.teardown(() => pool.destroy());
+  await pool.read(pfx, a1.password); // the thread is up
+  const done: string[] = [];
+  const track = (name: string, p: Promise<unknown>) => p.then(() => done.push(name));
+  // One partner's burst of six uploads is already waiting when another partner uploads and an emission needs a read.
+  const burst = Array.from({ length: 6 }, (_, i) => track(`flood${i}`, pool.accept(pfx, a1.password, CNPJ, new Date(), 'flooding')));
+  const other = track('other', pool.accept(pfx, a1.password, CNPJ, new Date(), 'other'));
+  const read = track('read', pool.read(pfx, a1.password));
+  await Promise.all([...burst, other, read]);
+  // flood0 held the thread; the read is next, then the other partner's turn, then the rest of the burst.
+  t.deepEqual(done, ['flood0', 'read', 'flood1', 'other', 'flood2', 'flood3', 'flood4', 'flood5']);
+});
+
+test('Pkcs12Pool: past maxQueuePerPartner a partner\'s upload is 503 at once while another partner\'s still queues', async (t) => {
+  const pool = new Pkcs12Pool({ timeoutMs: 60_000, maxThreads: 1, maxQueuePerPartner: 2 });
+  t.teardown(() => pool.destroy());
+  await pool.read(pfx, a1.password);
+  const upload = (owner: string) => pool.accept(pfx, a1.password, CNPJ, new Date(), owner);
+  const accepted = [upload('flooding'), upload('flooding'), upload('flooding')]; // one running, two waiting
+  t.deepEqual(await refusal(upload('flooding')), {
+    name: 'DomainError', type: 'SERVICE_UNAVAILABLE', code: 503, message: 'Processamento de certificados ocupado neste momento; tente novamente.', data: undefined,
+  });
+  t.is((await upload('other')).cnpj, CNPJ);
+  t.true((await Promise.all(accepted)).every((c) => c.cnpj === CNPJ));
 });
