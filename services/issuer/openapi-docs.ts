@@ -48,13 +48,16 @@ export const certificateDoc = {
   summary: 'Instala (ou substitui) o certificado A1 do emissor',
   tags: ['emissores'],
   description: 'Corpo JSON { pfxBase64, password }: o arquivo PKCS#12 (.pfx/.p12) em base64, até 64 KB. 201 na primeira instalação, 200 na substituição. '
-    + 'Recusas 422: CERTIFICADO_INVALIDO (não é PKCS#12), CERTIFICADO_SENHA_INVALIDA, CERTIFICADO_EXPIRADO, CERTIFICADO_AINDA_NAO_VALIDO, '
+    + 'Recusas 422: CERTIFICADO_INVALIDO (não é PKCS#12; chave RSA acima de 4096 bits, com details.bitsChave e details.bitsMaximos; sujeito com caractere nulo), CERTIFICADO_SENHA_INVALIDA, CERTIFICADO_EXPIRADO, CERTIFICADO_AINDA_NAO_VALIDO, '
     + 'CERTIFICADO_CNPJ_DIVERGENTE (CNPJ completo de 14 caracteres do certificado — OID 2.16.76.1.3.3 ou sufixo ":CNPJ" do CN — diferente do emissor). '
     + 'Guardado cifrado (AES-256-GCM); nunca devolvido. '
     + 'Chave ek_test_ para emissor em produção (ambienteFiscal 1) não sandbox: 403 CHAVE_TESTE_EMISSOR_PRODUCAO.',
   response: { type: 'object', properties: { issuerId: { type: 'string', format: 'uuid' }, certificado: certificateSummaryDoc } },
   alsoAnswers: { 201: 'Primeira instalação do certificado.' },
-  errors: { 409: 'CONFLICT: o emissor mudou (CNPJ) durante o envio do certificado; envie novamente.' },
+  errors: {
+    409: 'CONFLICT: o emissor mudou (CNPJ) durante o envio do certificado; envie novamente.',
+    503: 'SERVICE_UNAVAILABLE: a conta já tem 16 certificados aguardando verificação (os envios de cada conta têm a sua vez); envie de novo em instantes.',
+  },
 };
 
 const transferView = {
