@@ -38,6 +38,8 @@ export interface AppConfig {
   readonly transportMaxPacketBytes: number;
   /** Time limit of one certificate job in its worker thread (CERTIFICATE_TIMEOUT_MS; services/issuer/pkcs12-pool.ts). */
   readonly certificateTimeoutMs: number;
+  /** Worker threads drawing DANFE/DANFSe PDFs per emission node (PRINT_THREADS; services/emission/print-pool.ts). */
+  readonly printThreads: number;
   readonly logLevel: string;
   readonly jwtSecret: string;
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisPrefix: env.REDIS_PREFIX ?? 'fiscal:',
     transportMaxPacketBytes: positive(env, 'TRANSPORT_MAX_PACKET_BYTES', 8 * 1024 * 1024),
     certificateTimeoutMs: positive(env, 'CERTIFICATE_TIMEOUT_MS', 10_000),
+    printThreads: positive(env, 'PRINT_THREADS', 1),
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),

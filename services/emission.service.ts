@@ -18,6 +18,7 @@ import { metricsOf } from './shared/metrics.js';
 import { nfseOutcomeReporter, outcomeReporter } from './emission/outcome-report.js';
 import { stageObserver } from './emission/stage-metrics.js';
 import { StageTimer } from './emission/stage-timer.js';
+import { PrintPool } from './emission/print-pool.js';
 import { ContingencyStore } from './emission/contingency-store.js';
 import { contingencyRound } from './emission/contingency.js';
 import { retransmitFailed, type AuthorityRef } from './emission/recovery.js';
@@ -316,6 +317,7 @@ const EmissionService: ServiceSchema = {
     self.nfseEvents = new NfseEventStore(storeDeps, self.nfse);
     const metrics = metricsOf(self.broker);
     self.stages = new StageTimer(undefined, stageObserver(metrics));
+    self.printPool = new PrintPool({ threads: config.printThreads });
     self.onOutcome = outcomeReporter(self.logger, metrics);
     self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
     // One issuer's burst (NF-e, NFC-e and NFS-e alike: services/emission/numbering-slots.ts) waits for its own
@@ -348,8 +350,9 @@ const EmissionService: ServiceSchema = {
     }
   },
 
-  stopped(this: Service) {
+  async stopped(this: Service) {
     for (const t of emissionService(this).timers ?? []) clearInterval(t);
+    await emissionService(this).printPool?.destroy();
   },
 };
 

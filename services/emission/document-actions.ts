@@ -159,7 +159,7 @@ export function printableAction(model: Model, path: string, format: PrintFormat)
       const cartaCorrecao = model === '55' && ctx.params.cartaCorrecao ? await lastCartaCorrecao(this.eventDeps(ctx), doc.id) : undefined;
       // Only the NF-e DANFE has the emitter block that carries the issuer's logo.
       const logo = model === '55' ? await ctx.call<DanfeLogo | null, { partnerId: string; issuerId: string }>('v1.issuer.logoForPrint', { partnerId: doc.partnerId, issuerId: doc.issuerId }) : null;
-      const out = await printableDocument(this.store, doc, format, { logo, cartaCorrecao });
+      const out = await printableDocument(this.store, doc, format, this.printPool.rendererFor(doc.partnerId), { logo, cartaCorrecao });
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
       return out.body;

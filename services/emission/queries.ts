@@ -9,11 +9,10 @@ import type { DocumentStore } from './store.js';
 import { danfeSource } from '../../lib/danfe/source.js';
 import { buildDanfeView, type DanfeCartaCorrecao } from '../../lib/danfe/view-model.js';
 import { renderNfeHtml } from '../../lib/danfe/nfe-html.js';
-import { renderNfePdf } from '../../lib/danfe/nfe-pdf.js';
 import { renderNfceHtml } from '../../lib/danfe/nfce-html.js';
-import { renderNfcePdf } from '../../lib/danfe/nfce-pdf.js';
 import { checkReadable, listedEnvironment, type Reader } from './reader.js';
 import { isIdShaped } from '../../lib/validation/uuid.js';
+import type { PdfRenderer } from './print-pool.js';
 
 /** Query of GET /v1/nfe and /v1/nfce (API.md, Endpoints > Documents; pagination is this service's design). */
 export const listParams = {
@@ -101,7 +100,7 @@ export interface PrintExtras {
  * The printable document of a note (DANFE of an NF-e, DANFCE of an NFC-e) from its stored XML;
  * 409 DOCUMENTO_SEM_DANFE when the status has none (lib/danfe/source.ts).
  */
-export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat, extras: PrintExtras = {}): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+export async function printableDocument(store: DocumentStore, doc: DocumentRecord, format: PrintFormat, renderPdf: PdfRenderer, extras: PrintExtras = {}): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const source = danfeSource(doc, await store.xmlOf(doc.id));
   const logo = extras.logo ?? null;
   const view = buildDanfeView(source.xml, { cancelada: source.cancelada, ...(extras.cartaCorrecao ? { cartaCorrecao: extras.cartaCorrecao } : {}) });
@@ -109,5 +108,6 @@ export async function printableDocument(store: DocumentStore, doc: DocumentRecor
   if (format === 'html') {
     return { body: doc.model === '55' ? renderNfeHtml(view, logo) : renderNfceHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
   }
-  return { body: doc.model === '55' ? await renderNfePdf(view, logo ? { logo: Buffer.from(logo.base64, 'base64') } : {}) : await renderNfcePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
+  const pdf = doc.model === '55' ? await renderPdf({ kind: 'nfe', view, ...(logo ? { logo: Buffer.from(logo.base64, 'base64') } : {}) }) : await renderPdf({ kind: 'nfce', view });
+  return { body: pdf, contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }

@@ -16,6 +16,7 @@ import type { AuthorityRef } from './recovery.js';
 import type { DocumentStore } from './store.js';
 import type { StoreDeps } from './document-row.js';
 import type { StageTimer } from './stage-timer.js';
+import type { PrintPool } from './print-pool.js';
 
 /** A REST action's context: the caller, and the raw-response fields a handler may set. */
 export type Ctx<P = Record<string, unknown>> = Context<P, CallerMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>;
@@ -35,6 +36,8 @@ export type EmissionSelf = Service & DbMethods & OutboxMethods & {
   nfse: NfseStore;
   nfseEvents: NfseEventStore;
   stages: StageTimer;
+  /** PDFs drawn off the event loop, partners in turn. */
+  printPool: PrintPool;
   onOutcome: OutcomeReporter;
   onNfseOutcome: NfseOutcomeReporter;
   numbering: Bulkhead;

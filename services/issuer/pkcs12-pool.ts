@@ -3,7 +3,7 @@ import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { ParsedCertificate } from '../../lib/issuer/certificate.js';
 import { checkPkcs12Iterations } from '../../lib/issuer/pkcs12-iterations.js';
 import type { Pkcs12Job, Pkcs12Outcome } from './pkcs12.worker.js';
-import { CertificateSlots, type Lane } from './certificate-slots.js';
+import { FairSlots, type Lane } from '../shared/fair-slots.js';
 
 /** The worker's file is this module's sibling: `.ts` under tsx (npm start, tests), `.js` once compiled (Dockerfile). */
 const WORKER_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -33,9 +33,9 @@ export class Pkcs12Pool {
    * At most one job per thread is handed to piscina, so a job's clock starts when a thread takes
    * it: a burst of valid A1s (every issuer's first signature after a restart) waits its turn and
    * is never refused as slow because of the jobs ahead of it. Reads for signing go first, uploads
-   * take turns by partner (./certificate-slots.ts).
+   * take turns by partner (services/shared/fair-slots.ts).
    */
-  private readonly slots: CertificateSlots;
+  private readonly slots: FairSlots;
   private readonly maxQueue: number;
   private readonly maxQueuePerPartner: number;
   private readonly threads: number;
@@ -44,7 +44,7 @@ export class Pkcs12Pool {
 
   constructor(private readonly opts: Pkcs12PoolOptions) {
     this.threads = opts.maxThreads ?? 2;
-    this.slots = new CertificateSlots(this.threads);
+    this.slots = new FairSlots(this.threads);
     this.maxQueue = opts.maxQueue ?? 256;
     this.maxQueuePerPartner = opts.maxQueuePerPartner ?? 16;
     // The threads live as long as the pool: a stored A1 is opened on every cache miss of signing.
@@ -59,12 +59,12 @@ export class Pkcs12Pool {
 
   /** Opens a stored A1 (signing material). */
   read(pfx: Buffer, password: string): Promise<ParsedCertificate> {
-    return this.run({ op: 'read', pfx, password }, { kind: 'read' });
+    return this.run({ op: 'read', pfx, password }, { kind: 'first' });
   }
 
   /** The full acceptance check of an upload (lib/issuer/certificate.ts acceptCertificate) by `partnerId`. */
   accept(pfx: Buffer, password: string, issuerCnpj: string, now: Date, partnerId: string): Promise<ParsedCertificate> {
-    return this.run({ op: 'accept', pfx, password, issuerCnpj, nowMs: now.getTime() }, { kind: 'accept', owner: partnerId });
+    return this.run({ op: 'accept', pfx, password, issuerCnpj, nowMs: now.getTime() }, { kind: 'turn', owner: partnerId });
   }
 
   async destroy(): Promise<void> {
@@ -73,7 +73,7 @@ export class Pkcs12Pool {
 
   private async run(job: Exclude<Pkcs12Job, { op: 'ping' }>, lane: Lane): Promise<ParsedCertificate> {
     checkPkcs12Iterations(Buffer.from(job.pfx));
-    if (this.slots.waiting() >= this.maxQueue || (lane.kind === 'accept' && this.slots.waiting(lane.owner) >= this.maxQueuePerPartner)) {
+    if (this.slots.waiting() >= this.maxQueue || (lane.kind === 'turn' && this.slots.waiting(lane.owner) >= this.maxQueuePerPartner)) {
       throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Processamento de certificados ocupado neste momento; tente novamente.');
     }
     let outcome: Pkcs12Outcome;

@@ -18,6 +18,7 @@ import { resolveServicoAction } from './resolve-servico.js';
 import type { Bulkhead } from '../../shared/bulkhead.js';
 import { fiscalTextRule, JUSTIFICATIVA_MAX, JUSTIFICATIVA_MIN } from '../../../lib/emission/fiscal-text.js';
 import { partnerOf, readerOf } from '../reader.js';
+import type { PrintPool } from '../print-pool.js';
 
 /**
  * The NFS-e routes of the emission service (issue 16), spread into its `actions`. Handlers wire
@@ -33,6 +34,8 @@ interface NfseService {
   inFlight?: Bulkhead;
   nfseEvents: NfseEventStore;
   onNfseOutcome?: NfseOutcomeReporter;
+  /** The DANFSe's PDF thread (services/emission/print-pool.ts). */
+  printPool: PrintPool;
   broker: Context['broker'];
   logger: Context['broker']['logger'];
 }
@@ -60,7 +63,7 @@ function danfseAction(format: 'pdf' | 'html') {
     },
     async handler(this: NfseService, ctx: Ctx<{ id: string }>) {
       const doc = await ownNfse(this.nfse, readerOf(ctx), ctx.params.id);
-      const out = await danfse(this.nfse, doc, format);
+      const out = await danfse(this.nfse, doc, format, this.printPool.rendererFor(doc.partnerId));
       ctx.meta.$responseType = out.contentType;
       ctx.meta.$responseHeaders = { 'Content-Disposition': out.disposition };
       return out.body;

@@ -7,9 +7,9 @@ import { NFSE_STATUSES, type NfseStatus } from '../../../lib/emission/nfse/state
 import type { NfseStore } from './store.js';
 import { buildDanfseView } from '../../../lib/danfse/view-model.js';
 import { renderDanfseHtml } from '../../../lib/danfse/html.js';
-import { renderDanfsePdf } from '../../../lib/danfse/pdf.js';
 import { checkReadable, listedEnvironment, type Reader } from '../reader.js';
 import { isIdShaped } from '../../../lib/validation/uuid.js';
+import type { PdfRenderer } from '../print-pool.js';
 
 /** Query of GET /v1/nfse (same conventions as GET /v1/nfe). */
 export const nfseListParams = {
@@ -68,11 +68,11 @@ export async function nfseXml(store: NfseStore, doc: NfseRecord): Promise<{ xml:
 }
 
 /** The DANFSe of an authorized (or canceled, marked CANCELADA) NFS-e, from the NFS-e XML Sefin generated. */
-export async function danfse(store: NfseStore, doc: NfseRecord, format: 'pdf' | 'html'): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
+export async function danfse(store: NfseStore, doc: NfseRecord, format: 'pdf' | 'html', renderPdf: PdfRenderer): Promise<{ body: Buffer | string; contentType: string; disposition: string }> {
   const xml = await store.xmlOf(doc.id);
   if ((doc.status !== 'AUTHORIZED' && doc.status !== 'CANCELADA') || !xml?.nfse) throw new DomainError('DOCUMENTO_SEM_DANFE', { status: doc.status });
   const view = buildDanfseView(xml.nfse, { cancelada: doc.status === 'CANCELADA' });
   const name = `${doc.chaveAcesso}-danfse`;
   if (format === 'html') return { body: renderDanfseHtml(view), contentType: 'text/html; charset=utf-8', disposition: `inline; filename="${name}.html"` };
-  return { body: await renderDanfsePdf(view), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
+  return { body: await renderPdf({ kind: 'nfse', view }), contentType: 'application/pdf', disposition: `attachment; filename="${name}.pdf"` };
 }
