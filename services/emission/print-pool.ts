@@ -1,10 +1,9 @@
 import { Piscina } from 'piscina';
 import { DomainError } from '../../lib/errors/index.js';
 import { FairSlots } from '../shared/fair-slots.js';
+import { siblingWorker } from '../shared/worker-file.js';
 import type { PrintJob } from './print.worker.js';
 
-/** The worker's file is this module's sibling: `.ts` under tsx (npm start, tests), `.js` once compiled (Dockerfile). */
-const WORKER_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 export interface PrintPoolOptions {
   /** Threads drawing PDFs on this node. */
@@ -28,14 +27,10 @@ export class PrintPool {
   private ready: Promise<void> | null = null;
   private readonly slots: FairSlots;
   private readonly threads: number;
-  private readonly maxQueue: number;
-  private readonly maxQueuePerPartner: number;
 
   constructor(opts: PrintPoolOptions = {}) {
     this.threads = opts.threads ?? 1;
-    this.slots = new FairSlots(this.threads);
-    this.maxQueue = opts.maxQueue ?? 64;
-    this.maxQueuePerPartner = opts.maxQueuePerPartner ?? 8;
+    this.slots = new FairSlots(this.threads, { waiting: opts.maxQueue ?? 64, waitingPerOwner: opts.maxQueuePerPartner ?? 8 });
   }
 
   /** A renderer whose jobs take `partnerId`'s turn. */
@@ -44,10 +39,11 @@ export class PrintPool {
   }
 
   async render(job: PrintJob, partnerId: string): Promise<Buffer> {
-    if (this.slots.waiting() >= this.maxQueue || this.slots.waiting(partnerId) >= this.maxQueuePerPartner) {
+    const lane = { kind: 'turn', owner: partnerId } as const;
+    if (this.slots.full(lane)) {
       throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Geração de PDF ocupada neste momento; tente novamente.');
     }
-    const pdf = await this.slots.run({ kind: 'turn', owner: partnerId }, async () => {
+    const pdf = await this.slots.run(lane, async () => {
       const pool = this.start();
       await this.ready;
       return (await pool.run(job)) as Uint8Array;
@@ -63,7 +59,7 @@ export class PrintPool {
 
   private start(): Piscina {
     if (this.pool) return this.pool;
-    const pool = new Piscina({ filename: new URL(`./print.worker${WORKER_EXTENSION}`, import.meta.url).href, minThreads: this.threads, maxThreads: this.threads });
+    const pool = new Piscina({ filename: siblingWorker(import.meta.url, 'print.worker'), minThreads: this.threads, maxThreads: this.threads });
     // A thread that cannot load shows up as the jobs' own error.
     this.ready = Promise.all(Array.from({ length: this.threads }, () => pool.run({ kind: 'ping' }))).then(() => undefined, () => undefined);
     this.pool = pool;

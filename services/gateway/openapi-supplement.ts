@@ -6,6 +6,7 @@
  * test/e2e/openapi-contract.test.ts checks each example against the request schema it documents.
  */
 import type { JsonSchema } from '../../lib/http/openapi.js';
+import { pageDoc } from '../../lib/pagination/page.js';
 
 const JUSTIFICATIVA = { justificativa: 'Pedido cancelado pelo cliente antes do envio' };
 const ISSUER_ID = '0b1f6f2e-5a39-4c8e-9d52-3b9f0f7a1c11';
@@ -78,14 +79,7 @@ const batchItem = {
 
 /** Shared schemas the supplement refers to, added to components.schemas. */
 export const SUPPLEMENT_COMPONENTS: Readonly<Record<string, JsonSchema>> = {
-  ListaDocumentos: {
-    type: 'object',
-    required: ['items', 'nextCursor'],
-    properties: {
-      items: { type: 'array', items: ref('Documento') },
-      nextCursor: { ...nullable(str), description: 'Vai em `cursor` da próxima chamada; null na última página.' },
-    },
-  },
+  ListaDocumentos: pageDoc(ref('Documento')) as JsonSchema,
   Lote: {
     type: 'object',
     properties: {

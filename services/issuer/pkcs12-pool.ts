@@ -4,9 +4,8 @@ import type { ParsedCertificate } from '../../lib/issuer/certificate.js';
 import { checkPkcs12Iterations } from '../../lib/issuer/pkcs12-iterations.js';
 import type { Pkcs12Job, Pkcs12Outcome } from './pkcs12.worker.js';
 import { FairSlots, type Lane } from '../shared/fair-slots.js';
+import { siblingWorker } from '../shared/worker-file.js';
 
-/** The worker's file is this module's sibling: `.ts` under tsx (npm start, tests), `.js` once compiled (Dockerfile). */
-const WORKER_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 export interface Pkcs12PoolOptions {
   /** Time limit of one job once a thread runs it (waiting for a thread does not count). */
@@ -36,19 +35,15 @@ export class Pkcs12Pool {
    * take turns by partner (services/shared/fair-slots.ts).
    */
   private readonly slots: FairSlots;
-  private readonly maxQueue: number;
-  private readonly maxQueuePerPartner: number;
   private readonly threads: number;
   /** Resolves once every thread has loaded: starting one (TypeScript loader, forge) takes a second or more, not counted in a job's time. */
   private ready: Promise<void>;
 
   constructor(private readonly opts: Pkcs12PoolOptions) {
     this.threads = opts.maxThreads ?? 2;
-    this.slots = new FairSlots(this.threads);
-    this.maxQueue = opts.maxQueue ?? 256;
-    this.maxQueuePerPartner = opts.maxQueuePerPartner ?? 16;
+    this.slots = new FairSlots(this.threads, { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerPartner ?? 16 });
     // The threads live as long as the pool: a stored A1 is opened on every cache miss of signing.
-    this.pool = new Piscina({ filename: new URL(`./pkcs12.worker${WORKER_EXTENSION}`, import.meta.url).href, minThreads: this.threads, maxThreads: this.threads });
+    this.pool = new Piscina({ filename: siblingWorker(import.meta.url, 'pkcs12.worker'), minThreads: this.threads, maxThreads: this.threads });
     this.ready = this.warm();
   }
 
@@ -73,7 +68,7 @@ export class Pkcs12Pool {
 
   private async run(job: Exclude<Pkcs12Job, { op: 'ping' }>, lane: Lane): Promise<ParsedCertificate> {
     checkPkcs12Iterations(Buffer.from(job.pfx));
-    if (this.slots.waiting() >= this.maxQueue || (lane.kind === 'turn' && this.slots.waiting(lane.owner) >= this.maxQueuePerPartner)) {
+    if (this.slots.full(lane)) {
       throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Processamento de certificados ocupado neste momento; tente novamente.');
     }
     let outcome: Pkcs12Outcome;

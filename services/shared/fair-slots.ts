@@ -7,13 +7,24 @@
  */
 export type Lane = { kind: 'first' } | { kind: 'turn'; owner: string };
 
+/** How many jobs may wait for a thread: in all, and of one owner's turn. */
+export interface WaitBounds {
+  waiting: number;
+  waitingPerOwner: number;
+}
+
 export class FairSlots {
   private running = 0;
   private readonly firsts: (() => void)[] = [];
   /** Waiting jobs per owner; Map order is the turn (an owner served goes to the back). */
   private readonly turns = new Map<string, (() => void)[]>();
 
-  constructor(private readonly threads: number) {}
+  constructor(private readonly threads: number, private readonly bounds: WaitBounds) {}
+
+  /** Whether `lane` must be refused now (a 503) instead of waiting ever longer. */
+  full(lane: Lane): boolean {
+    return this.waiting() >= this.bounds.waiting || (lane.kind === 'turn' && this.waiting(lane.owner) >= this.bounds.waitingPerOwner);
+  }
 
   /** Jobs waiting for a thread, all of them or one owner's. */
   waiting(owner?: string): number {

@@ -1,4 +1,5 @@
 import { NFSE_STATUSES } from '../../../lib/emission/nfse/state.js';
+import { pageDoc } from '../../../lib/pagination/page.js';
 
 /** Response shapes and examples of the NFS-e routes for the OpenAPI document. */
 const erro = { type: 'object', properties: { codigo: { type: 'string' }, descricao: { type: 'string' } } };
@@ -47,10 +48,7 @@ export const nfseDetailDoc = {
   },
 };
 
-export const nfseListDoc = {
-  type: 'object',
-  properties: { items: { type: 'array', items: nfseDetailDoc }, nextCursor: { type: ['string', 'null'] } },
-};
+export const nfseListDoc = pageDoc(nfseDetailDoc);
 
 export const NFSE_REQUEST_EXAMPLE = {
   issuerId: '8cfea046-5d1c-4c1e-9d0c-0b1f2a3c4d5e',
