@@ -61,10 +61,15 @@ async function sendInvite(d: AuthDeps, partnerId: string, email: string, name: s
   return { email, expiresAt: expiresAt.toISOString() };
 }
 
+/** An invite to an address that already has an account could never be accepted: 409 instead. */
+async function checkOwnerEmailFree(d: AuthDeps, email: string): Promise<void> {
+  if (await d.knex(d.t('users')).where({ email }).first('id')) throw new DomainError('CONFLICT', undefined, 'E-mail do proprietário já cadastrado.');
+}
+
 /** Creates the partner on the Dev plan (unless told otherwise) and invites its owner. */
 export async function provisionPartner(d: AuthDeps, p: { name: string; ownerEmail: string; ownerName?: string; plan?: Plan; subscription?: 'ACTIVE' | 'INACTIVE'; accessRequestId?: string }) {
   const email = normalizeEmail(p.ownerEmail);
-  if (await d.knex(d.t('users')).where({ email }).first('id')) throw new DomainError('CONFLICT', undefined, 'E-mail do proprietário já cadastrado.');
+  await checkOwnerEmailFree(d, email);
   const partner = await d.knex.transaction(async (trx: Knex.Transaction) => {
     if (p.accessRequestId) {
       const req = await trx(d.t('access_requests')).where({ id: p.accessRequestId }).forUpdate().first();
@@ -95,8 +100,7 @@ export async function resendOwnerInvite(d: AuthDeps, p: { id: string; email?: st
   const last = await d.knex(d.t('invites')).where({ partner_id: partner.id }).orderBy('created_at', 'desc').first();
   const email = p.email ? normalizeEmail(p.email) : last?.email;
   if (!email) throw validationError([{ field: 'email', message: "O campo 'email' é obrigatório: este parceiro nunca recebeu convite." }]);
-  // As provisionPartner: an invite to an address that already has an account could never be accepted.
-  if (await d.knex(d.t('users')).where({ email }).first('id')) throw new DomainError('CONFLICT', undefined, 'E-mail do proprietário já cadastrado.');
+  await checkOwnerEmailFree(d, email);
   return { partnerId: partner.id, invite: await sendInvite(d, partner.id, email, p.name ?? last?.name ?? null) };
 }
 
