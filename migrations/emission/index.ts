@@ -2,6 +2,7 @@ import type { Migration } from '../../services/shared/migrations.js';
 import { outboxMigration } from '../../services/mixins/outbox.mixin.js';
 import { compressWithLz4 } from '../../services/shared/toast-compression.js';
 import { DOCUMENT_STATUSES } from '../../lib/emission/state.js';
+import { claimForecastFunctions } from './claim-forecast-function.js';
 import { nfseEventReconciliationMigration, nfseIdempotencyMigration, nfseMigration, nfsePartnerFirstDocumentsMigration } from './nfse.js';
 
 /** Tables of the emission service (schema `emission`). */
@@ -367,6 +368,14 @@ export const migrations: Migration[] = [
       await knex.raw(`alter table ??.billing_counters add column slot smallint not null default 0`, [schema]);
       await knex.raw(`alter table ??.billing_counters drop constraint billing_counters_pkey,
         add constraint billing_counters_pkey primary key (partner_id, period, model, environment, key_kind, slot)`, [schema]);
+    },
+  },
+  {
+    // Issue 18: a group of notes (or DPS) whose numbers the node foresaw is claimed and stored in
+    // one statement (services/emission/group-claim.ts); the claim is one of these functions.
+    name: '076_claim_forecast_functions',
+    async up(knex, schema) {
+      await knex.raw(claimForecastFunctions(schema));
     },
   },
 ];

@@ -24,7 +24,11 @@ import type { NumberForecast } from './number-forecast.js';
  *
  * With a `forecast` (number-forecast.ts) the documents are finished before the claim with the
  * numbers it foresees, and again under the lock only if the claim answers others: a document's
- * `build` may run twice, and the last run is the one stored.
+ * `build` may run twice, and the last run is the one stored. Where the plan can (`claimForecast`),
+ * the foreseen numbers are first claimed together with the insert, in one statement: when the
+ * forecast holds, which is the rule on a series only this node numbers, a group costs one round
+ * trip and the series' lock is held only while that statement commits; when it does not, the
+ * server refuses the statement and the claim and the write follow as above.
  */
 
 /** A document waiting for its number: what it will be stored as, and how it is finished once numbered. */
@@ -48,6 +52,13 @@ export interface GroupPlan<P, Row> {
   finish(pending: P, number: number): Promise<Row>;
   /** Stores the rows in one statement, sent with COMMIT (`tx.commitWith`). */
   write(tx: DirectTx, rows: readonly Row[]): Promise<void>;
+  /**
+   * Claims the numbers from `first` on (the forecast) and stores `rows`, finished with them, in ONE
+   * statement committed by itself; the server refuses it (ServerRefused: nothing was written)
+   * unless the series continues at `first` and nothing holds those numbers. Absent: every group
+   * takes the claim and the write.
+   */
+  claimForecast?(first: number, rows: readonly Row[]): Promise<void>;
 }
 
 /** The group numbered from one claim and stored, as the rows written in order; RollBack: nothing was. */
@@ -61,6 +72,17 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
   const early = expected === undefined ? undefined : await finishAll(pending, plan, expected).catch(() => undefined);
   try {
     await turn?.ready;
+    if (early && expected !== undefined && plan.claimForecast && expected + n - 1 <= plan.maxNumber) {
+      try {
+        await plan.claimForecast(expected, early);
+        forecast!.claimed(series, expected, n, expected);
+        return early;
+      } catch (err) {
+        // Sent committing itself: only the server's refusal says nothing was committed.
+        if (!(err instanceof ServerRefused)) throw err;
+        // The series did not continue there, or something holds a number: the claim below decides.
+      }
+    }
     let writing = false;
     return await directTransaction(knex, plan.claim.sql, plan.claim.literals, async (tx, rows) => {
       try {

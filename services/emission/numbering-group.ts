@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { BuiltDocument } from '../../lib/emission/pipeline.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
-import type { DirectTx } from '../shared/direct-transaction.js';
+import { committedStatement, type DirectTx } from '../shared/direct-transaction.js';
 import { claimGroup, type Pending } from './group-claim.js';
 import { createdRecord, createdRow, type CreatedRow } from './created-row.js';
-import { HISTORY_COLUMNS } from './transition-sql.js';
+import { insertWithHistory, type Cte } from './transition-sql.js';
 import { firstDocumentsCte } from './partner-activity.js';
 import type { NewDocument } from './document-row.js';
 import type { SequenceKey } from './fiscal-identity.js';
@@ -53,6 +53,7 @@ export async function numberGroup(knex: Knex, schema: string, now: Date, key: Se
       return createdRow(now, { ...note.doc, cnf }, number, built, true);
     },
     write: (tx, rows) => writeGroup(tx, schema, rows),
+    claimForecast: (first, rows) => claimForecastAndWrite(knex, schema, key, first, rows),
   }, forecast);
   return created.map(createdRecord);
 }
@@ -60,22 +61,30 @@ export async function numberGroup(knex: Knex, schema: string, now: Date, key: Se
 const keyOf = (key: SequenceKey) => [key.issuer_id, key.model, key.series, key.environment];
 
 /**
- * One statement, sent with COMMIT: the documents, the partners' first-document flags and the
- * history rows (writable CTEs). Its text depends only on the group's size: prepared once per size
- * and connection.
+ * The documents, the partners' first-document flags and the history rows in one statement (writable
+ * CTEs), sent with COMMIT. Its text depends only on the group's size: prepared once per size and
+ * connection.
  */
 async function writeGroup(tx: DirectTx, schema: string, created: readonly CreatedRow[]): Promise<void> {
-  const columns = Object.keys(created[0]!.row);
-  const names = columns.map(() => '??').join(', ');
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  const history = created.flatMap((c) => c.history);
+  const { sql, bindings } = groupStatement(schema, created);
+  await tx.commitWith(sql, bindings, { prepare: true });
+}
+
+/**
+ * The claim of the numbers foreseen for the group (from `first` on) and its documents, as
+ * writeGroup stores them, in ONE statement committed by itself: one round trip, and the series'
+ * lock held only while it runs and commits. The claim is migration 076's claim_forecast, which
+ * raises unless the series continues at `first` with no inutilização in the way: then nothing is
+ * written (ServerRefused), as when a number is held by a passthrough note (the unique index).
+ */
+async function claimForecastAndWrite(knex: Knex, schema: string, key: SequenceKey, first: number, created: readonly CreatedRow[]): Promise<void> {
+  const { sql, bindings } = groupStatement(schema, created, { key, first });
+  await committedStatement(knex, sql, bindings, { prepare: true });
+}
+
+/** writeGroup's statement; with `claim`, claim_forecast's call first. */
+function groupStatement(schema: string, created: readonly CreatedRow[], claim?: { key: SequenceKey; first: number }): Cte {
   const flags = firstDocumentsCte('first_documents', schema, created.map((c) => c.row));
-  await tx.commitWith(
-    `with created as (insert into ?? (${names}) values ${created.map(() => row).join(', ')}),
-       ${flags.sql}
-     insert into ?? (${HISTORY_COLUMNS}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    [`${schema}.documents`, ...columns, ...created.flatMap((c) => Object.values(c.row) as Knex.Value[]),
-      ...flags.bindings, `${schema}.document_history`, ...history.flat()],
-    { prepare: true },
-  );
+  return insertWithHistory({ documents: `${schema}.documents`, history: `${schema}.document_history` }, created.map((c) => c.row), created.flatMap((c) => c.history), [flags],
+    claim && { sql: 'select ??(?::uuid, ?::text, ?::int, ?::smallint, ?::int, ?::int) as first', bindings: [`${schema}.claim_forecast`, ...keyOf(claim.key), claim.first, created.length] });
 }

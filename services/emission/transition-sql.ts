@@ -60,17 +60,25 @@ export function insertStatement(tables: DocumentTables, row: Record<string, Knex
 /**
  * insertStatement for several new documents of the same columns (a series' group numbered at once:
  * services/emission/group-claim.ts). Its text depends only on how many rows and history rows there
- * are, so its prepared form serves every group of that shape.
+ * are, so its prepared form serves every group of that shape. With `claim` (a select of one value,
+ * `first`), that select comes first and the statement answers it: the claim of the group's numbers
+ * in the same statement (group-claim.ts claimForecast).
  */
-export function insertRowsStatement(tables: DocumentTables, created: ReadonlyArray<{ row: Record<string, Knex.Value> & { id: string }; entries: HistoryEntry[] }>, also: Cte[] = []): Cte {
-  const columns = Object.keys(created[0]!.row);
+export function insertRowsStatement(tables: DocumentTables, created: ReadonlyArray<{ row: Record<string, Knex.Value> & { id: string }; entries: HistoryEntry[] }>, also: Cte[] = [], claim?: Cte): Cte {
+  const history = created.flatMap((c) => c.entries.map((e) => [c.row.id, e.from, e.to, e.trigger, e.motivo, detailJson(e.detail), e.at]));
+  return insertWithHistory(tables, created.map((c) => c.row), history, also, claim);
+}
+
+/** insertRowsStatement with the history rows as their values, in HISTORY_COLUMNS order. */
+export function insertWithHistory(tables: DocumentTables, rows: ReadonlyArray<Record<string, Knex.Value>>, history: readonly Knex.Value[][], also: Cte[] = [], claim?: Cte): Cte {
+  const columns = Object.keys(rows[0]!);
   const values = `(${columns.map(() => '?').join(', ')})`;
-  const entries = created.flatMap((c) => c.entries.map((e) => [c.row.id, e.from, e.to, e.trigger, e.motivo, detailJson(e.detail), e.at]));
+  const insertHistory = `insert into ?? (${HISTORY_COLUMNS}) values ${history.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   return {
-    sql: `with created as (insert into ?? (${columns.map(() => '??').join(', ')}) values ${created.map(() => values).join(', ')})${joined(also)}
-       insert into ?? (${HISTORY_COLUMNS}) values ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    bindings: [tables.documents, ...columns, ...created.flatMap((c) => columns.map((col) => c.row[col] as Knex.Value)), ...also.flatMap((a) => a.bindings),
-      tables.history, ...entries.flat()],
+    sql: `with ${claim ? `claim as (${claim.sql}), ` : ''}created as (insert into ?? (${columns.map(() => '??').join(', ')}) values ${rows.map(() => values).join(', ')})${joined(also)}
+       ${claim ? `, history as (${insertHistory}) select first from claim` : insertHistory}`,
+    bindings: [...(claim?.bindings ?? []), tables.documents, ...columns, ...rows.flatMap((row) => columns.map((col) => row[col] as Knex.Value)), ...also.flatMap((a) => a.bindings),
+      tables.history, ...history.flat()],
   };
 }
 

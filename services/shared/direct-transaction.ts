@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { prepared } from './prepared.js';
-import { hasPgConnections, runOn, statementConfig, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
-import { statementThenCommit } from './statement-then-commit.js';
+import { hasPgConnections, runOn, runStatement, statementConfig, type PgConnection, type PgResult, type StatementOptions } from './pg-statement.js';
+import { refusedByServer, ServerRefused, statementThenCommit } from './statement-then-commit.js';
 
 /**
  * What a direct transaction's body runs its statements with (text as for `knex.raw`). A knex
@@ -25,6 +25,19 @@ export function statementsOf(trx: Knex.Transaction): DirectTx {
     return await (opts.prepare ? prepared(raw) : raw) as PgResult;
   };
   return { query, commitWith: query };
+}
+
+/**
+ * One statement committed by itself (no transaction around it) on a pooled connection: when the
+ * server refuses it, nothing of it stays (`ServerRefused`); any other failure (the connection
+ * lost after sending it) leaves its outcome unknown, and is passed on as it came.
+ */
+export async function committedStatement(knex: Knex, sql: string, bindings: readonly Knex.RawBinding[], opts: StatementOptions = {}): Promise<PgResult> {
+  try {
+    return await runStatement(knex, sql, bindings, opts);
+  } catch (err) {
+    throw refusedByServer(err) ? new ServerRefused(err) : err;
+  }
 }
 
 /** The body asks for the transaction to be rolled back and the caller to take its other path. */

@@ -53,7 +53,7 @@ export class ServerRefused extends Error {
 }
 
 /** An ErrorResponse of severity ERROR (not FATAL or PANIC, which end the session: then nothing is certain). */
-function refusedByServer(err: unknown): err is Error & { code: string } {
+export function refusedByServer(err: unknown): err is Error & { code: string } {
   return err instanceof pg.DatabaseError && err.severity === 'ERROR';
 }
 

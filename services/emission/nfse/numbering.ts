@@ -2,10 +2,10 @@ import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { DomainError } from '../../../lib/errors/index.js';
 import { bindingRefused, KeyAlreadyBound, type StoreDeps } from '../document-row.js';
 import { firstDocumentCte, firstDocumentsCte } from '../partner-activity.js';
-import { insertRowsStatement, insertStatement, type DocumentTables } from '../transition-sql.js';
+import { insertRowsStatement, insertStatement, type Cte, type DocumentTables } from '../transition-sql.js';
 import { claimGroup, togetherOrEach, type Pending } from '../group-claim.js';
 import { NumberForecast } from '../number-forecast.js';
-import { statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
+import { committedStatement, statementsOf, supportsDirectTransactions, type DirectTx } from '../../shared/direct-transaction.js';
 import { createdDps, toNfseRecord, type BuiltDps, type NewNfse } from './dps-row.js';
 
 /** migrations/emission 061: one DPS per partner and Idempotency-Key. */
@@ -86,11 +86,22 @@ export class NfseNumbering {
       finish: async (p, nDps) => createdDps(now, p.doc, nDps, await p.build(nDps)),
       write: async (tx, rows) => {
         // No inutilização holds an nDPS: a number held by another DPS fails the unique index (RollBack).
-        const statement = insertRowsStatement(this.tables, rows, [firstDocumentsCte('first_documents', this.d.schema, rows.map((c) => c.row))]);
+        const statement = this.groupStatement(rows);
         await tx.commitWith(statement.sql, statement.bindings, { prepare: true });
+      },
+      claimForecast: async (first, rows) => {
+        // Migration 076's claim_nfse_forecast: refused unless the série continues at `first`.
+        const claim = { sql: 'select ??(?::uuid, ?::int, ?::smallint, ?::bigint, ?::int) as first', bindings: [this.t('claim_nfse_forecast'), issuerId, serie, environment, first, rows.length] };
+        const statement = this.groupStatement(rows, claim);
+        await committedStatement(this.d.knex, statement.sql, statement.bindings, { prepare: true });
       },
     }, this.forecast);
     return created.map((c) => toNfseRecord(c.row));
+  }
+
+  /** The group's DPS with their history rows and the partners' flags; with `claim`, their claim first. */
+  private groupStatement(rows: readonly ReturnType<typeof createdDps>[], claim?: Cte): Cte {
+    return insertRowsStatement(this.tables, rows, [firstDocumentsCte('first_documents', this.d.schema, rows.map((c) => c.row))], claim);
   }
 
   /**

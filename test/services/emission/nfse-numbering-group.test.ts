@@ -19,12 +19,17 @@ import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 let stack: Stack;
 let store: NfseStore;
 const claims: string[] = [];
+/** Every statement sent meanwhile, with its bindings. */
+const statements: Array<{ sql: string; bindings: unknown[] }> = [];
 const deps = () => ({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
   store = new NfseStore(deps());
-  stack.knex.on('query', (q: { sql: string }) => { if (/nfse_sequences" set next_number = next_number \+/.test(q.sql)) claims.push(q.sql); });
+  stack.knex.on('query', (q: { sql: string; bindings?: unknown[] }) => {
+    if (/nfse_sequences" set next_number = next_number \+|claim_nfse_forecast/.test(q.sql)) claims.push(q.sql);
+    statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+  });
 });
 test.after.always(async () => { await stack?.stop(); });
 
@@ -54,10 +59,15 @@ test.serial('DPS queued behind a série\'s transaction are numbered in one: cons
   const doc = aSpace();
   await numberDps(doc, (n) => built(n)()); // the série's first DPS creates its sequence row
   claims.length = 0;
+  statements.length = 0;
   const settled = await queuedBehindOne(doc, Array.from({ length: 6 }, () => ({})));
   t.deepEqual(numbers(settled), [2, 3, 4, 5, 6, 7, 8]);
   t.is(claims.length, 2, 'one claim for the held DPS, one for the six behind it');
-  t.regex(claims[1]!, /next_number = next_number \+ 6 /);
+  // The held DPS, the série's first group: its claim (with BEGIN), then its write (with COMMIT).
+  // The six behind it are foreseen: ONE statement, the claim of nDPS 3 to 8 and their DPS.
+  const kind = (sql: string) => (/^begin; update/.test(sql) ? 'claim' : /^with created as/.test(sql) ? 'write' : /^with claim as \(select "emission"\."claim_nfse_forecast"\(/.test(sql) ? 'foreseen claim and write' : sql);
+  t.deepEqual(statements.map((q) => kind(q.sql)), ['claim', 'write', 'foreseen claim and write']);
+  t.deepEqual(statements[2]!.bindings.slice(0, 5), [doc.issuerId, doc.serie, doc.environment, 3, 6]);
   const rows = await rowsOf(doc.issuerId);
   t.deepEqual(rows.map((r: any) => [Number(r.n_dps), r.status, r.transmissions, r.dps_xml, r.id_dps]),
     [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 'TRANSMITTING', 1, `<DPS n="${n}"/>`, `DPS${String(n).padStart(42, '0')}`]));

@@ -17,11 +17,16 @@ import type { DocumentRecord } from '../../../lib/emission/document.js';
 let stack: Stack;
 let store: DocumentStore;
 const claims: string[] = [];
+/** Every statement sent meanwhile, with its bindings. */
+const statements: Array<{ sql: string; bindings: unknown[] }> = [];
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
   store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
-  stack.knex.on('query', (q: { sql: string }) => { if (/next_number = next_number \+/.test(q.sql)) claims.push(q.sql); });
+  stack.knex.on('query', (q: { sql: string; bindings?: unknown[] }) => {
+    if (/next_number = next_number \+|claim_forecast/.test(q.sql)) claims.push(q.sql);
+    statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+  });
 });
 test.after.always(async () => { await stack?.stop(); });
 
@@ -57,10 +62,17 @@ test.serial('notes queued behind a series\' transaction are numbered in one: con
   const doc = aSpace();
   await numberNote(doc, (n) => built(n)()); // the series' first note creates its sequence row
   claims.length = 0;
+  statements.length = 0;
   const settled = await queuedBehindOne(doc, Array.from({ length: 6 }, () => ({})));
   t.deepEqual(numbers(settled), [2, 3, 4, 5, 6, 7, 8]);
   t.is(claims.length, 2, 'one claim for the held note, one for the six behind it');
-  t.regex(claims[1]!, /next_number = next_number \+ 6 /);
+  // The held note: the series' first group is not foreseen (its sequence row was just created), so
+  // its claim (with BEGIN) and its write (with COMMIT). The six behind it are foreseen (the series
+  // continues where this node left it): ONE statement, the claim of the numbers from 3 (six of
+  // them) and their documents, committed by itself.
+  const kind = (sql: string) => (/^begin; update/.test(sql) ? 'claim' : /^with\s+created as/.test(sql) ? 'write' : /^with claim as \(select "emission"\."claim_forecast"\(/.test(sql) ? 'foreseen claim and write' : sql);
+  t.deepEqual(statements.map((q) => kind(q.sql)), ['claim', 'write', 'foreseen claim and write']);
+  t.deepEqual(statements[2]!.bindings.slice(0, 6), [doc.issuerId, '55', doc.series, 2, 3, 6]);
   const rows = await rowsOf(doc.issuerId);
   t.deepEqual(rows.map((r: any) => [r.number, r.status, r.transmissions, r.transmitted_xml]),
     [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 'TRANSMITTING', 1, `<NFe n="${n}"/>`]));
@@ -148,3 +160,43 @@ test.serial('a group is finished before its claim with the numbers the node fore
   const rows = await rowsOf(doc.issuerId);
   t.deepEqual(rows.map((r: any) => [r.number, r.transmitted_xml]), [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, `<NFe n="${n}"/>`]));
 });
+
+test.serial('an inutilização committed while a foreseen claim waits for the series\' lock is seen: its numbers are skipped', async (t) => {
+  const doc = aSpace();
+  await numberNote(doc, (n) => built(n)());
+  await numberNote(doc, (n) => built(n)()); // 2, foreseen: the series is forecast from here on
+  // Another transaction (an inutilização's claim, inutilizacao-store.ts) holds the series' lock and
+  // covers 3 and 4; the next group's statement, foreseeing 3, waits for that lock.
+  const holder = await stack.knex.transaction();
+  await holder('emission.number_sequences').where({ issuer_id: doc.issuerId }).forUpdate().first('next_number');
+  const now = new Date();
+  await holder('emission.inutilizacoes').insert({
+    id: randomUUID(), partner_id: doc.partnerId, issuer_id: doc.issuerId, model: '55', series: doc.series, environment: 2, start_number: 3, end_number: 4,
+    justificativa: 'Numeração pulada por falha do sistema do emissor', status: 'PENDING', attempts: 1, created_at: now, updated_at: now,
+  });
+  statements.length = 0;
+  const numbering = Promise.allSettled([numberNote(doc, (n) => built(n)())]);
+  await waitFor(() => statements.some((q) => /claim_forecast/.test(q.sql)));
+  await new Promise((r) => setTimeout(r, 100));
+  await holder.commit();
+  t.deepEqual(numbers(await numbering), [5]);
+  t.deepEqual((await rowsOf(doc.issuerId)).map((r: any) => r.number), [1, 2, 5]);
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: doc.issuerId }).first()).next_number), 6);
+});
+
+test.serial('a passthrough note holding a foreseen number: the one statement is refused by the unique index, and the number is skipped', async (t) => {
+  const doc = aSpace();
+  await numberNote(doc, (n) => built(n)());
+  await numberNote(doc, (n) => built(n)()); // 2: the series is forecast from 3 on
+  await store.createWithNumber({ ...doc, cnf: '10000003' }, 3, { xml: '<NFe n="3"/>', accessKey: '4'.repeat(44), digestValue: 'd3' });
+  statements.length = 0;
+  t.deepEqual(numbers(await Promise.allSettled([numberNote(doc, (n) => built(n)())])), [4]);
+  t.regex(statements[0]!.sql, /^with claim as \(select "emission"\."claim_forecast"\(/, 'the foreseen claim was tried first');
+  t.deepEqual((await rowsOf(doc.issuerId)).map((r: any) => [r.number, r.transmitted_xml]), [1, 2, 3, 4].map((n) => [n, `<NFe n="${n}"/>`]));
+  t.is(Number((await stack.knex('emission.number_sequences').where({ issuer_id: doc.issuerId }).first()).next_number), 5);
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!condition()) throw new Error('waitFor: condition never held');
+}

@@ -1,6 +1,6 @@
 import test from 'ava';
 import knexFactory, { type Knex } from 'knex';
-import { directTransaction, RollBack, supportsDirectTransactions } from '../../../services/shared/direct-transaction.js';
+import { committedStatement, directTransaction, RollBack, supportsDirectTransactions } from '../../../services/shared/direct-transaction.js';
 import { ServerRefused } from '../../../services/shared/statement-then-commit.js';
 import { createTestDatabase } from '../../support/stack.js';
 
@@ -102,4 +102,25 @@ test('commitWith: a statement the server refuses never reaches COMMIT, and a ref
     await tx.query('select 1', []);
   }), { message: /after commitWith/ });
   t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [1, 2]);
+});
+
+test('committedStatement: a refusal is ServerRefused and nothing of the statement stays; a lost connection is passed on as it came (outcome unknown)', async (t) => {
+  const knex = await database(t);
+  await knex.raw('insert into s.docs values (2)');
+  // A writable CTE claims, the insert fails: the statement commits by itself, so neither stays.
+  const claimAndInsert = 'with c as (update ?? set n = n + 1 where k = ? returning n) insert into s.docs (n) select n from c';
+  const refused = await t.throwsAsync(committedStatement(knex, claimAndInsert, ['s.seq', 'a-1'], { prepare: true }), { instanceOf: ServerRefused });
+  t.is(refused?.code, '23505', 'row 2 is held');
+  t.is((await knex('s.seq').first('n')).n, 1, 'the claim did not stay');
+  await knex.raw('update s.seq set n = 2');
+  t.deepEqual((await committedStatement(knex, `${claimAndInsert} returning n`, ['s.seq', 'a-1'], { prepare: true })).rows, [{ n: 3 }]);
+  t.deepEqual((await knex('s.docs').orderBy('n').select('n')).map((r) => r.n), [2, 3], 'committed by itself');
+  // The server ends the session while the statement runs: not a refusal.
+  const other = knexFactory({ client: 'pg', connection: (knex.client.config as { connection: string }).connection, pool: { min: 0, max: 1 } });
+  t.teardown(() => other.destroy());
+  const running = committedStatement(knex, 'select pg_sleep(5)', []);
+  await new Promise((r) => setTimeout(r, 300));
+  await other.raw("select pg_terminate_backend(pid) from pg_stat_activity where query like 'select pg_sleep(5)%' and pid <> pg_backend_pid()");
+  const lost = await t.throwsAsync(running);
+  t.false(lost instanceof ServerRefused);
 });
