@@ -169,6 +169,47 @@ function fromAutocannon(result: any): OpenLoopResult {
   return { rps: Math.round(result.requests.average * 10) / 10, p50: result.latency.p50, p99: result.latency.p99, sent: result.requests.sent, errors: result.non2xx + result.errors + result.timeouts, errorsBy };
 }
 
+/**
+ * The emission path's stages (services/emission/stage-timer.ts) as /metrics sums them, every node's
+ * series added: { stage: [seconds, count] }. Two readings' difference gives each stage's mean
+ * over the measure, which tells where a note's latency goes (waits included), where the CPU
+ * figures tell only where its work goes.
+ */
+async function stageSums(cluster: Cluster): Promise<Map<string, [number, number]>> {
+  const text = await (await fetch(`${cluster.urls[0]}/metrics`)).text();
+  const sums = new Map<string, [number, number]>();
+  const names: Record<string, string> = { number_lock_wait: 'lock-wait', authority_round_trip: 'round-trip' };
+  for (const m of text.matchAll(/^fiscal_(emission_stage_duration|emission_number_lock_wait|authority_round_trip)_seconds_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+    const metric = m[1]!.replace(/^emission_/, '');
+    const stage = names[metric] ?? /stage="([^"]+)"/.exec(m[3]!)?.[1] ?? '?';
+    const entry = sums.get(stage) ?? [0, 0];
+    entry[m[2] === 'sum' ? 0 : 1] += Number(m[4]);
+    sums.set(stage, entry);
+  }
+  return sums;
+}
+
+/**
+ * Transactions committed and rolled back in the cluster's database so far (pg_stat_database; every
+ * statement outside a transaction counts as one). The statistics collector reports them up to
+ * half a second late: settle() and the stage reading come first.
+ */
+async function transactions(cluster: Cluster): Promise<number> {
+  await new Promise((r) => setTimeout(r, 600));
+  const { rows } = await cluster.knex.raw('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()');
+  return Number(rows[0].n);
+}
+
+/** Mean ms of each stage between two readings. */
+function stageMeans(before: Map<string, [number, number]>, after: Map<string, [number, number]>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [stage, [s, n]] of after) {
+    const [s0, n0] = before.get(stage) ?? [0, 0];
+    if (n > n0) out[stage] = Math.round(((s - s0) / (n - n0)) * 1e5) / 100;
+  }
+  return out;
+}
+
 /** Requests autocannon gave up on may still be running: wait until no document is left open. */
 async function settle(cluster: Cluster, s: Scenario, issuerId: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -215,6 +256,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   for (const l of loads) await settle(cluster, s, l.issuerId);
   const warmed = (await Promise.all(loads.map((l) => documents(cluster, s, l.issuerId)))).reduce((a, rows) => a + rows.length, 0);
 
+  const stagesBefore = await stageSums(cluster);
+  const transactionsBefore = await transactions(cluster);
   const before = cpuSnapshot(cluster);
   const syscallsBefore = ofCluster(cluster, processSyscalls);
   const systemBefore = ofCluster(cluster, processSystemSeconds);
@@ -224,6 +267,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const after = cpuSnapshot(cluster);
   const syscallsAfter = ofCluster(cluster, processSyscalls);
   const systemAfter = ofCluster(cluster, processSystemSeconds);
+  const stages = stageMeans(stagesBefore, await stageSums(cluster));
+  const transactionsDone = (await transactions(cluster)) - transactionsBefore;
   const cpu = used(before, after);
   const series = await Promise.all(loads.map((l) => documents(cluster, s, l.issuerId)));
   const rows = series.flat();
@@ -237,6 +282,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     cpuMsPerNote: cpuMsPerNote(cpu, notes, cluster),
     syscallsPerNote: rates(used(syscallsBefore, syscallsAfter), Math.max(notes, 1), 1, 1),
     kernelPercent: kernelShare(cpu, used(systemBefore, systemAfter)),
+    stageMeanMs: stages,
+    transactionsPerNote: Math.round((transactionsDone / Math.max(notes, 1)) * 100) / 100,
     ...(open ? { targetRate: rate } : { connections }), warmupSeconds,
   };
 }
@@ -272,9 +319,9 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}; stage means ms ${JSON.stringify(r.stageMeanMs)}; transactions/note ${r.transactionsPerNote}`);
   }
-  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
+  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, stageMeanMs: _stages, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
 } finally {
   await cluster.stop();
