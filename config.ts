@@ -362,7 +362,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       breakerThreshold: int(env, 'SEFAZ_BREAKER_THRESHOLD', 5),
       breakerCooldownMs: int(env, 'SEFAZ_BREAKER_COOLDOWN_MS', 30_000),
       expectContinue: bool(env, 'SEFAZ_EXPECT_CONTINUE', true),
-      maxSockets: positive(env, 'SEFAZ_MAX_SOCKETS', 8),
+      // 32: a call to a real authority takes 100-500 ms, and 8 connections capped one issuer at
+      // 16-80 notes/s there; against the simulator at 400 notes/s (bench/cluster.ts open-nfe-1,
+      // 2026-11-27) the 8 held a queue that added 35 ms to the mean and 300 ms to the p99.
+      maxSockets: positive(env, 'SEFAZ_MAX_SOCKETS', 32),
       maxQueued: int(env, 'SEFAZ_MAX_QUEUED', 2_000),
       queueTimeoutMs: authorityQueueTimeout(env),
     }),
