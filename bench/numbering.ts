@@ -86,7 +86,7 @@ try {
   const results = [];
   for (const items of itemCounts) for (const mode of modes) results.push(await run(items, mode));
   console.table(results);
-  for (const r of results) console.log(`BENCH ${JSON.stringify({ scenario: `numbering-${r.mode}-${r.items}`, ...r, mode: 'one series, store only' })}`);
+  for (const r of results) console.log(`BENCH ${JSON.stringify({ scenario: `numbering-${r.mode}-${r.items}`, ...r, mode: `one series, ${r.mode}` })}`);
 } finally {
   await stack.stop();
 }

@@ -11,6 +11,7 @@ import { ufRules } from '../../../lib/sefaz/simulator/uf-rules.js';
 import { mayRequestRejection, requestedRejection } from '../../../lib/sefaz/simulator/trigger.js';
 import * as R from '../../../lib/sefaz/simulator/responses.js';
 import { N_PROT, type NoteAuthorization } from './store.js';
+import { NoteAuthorizations } from './note-authorizations.js';
 import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type NfeHandler, type RequestInfo } from './handler-context.js';
 
 /**
@@ -21,6 +22,8 @@ import { authorizerOf, schemaValid, siglaOf, tableText, type HandlerDeps, type N
 
 export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHandler; NFeRetAutorizacao4: NfeHandler } {
   const { store } = d;
+  // The authorizations that arrive while others are being written go together (note-authorizations.ts).
+  const authorizations = new NoteAuthorizations(store);
 
   /** A protNFe refusing the note (no nProt, no digVal). */
   const refusal = (f: NfeFacts, req: RequestInfo, m: { cStat: number; xMotivo: string }) =>
@@ -40,12 +43,13 @@ export function authorizationHandlers(d: HandlerDeps): { NFeAutorizacao4: NfeHan
 
   /**
    * The database step of a note that passed every rule (206, 204, 539, else authorized), in one
-   * statement: SimulatorStore.authorizeNote, under the series lock.
+   * statement (shared with the authorizations written at the same time: note-authorizations.ts),
+   * under the series lock.
    */
   async function recordNote(f: NfeFacts, req: RequestInfo, numbers: Pick<NoteAuthorization, 'receipt' | 'protocol' | 'saveReceipt'>): Promise<{ prot: string; receipt: string; receiptSaved: boolean }> {
     const chNFe = f.id.slice(3);
     const prot = R.protNFe({ ...motivo(authorizationCStat(f, req.now)), tpAmb: SIMULATOR_TP_AMB, chNFe, dhRecbto: brasiliaDateTime(req.now), nProt: N_PROT, digVal: f.digestValue });
-    const o = await store.authorizeNote({
+    const o = await authorizations.authorize({
       ...numbers, prot,
       note: { access_key: chNFe, cnpj: f.emitCnpj!, model: f.mod, serie: Number(f.serie), numero: Number(f.nNF), tp_amb: Number(f.tpAmb), c_uf: f.cUF, authorized_at: req.now, dh_emi: new Date(f.dhEmi) },
     });

@@ -57,6 +57,29 @@ export interface SeriesKey {
   tp_amb: number;
 }
 
+/** authorize_note's arguments (migrations/simulator/authorize-note-function.ts), and their placeholders typed as its parameters. */
+const AUTHORIZE_NOTE_ARGS = ['lock_key', 'receipt', 'receipt_prefix', 'receipt_digits', 'protocol', 'protocol_prefix', 'protocol_digits', 'prot_head', 'prot_tail',
+  'access_key', 'cnpj', 'model', 'serie', 'numero', 'tp_amb', 'c_uf', 'authorized_at', 'dh_emi', 'receipt_c_uf', 'receipt_tp_amb'];
+const AUTHORIZE_NOTE_PARAMS = '?::text, ?::text, ?::text, ?::int, ?::text, ?::text, ?::int, ?::text, ?::text, ?::text, ?::text, ?::text, ?::int, ?::int, ?::smallint, ?::text, ?::timestamptz, ?::timestamptz, ?::text, ?::smallint';
+/** Up to this many notes a grouped statement is prepared (its text has one shape per count). */
+const PREPARED_UP_TO = 4;
+
+/** One authorization as authorize_note's bindings, and how its answer row reads. */
+function noteCall(a: NoteAuthorization): { bindings: Knex.Value[]; outcome: (row: any) => AuthorizationOutcome } {
+  const [head, tail, ...rest] = a.prot.split(N_PROT);
+  if (head === undefined || tail === undefined || rest.length) throw new Error('authorizeNote: the protNFe must hold the nProt mark once');
+  const seq = (n: string | SequenceFormat) => (typeof n === 'string' ? [n, null, null] : [null, n.prefix, n.digits]);
+  const n = a.note;
+  return {
+    bindings: [seriesLockKey(n), ...seq(a.receipt), ...seq(a.protocol), head, tail, n.access_key, n.cnpj, n.model, n.serie, n.numero, n.tp_amb, n.c_uf,
+      n.authorized_at, n.dh_emi, a.saveReceipt?.c_uf ?? null, a.saveReceipt?.tp_amb ?? null] as Knex.Value[],
+    outcome: (row: { outcome: AuthorizationOutcome['outcome']; receipt: string; protocol: string; existing_key: string | null; existing_receipt: string | null }) => ({
+      outcome: row.outcome, receipt: row.receipt, protocol: row.protocol, prot: `${head}${row.protocol}${tail}`,
+      existing: row.existing_key && row.existing_receipt ? { accessKey: row.existing_key, receipt: row.existing_receipt } : null,
+    }),
+  };
+}
+
 /** The advisory lock's key of a series (SimulatorStore.serialized and the authorize_note function). */
 const seriesLockKey = (s: SeriesKey) => `simulator-series:${s.cnpj}:${s.model}:${s.serie}:${s.tp_amb}`;
 
@@ -105,22 +128,28 @@ export class SimulatorStore {
    * after the lock with fresh snapshots, which a single plain statement could not do.
    */
   async authorizeNote(a: NoteAuthorization): Promise<AuthorizationOutcome> {
-    const [head, tail, ...rest] = a.prot.split(N_PROT);
-    if (head === undefined || tail === undefined || rest.length) throw new Error('authorizeNote: the protNFe must hold the nProt mark once');
-    const seq = (n: string | SequenceFormat) => (typeof n === 'string' ? [n, null, null] : [null, n.prefix, n.digits]);
-    const n = a.note;
+    const note = noteCall(a);
     // The simulator's one statement per note: prepared, without knex's runner (services/shared/pg-statement.ts).
+    const r = await runStatement(this.knex, `select * from ${this.t('authorize_note')}(${AUTHORIZE_NOTE_PARAMS})`, note.bindings, { prepare: true });
+    return note.outcome(r.rows[0]);
+  }
+
+  /**
+   * Several authorizations in ONE statement and one commit (note-authorizations.ts groups the ones
+   * that arrive while others are being written): authorize_note called for each, in order, in one
+   * transaction, so each sees the ones before it (two notes of one number: the second is 539).
+   * Answers one outcome per authorization, in order; a failure fails them all (nothing stays).
+   */
+  async authorizeNotes(all: readonly NoteAuthorization[]): Promise<AuthorizationOutcome[]> {
+    if (all.length === 1) return [await this.authorizeNote(all[0]!)];
+    const calls = all.map(noteCall);
+    const values = all.map((_, i) => `(${i}, ${AUTHORIZE_NOTE_PARAMS})`).join(', ');
     const r = await runStatement(this.knex,
-      `select * from ${this.t('authorize_note')}(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::smallint, ?, ?::timestamptz, ?::timestamptz, ?, ?::smallint)`,
-      [seriesLockKey(n), ...seq(a.receipt), ...seq(a.protocol), head, tail, n.access_key, n.cnpj, n.model, n.serie, n.numero, n.tp_amb, n.c_uf,
-        n.authorized_at, n.dh_emi, a.saveReceipt?.c_uf ?? null, a.saveReceipt?.tp_amb ?? null] as Knex.Value[],
-      { prepare: true },
-    );
-    const row = r.rows[0] as { outcome: AuthorizationOutcome['outcome']; receipt: string; protocol: string; existing_key: string | null; existing_receipt: string | null };
-    return {
-      outcome: row.outcome, receipt: row.receipt, protocol: row.protocol, prot: `${head}${row.protocol}${tail}`,
-      existing: row.existing_key && row.existing_receipt ? { accessKey: row.existing_key, receipt: row.existing_receipt } : null,
-    };
+      `select v.i, r.* from (values ${values}) as v (i, ${AUTHORIZE_NOTE_ARGS.join(', ')})
+       cross join lateral ${this.t('authorize_note')}(${AUTHORIZE_NOTE_ARGS.map((a) => `v.${a}`).join(', ')}) r order by v.i`,
+      calls.flatMap((c) => c.bindings), { prepare: all.length <= PREPARED_UP_TO });
+    if (r.rows.length !== all.length) throw new Error(`authorizeNotes: ${r.rows.length} outcomes for ${all.length} notes`);
+    return r.rows.map((row: { i: number }, i: number) => calls[i]!.outcome(row));
   }
 
   async saveReceipt(r: { receipt: string; c_uf: string; tp_amb: number; prot_xml: string; created_at: Date }): Promise<void> {

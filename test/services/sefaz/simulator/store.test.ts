@@ -5,6 +5,7 @@ import { migrateSchema } from '../../../../services/shared/migrations.js';
 import { migrations } from '../../../../migrations/simulator/index.js';
 import { N_PROT, SimulatorStore, type NoteAuthorization, type NoteFields } from '../../../../services/sefaz/simulator/store.js';
 import * as R from '../../../../lib/sefaz/simulator/responses.js';
+import { NoteAuthorizations } from '../../../../services/sefaz/simulator/note-authorizations.js';
 
 /**
  * SimulatorStore.authorizeNote (issue 18): an authorization in one statement that keeps what the
@@ -141,4 +142,36 @@ test('the NFS-e and events Sefin generates, and the events\' procEventoNFe, are 
   const { rows } = await knex.raw(`select c.relname || '.' || a.attname as col, a.attcompression as method from pg_attribute a join pg_class c on c.oid = a.attrelid
     join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'simulator' and a.attcompression <> '' order by 1`);
   t.deepEqual(rows, ['events.proc_xml', 'sefin_events.evento_xml', 'sefin_nfse.nfse_xml'].map((col) => ({ col, method: 'l' })));
+});
+
+test.serial('authorizeNotes writes several authorizations in one statement, each answered as if alone and in order: a later one of the same number is 539', async (t) => {
+  const [a, b] = [aNote(), aNote()];
+  const rival = aNote({ numero: a.numero, access_key: a.access_key.replace(/.$/, '8') });
+  const inutilizado = aNote();
+  await knex('simulator.inutilizacoes').insert({ cnpj: CNPJ, model: '55', serie: 1, inicio: inutilizado.numero, fim: inutilizado.numero, tp_amb: 2, protocol: '135260000000999', created_at: at });
+  const queries = countQueries();
+  const outcomes = await store.authorizeNotes([drawn(a), drawn(b, { saveReceipt: { c_uf: '35', tp_amb: 2 } }), drawn(rival), drawn(inutilizado)]);
+  queries.stop();
+  t.is(queries.sql.length, 1, 'one statement, one commit');
+  t.deepEqual(outcomes.map((o) => o.outcome), ['inserted', 'inserted', 'same-number', 'inutilizado']);
+  t.like(outcomes[2], { existing: { accessKey: a.access_key, receipt: outcomes[0]!.receipt } });
+  for (const [i, note] of [a, b].entries()) {
+    const o = outcomes[i]!;
+    t.is(o.prot, `<protNFe><nProt>${o.protocol}</nProt></protNFe>`);
+    t.like(await store.noteByKey(note.access_key), { status: 'authorized', protocol: o.protocol, receipt: o.receipt, prot_xml: o.prot });
+  }
+  t.like(await store.receipt(outcomes[1]!.receipt), { prot_xml: outcomes[1]!.prot }, 'the asynchronous one\'s receipt is written with it');
+  t.is(await store.noteByKey(rival.access_key), undefined);
+});
+
+test.serial('authorizations that arrive while others are written go together: fewer statements than notes, each answered as if alone', async (t) => {
+  const authorizations = new NoteAuthorizations(store);
+  const notes = Array.from({ length: 12 }, () => aNote());
+  const queries = countQueries();
+  const outcomes = await Promise.all([...notes.map((n) => authorizations.authorize(drawn(n))), authorizations.authorize(drawn(notes[0]!))]);
+  queries.stop();
+  t.true(queries.sql.length < notes.length, `${queries.sql.length} statements for ${notes.length + 1} authorizations`);
+  t.deepEqual(outcomes.map((o) => o.outcome), [...notes.map(() => 'inserted'), 'same-key']);
+  t.is(new Set(outcomes.slice(0, -1).map((o) => o.protocol)).size, notes.length, 'a protocol of its own each');
+  for (const [i, note] of notes.entries()) t.like(await store.noteByKey(note.access_key), { protocol: outcomes[i]!.protocol });
 });
