@@ -12,11 +12,12 @@
  * snapshot predates that wait. A number a passthrough note holds fails the documents' unique index.
  * No inutilização holds an nDPS: claim_nfse_forecast only advances the série's sequence.
  */
-export function claimForecastFunctions(schema: string): string {
+export function claimForecastFunctions(schema: string): string[] {
   // The schema is written into the function's body: a plain identifier only.
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unexpected schema name ${schema}`);
   const t = (name: string) => `${schema}.${name}`;
-  return `
+  // Two statements: PGlite (the embedded database) runs one per call.
+  return [`
         create or replace function ${t('claim_forecast')}(p_issuer_id uuid, p_model text, p_series integer, p_environment smallint, p_first integer, p_count integer)
         returns integer
         language plpgsql volatile as $fn$
@@ -32,7 +33,7 @@ export function claimForecastFunctions(schema: string): string {
           end if;
           return p_first;
         end
-        $fn$;
+        $fn$`, `
         create or replace function ${t('claim_nfse_forecast')}(p_issuer_id uuid, p_serie integer, p_environment smallint, p_first bigint, p_count integer)
         returns bigint
         language plpgsql volatile as $fn$
@@ -44,5 +45,5 @@ export function claimForecastFunctions(schema: string): string {
           end if;
           return p_first;
         end
-        $fn$`;
+        $fn$`];
 }

@@ -375,7 +375,7 @@ export const migrations: Migration[] = [
     // one statement (services/emission/group-claim.ts); the claim is one of these functions.
     name: '076_claim_forecast_functions',
     async up(knex, schema) {
-      await knex.raw(claimForecastFunctions(schema));
+      for (const statement of claimForecastFunctions(schema)) await knex.raw(statement);
     },
   },
 ];
