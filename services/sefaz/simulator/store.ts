@@ -149,7 +149,7 @@ export class SimulatorStore {
        cross join lateral ${this.t('authorize_note')}(${AUTHORIZE_NOTE_ARGS.map((a) => `v.${a}`).join(', ')}) r order by v.i`,
       calls.flatMap((c) => c.bindings), { prepare: all.length <= PREPARED_UP_TO });
     if (r.rows.length !== all.length) throw new Error(`authorizeNotes: ${r.rows.length} outcomes for ${all.length} notes`);
-    return r.rows.map((row: { i: number }, i: number) => calls[i]!.outcome(row));
+    return r.rows.map((row: { i: number }) => calls[row.i]!.outcome(row));
   }
 
   async saveReceipt(r: { receipt: string; c_uf: string; tp_amb: number; prot_xml: string; created_at: Date }): Promise<void> {
