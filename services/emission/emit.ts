@@ -16,7 +16,6 @@ import { CONTINGENCY_TP_EMIS, contingencyAllowed, contingencyInfo, entryAtEmissi
 import { DEFAULT_JUSTIFICATIVA_CONTINGENCIA } from '../../lib/nfe/rules/nfce.js';
 import { monitorView, settleOnlineFailure } from './contingency.js';
 import { now as clockMs, type StageTimer } from './stage-timer.js';
-import type { OutcomeReporter } from './outcome-report.js';
 import type { BuildStep } from '../../lib/nfe/document.js';
 import { brasiliaDay } from '../../lib/emission/build-context.js';
 import { bodyFingerprint } from '../../lib/idempotency/fingerprint.js';

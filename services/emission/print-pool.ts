@@ -4,7 +4,6 @@ import { FairSlots } from '../shared/fair-slots.js';
 import { siblingWorker } from '../shared/worker-file.js';
 import type { PrintJob } from './print.worker.js';
 
-
 export interface PrintPoolOptions {
   /** Threads drawing PDFs on this node. */
   threads?: number;

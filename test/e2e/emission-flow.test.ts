@@ -1,7 +1,6 @@
 import test from 'ava';
 import { invoiceContext } from '../support/invoice-events.js';
 import { startStack, type Stack } from '../support/stack.js';
-import type { PartnerWithKey } from '../support/identity.js';
 import { issueSandboxA1 } from '../../services/sefaz/simulator/sandbox-ca.js';
 import { aCompleteIssuer } from '../services/issuer/support.js';
 import { aValidNfceBody, aValidNfeBody, anItem, closingPayments } from '../support/nfe-factories.js';
@@ -18,14 +17,13 @@ import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2
  * signed webhook (webhook-dispatcher).
  */
 let stack: Stack;
-let partner: PartnerWithKey;
 let issuerId: string;
 let receiver: Receiver;
 let headers: Record<string, string>;
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '200' } });
-  ({ partner, headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
+  ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {

@@ -17,11 +17,10 @@ import { integratorWithA1, SANDBOX_CSC, subscribedReceiver } from '../support/e2
 let stack: Stack;
 let receiver: Receiver;
 let headers: Record<string, string>;
-let issuerId: string;
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '200' } });
-  ({ headers, issuerId } = await integratorWithA1(stack, SANDBOX_CSC));
+  ({ headers } = await integratorWithA1(stack, SANDBOX_CSC));
   receiver = await subscribedReceiver(stack, headers);
 });
 test.after.always(async () => {

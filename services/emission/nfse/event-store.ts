@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Erro } from '../../../lib/emission/document.js';
 import { nfseEventData } from '../../../lib/emission/nfse/document.js';
 import { DomainError } from '../../../lib/errors/index.js';

@@ -5,7 +5,7 @@ import { migrations } from '../../../migrations/classification/index.js';
 import { defaultTable } from '../../../services/classification/default-tables.js';
 
 test('061 gives the classes of stored table versions the ind_g* group flags they were loaded without', async (t) => {
-  const { knex, at: before } = await migratedBefore(t, 'classification', migrations, '061_class_group_flags');
+  const { knex } = await migratedBefore(t, 'classification', migrations, '061_class_group_flags');
   const shipped = defaultTable();
   // As the parser stored them before the flags were read: no `grupos`; 999999 is a code the shipped publication lacks.
   const { grupos: _, ...unknown } = { ...shipped.classes[0]!, cClassTrib: '999999' };
