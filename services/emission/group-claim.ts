@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { directTransaction, RollBack, type DirectTx, type OpeningLiteral } from '../shared/direct-transaction.js';
 import { ServerRefused } from '../shared/statement-then-commit.js';
+import { settleEach } from '../shared/bulkhead.js';
 import type { NumberForecast } from './number-forecast.js';
 
 /**
@@ -132,13 +133,5 @@ export async function togetherOrEach<P, R>(pending: readonly P[], together: (() 
       if (!(err instanceof RollBack)) throw err;
     }
   }
-  const settled: Array<PromiseSettledResult<R>> = [];
-  for (const p of pending) {
-    try {
-      settled.push({ status: 'fulfilled', value: await each(p) });
-    } catch (err) {
-      settled.push({ status: 'rejected', reason: err });
-    }
-  }
-  return settled;
+  return settleEach(pending, each);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Erro } from '../../lib/emission/document.js';
-import { Bulkhead } from '../shared/bulkhead.js';
+import { Bulkhead, settleEach } from '../shared/bulkhead.js';
 import { runStatement } from '../shared/pg-statement.js';
 import type { StoreDeps } from './document-row.js';
 import { transitionsStatement, type Cte, type DocumentTables, type GroupedColumn } from './transition-sql.js';
@@ -60,15 +60,7 @@ export class OutcomeGroups<O> {
       return outcomes.map((o) => ({ status: 'fulfilled', value: written(o, changed) }));
     } catch (err) {
       if (outcomes.length === 1) return [{ status: 'rejected', reason: err }];
-      const settled: Array<PromiseSettledResult<boolean>> = [];
-      for (const o of outcomes) {
-        try {
-          settled.push({ status: 'fulfilled', value: unique.includes(o) && written(o, await this.statement([o])) });
-        } catch (reason) {
-          settled.push({ status: 'rejected', reason });
-        }
-      }
-      return settled;
+      return settleEach(outcomes, async (o) => unique.includes(o) && written(o, await this.statement([o])));
     }
   }
 }

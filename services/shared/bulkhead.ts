@@ -176,3 +176,19 @@ export function settledValue<T>(result: PromiseSettledResult<T>): T {
   if (result.status === 'fulfilled') return result.value;
   throw result.reason;
 }
+
+/**
+ * `fn` of each item, one after another, as one settled result per item in order: a grouped run's
+ * fallback (runGrouped's `work`), where one item's failure must not fail the others.
+ */
+export async function settleEach<I, R>(items: readonly I[], fn: (item: I) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+  const settled: Array<PromiseSettledResult<R>> = [];
+  for (const item of items) {
+    try {
+      settled.push({ status: 'fulfilled', value: await fn(item) });
+    } catch (reason) {
+      settled.push({ status: 'rejected', reason });
+    }
+  }
+  return settled;
+}

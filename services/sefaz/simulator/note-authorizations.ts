@@ -1,4 +1,4 @@
-import { Bulkhead } from '../../shared/bulkhead.js';
+import { Bulkhead, settleEach } from '../../shared/bulkhead.js';
 import type { AuthorizationOutcome, NoteAuthorization, SimulatorStore } from './store.js';
 
 /**
@@ -35,15 +35,7 @@ export class NoteAuthorizations {
       return (await this.store.authorizeNotes(all)).map((value) => ({ status: 'fulfilled', value }));
     } catch (err) {
       if (all.length === 1) return [{ status: 'rejected', reason: err }];
-      const settled: Array<PromiseSettledResult<AuthorizationOutcome>> = [];
-      for (const a of all) {
-        try {
-          settled.push({ status: 'fulfilled', value: await this.store.authorizeNote(a) });
-        } catch (reason) {
-          settled.push({ status: 'rejected', reason });
-        }
-      }
-      return settled;
+      return settleEach(all, (a) => this.store.authorizeNote(a));
     }
   }
 }
