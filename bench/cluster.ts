@@ -16,9 +16,11 @@
  *   npm run bench:cluster                                        # per-core layout, every scenario
  *   BENCH_LAYOUT=split npm run bench:cluster                     # the README's gateway/emission/core roles
  *   BENCH_ISSUERS=per-node npm run bench:cluster                 # each node its own issuer (no series numbered by two nodes)
+ *   BENCH_LOADED=first npm run bench:cluster                     # per-core, only the first node sent load (the second idle in the cluster)
  *   BENCH_LAYOUT=single npm run bench:cluster                    # one node with every service (against per-core: two nodes are not slower)
  *   BENCH_SCENARIOS=peak-nfe-1,open-nfe-1 BENCH_SECONDS=10 npm run bench:cluster
  *   BENCH_CPU_PROF=/tmp/prof BENCH_SCENARIOS=peak-nfe-1 npm run bench:cluster   # a .cpuprofile per process
+ *   BENCH_NODE_ARGS='--perf-basic-prof' npm run bench:cluster    # more arguments for every process's node (perf's JIT map, V8's --log-deopt…)
  *   BENCH_LOG_LEVEL=warn npm run bench:cluster                   # nodes without their info lines (per-core or single)
  *   BENCH_IDEMPOTENCY=1 npm run bench:cluster                    # every request with an Idempotency-Key of its own
  *   BENCH_IDLE_SECONDS=20 BENCH_SCENARIOS= npm run bench:cluster  # the CPU per second of an idle cluster only
@@ -49,6 +51,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rate = Number(process.env.BENCH_RATE ?? 400);
 /** BENCH_IDEMPOTENCY=1: every request carries an Idempotency-Key of its own, as a careful client sends. */
 const idempotency = process.env.BENCH_IDEMPOTENCY === '1';
+/** BENCH_LOADED=first: only the first node's gateway is sent load (the others idle but in the cluster: what an idle node costs). */
+const firstNodeOnly = process.env.BENCH_LOADED === 'first';
 /** BENCH_ISSUERS=per-node: each node emits for an issuer of its own (default: one issuer, whose one series every node numbers). */
 const issuerPerNode = process.env.BENCH_ISSUERS === 'per-node';
 const scenarios = (process.env.BENCH_SCENARIOS ?? 'peak-nfe-1,open-nfe-1,peak-nfe-50,peak-nfce-1,peak-nfse-1').split(',').filter(Boolean);
@@ -241,7 +245,7 @@ async function drive(loads: Load[], headers: Record<string, string>, open: boole
 async function run(cluster: Cluster, headers: Record<string, string>, s: Scenario) {
   const issuer = s.model === 'nfse' ? { crt: 1, inscricaoMunicipal: '12345678' } : s.model === 'nfce' ? SANDBOX_CSC : {};
   const path = `/v1/${s.model}`;
-  const urls = cluster.urls.map((u) => u + path);
+  const urls = cluster.urls.slice(0, firstNodeOnly ? 1 : undefined).map((u) => u + path);
   // One issuer for every node (its one series numbered by all of them), or one per node.
   const loads: Load[] = [];
   for (const group of issuerPerNode ? urls.map((u) => [u]) : [urls]) {
@@ -292,6 +296,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
 
 /** BENCH_CPU_PROF=<dir>: every process of the cluster writes a V8 CPU profile there when it stops. */
 const profDir = process.env.BENCH_CPU_PROF;
+/** BENCH_NODE_ARGS='--flag …': more arguments for every process's `node` (V8's `--log-deopt --logfile=…`, say). */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** BENCH_LOG_LEVEL=warn|error (per-core or single): the nodes without their info lines (one access line per request, one per authority answer). */
 const logLevel = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn' | 'error';
 /**
@@ -312,7 +318,7 @@ async function idle(cluster: Cluster) {
   console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
 }
 
-const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...nodeArgs] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
   const headers = { 'x-api-key': apiKey };

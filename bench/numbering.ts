@@ -59,13 +59,13 @@ async function run(items: number, mode: Mode) {
     ...space, partnerId: randomUUID(), uf: issuer.endereco.uf, keyKind: 'live' as const, amountCents: totals.vNF, requestBody: null,
     idempotencyKey: null, idempotencyFingerprint: null, tpEmis: 1, emittedAt: new Date(),
   };
-  const sign = (numero: number) => {
+  const sign = async (numero: number) => {
     const cNF = String(numero % 90_000_000 + 10_000_000);
     const ctx = aContext(note, { issuer, numero, cNF, dhEmi });
-    const signed = mode === 'build' ? buildSignedNfe(note, totals, ctx, signer) : finishNfe(draft, ctx, signer);
+    const signed = mode === 'build' ? buildSignedNfe(note, totals, ctx, signer) : await finishNfe(draft, ctx, signer);
     return { cnf: cNF, built: { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue } };
   };
-  const once = sign(1);
+  const once = await sign(1);
   const underLock = async (numero: number) => (mode === 'store' ? once : sign(numero));
   await numberNote({ doc, build: underLock });
   const until = performance.now() + seconds * 1000;

@@ -72,10 +72,13 @@ export function draftNfe(note: CheckedNote, totals: NoteTotals, ctx: EmissionCon
   return { note, totals, ctx, infNFe };
 }
 
-/** The draft under its final identity `ctx` (same issuer, model, series, tpEmis and dhEmi), signed. */
-export function finishNfe(draft: NfeDraft, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): SignedNfe {
+/**
+ * The draft under its final identity `ctx` (same issuer, model, series, tpEmis and dhEmi), signed
+ * off the caller's thread (Signer.signAsync).
+ */
+export async function finishNfe(draft: NfeDraft, ctx: EmissionContext, signer: Signer, onStep?: BuildStepHook): Promise<SignedNfe> {
   const infNFe = renumberInfNFe(draft.infNFe, draft.ctx, ctx);
-  const signed = assemble(draft.note, draft.totals, ctx, infNFe, signer.sign(infNFe.canonical, infNFe.id));
+  const signed = assemble(draft.note, draft.totals, ctx, infNFe, await signer.signAsync(infNFe.canonical, infNFe.id));
   onStep?.('sign');
   return signed;
 }

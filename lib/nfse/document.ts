@@ -67,10 +67,10 @@ export function draftDps(dps: CheckedDps, ctx: Omit<DpsContext, 'nDPS'>, signer:
   return { dps, ctx: provisional, infDps };
 }
 
-/** The draft numbered `nDPS` (everything else as drafted), signed. */
-export function finishDps(draft: DpsDraft, nDPS: number, signer: Signer, onStep?: DpsBuildStepHook): SignedDps {
+/** The draft numbered `nDPS` (everything else as drafted), signed off the caller's thread (Signer.signAsync). */
+export async function finishDps(draft: DpsDraft, nDPS: number, signer: Signer, onStep?: DpsBuildStepHook): Promise<SignedDps> {
   const infDps = renumberInfDps(draft.infDps, draft.dps.serie, draft.ctx, { ...draft.ctx, nDPS });
-  const signed = assemble(infDps, signer.sign(infDps.canonical, infDps.id));
+  const signed = assemble(infDps, await signer.signAsync(infDps.canonical, infDps.id));
   onStep?.('sign');
   return signed;
 }

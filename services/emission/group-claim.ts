@@ -113,10 +113,17 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
 }
 
 /** Each document finished with its number (`first` onwards). */
+/**
+ * Every document finished with its number, side by side (their signatures run in the thread pool
+ * together: Signer.signAsync). Settled before it answers, failed or not: a document finished again
+ * later (the general path, a missed forecast) must not be overwritten by a straggler of this run,
+ * since the last run of a document's `build` is the one it stores.
+ */
 async function finishAll<P, Row>(pending: readonly P[], plan: GroupPlan<P, Row>, first: number): Promise<Row[]> {
-  const created: Row[] = [];
-  for (const [i, p] of pending.entries()) created.push(await plan.finish(p, first + i));
-  return created;
+  const settled = await Promise.allSettled(pending.map((p, i) => plan.finish(p, first + i)));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Row>).value);
 }
 
 /**

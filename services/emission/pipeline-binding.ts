@@ -42,12 +42,12 @@ export const realPipeline: DocumentPipeline = {
     const nfe = draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep);
     return { note, totals, ctx, nfe };
   },
-  finish(draft, number, cnf, material, onStep) {
+  async finish(draft, number, cnf, material, onStep) {
     const ctx = { ...draft.ctx, number, cnf };
     if (!draft.nfe) return realPipeline.build(draft.note, draft.totals, ctx, material, onStep);
     const emission = toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC);
     checkNotSelfReference(draft.note.referenciadas, emission.accessKey);
-    return builtOf(finishNfe(draft.nfe, emission, createSigner(material), onStep));
+    return builtOf(await finishNfe(draft.nfe, emission, createSigner(material), onStep));
   },
 };
 

@@ -103,7 +103,7 @@ export async function emitNfse(deps: NfseDeps, req: NfseRequest): Promise<Return
     const pending: PendingDps = {
       doc: base,
       build: async (nDPS) => {
-        const signed = finishDps(draft, nDPS, signer);
+        const signed = await finishDps(draft, nDPS, signer);
         storedXml = signed.xml; // finished again (a retried transaction, a missed forecast): the last one is stored
         return { xml: signed.xml, idDps: signed.id };
       },

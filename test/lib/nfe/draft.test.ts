@@ -9,7 +9,7 @@ import { scenarios } from '../../support/note-scenarios.js';
 const signer = createSigner(testSigningMaterial());
 const PROVISIONAL = 999_999_999;
 
-test('a draft built with the provisional number and finished with the claimed one is byte for byte what buildSignedNfe writes for it, in every scenario', (t) => {
+test('a draft built with the provisional number and finished with the claimed one is byte for byte what buildSignedNfe writes for it, in every scenario', async (t) => {
   let finished = 0;
   for (const s of scenarios()) {
     const at = { issuer: s.issuer, tpEmis: s.tpEmis, tpAmb: s.tpAmb };
@@ -17,7 +17,7 @@ test('a draft built with the provisional number and finished with the claimed on
     for (const [numero, cNF] of [[1, '00000002'], [57, '87654321'], [123_456_789, '99999998']] as const) {
       const final = aContext(s.note, { ...at, numero, cNF });
       const expected = buildSignedNfe(s.note, totalsOf(s.note), final, signer);
-      const got = finishNfe(draft, final, signer);
+      const got = await finishNfe(draft, final, signer);
       t.is(got.xml, expected.xml, `${s.name} numbered ${numero}`);
       t.deepEqual(got, expected);
       finished++;

@@ -27,7 +27,7 @@ const lookalike = {
 
 const finished: Record<string, SignedDps> = {};
 
-test('a draft finished with the claimed nDPS is byte for byte what buildSignedDps writes for it, in every scenario and at every width of nDPS', (t) => {
+test('a draft finished with the claimed nDPS is byte for byte what buildSignedDps writes for it, in every scenario and at every width of nDPS', async (t) => {
   let count = 0;
   for (const s of [...nfseScenarios(), lookalike]) {
     const dps = checked(s).dps;
@@ -35,7 +35,7 @@ test('a draft finished with the claimed nDPS is byte for byte what buildSignedDp
     t.is(draft.ctx.nDPS, PROVISIONAL_NDPS);
     for (const nDPS of NUMBERS) {
       const expected = buildSignedDps(dps, aDpsContext(s.issuer, nDPS), signer);
-      const got = finishDps(draft, nDPS, signer);
+      const got = await finishDps(draft, nDPS, signer);
       t.is(got.xml, expected.xml, `${s.name} numbered ${nDPS}`);
       t.deepEqual(got, expected);
       finished[`${s.name}-${nDPS}`] = got;
@@ -52,7 +52,7 @@ test('finished DPS carry a signature that verifies on their own Id and pass the 
   const draft = draftDps(checked(s).dps, draftContext(aDpsContext(s.issuer)), signer);
   const docs: Record<string, string> = {};
   for (const nDPS of NUMBERS) {
-    const doc = finishDps(draft, nDPS, signer);
+    const doc = await finishDps(draft, nDPS, signer);
     t.is(doc.id, `DPS3550308212345678000195${'00001'}${String(nDPS).padStart(15, '0')}`);
     const check = verifyXmlSignature(doc.xml, doc.id);
     t.true(check.valid, `${nDPS}: ${check.reason}`);
@@ -71,11 +71,12 @@ test('the draft is refused with what buildSignedDps refuses, before any number: 
   t.regex(JSON.stringify(error.data), /email/);
 });
 
-test('the draft is checked with a placeholder signature and never signed; finishing signs once; the steps are told', (t) => {
+test('the draft is checked with a placeholder signature and never signed; finishing signs once, off the thread; the steps are told', async (t) => {
   const calls: string[] = [];
   const counting: Signer = {
     issuerId: signer.issuerId, fingerprint: signer.fingerprint,
     sign: (c, id) => { calls.push('sign'); return signer.sign(c, id); },
+    signAsync: (c, id) => { calls.push('signAsync'); return signer.signAsync(c, id); },
     shape: (c, id) => { calls.push('shape'); return signer.shape(c, id); },
   };
   const s = nfseScenarios()[0]!;
@@ -83,8 +84,8 @@ test('the draft is checked with a placeholder signature and never signed; finish
   const draft = draftDps(checked(s).dps, draftContext(aDpsContext(s.issuer)), counting, (step) => steps.push(step));
   t.deepEqual(calls, ['shape']);
   t.deepEqual(steps, ['build', 'xsd']);
-  finishDps(draft, 3, counting, (step) => steps.push(step));
-  t.deepEqual(calls, ['shape', 'sign']);
+  await finishDps(draft, 3, counting, (step) => steps.push(step));
+  t.deepEqual(calls, ['shape', 'signAsync']);
   t.deepEqual(steps, ['build', 'xsd', 'sign']);
 });
 

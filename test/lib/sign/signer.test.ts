@@ -55,6 +55,15 @@ test('sign uses RSA-SHA1, SHA-1, C14N 1.0 and the X509Certificate the NF-e schem
   t.regex(signatureXml, /<X509Certificate>[A-Za-z0-9+/=]+<\/X509Certificate>/);
 });
 
+test('signAsync (the RSA operation in the thread pool) writes byte for byte what sign writes, and refuses the same Ids', async (t) => {
+  const ctx = aContext(aNfe());
+  const inf = buildNfe(aNfe(), totalsOf(aNfe()), ctx);
+  const together = await Promise.all([signer.signAsync(inf.canonical, inf.id), signer.signAsync(inf.canonical, inf.id)]);
+  t.deepEqual(together, [signer.sign(inf.canonical, inf.id), signer.sign(inf.canonical, inf.id)]);
+  t.true(verifyXmlSignature(assembleNfe(inf, undefined, together[0]!.signatureXml), inf.id).valid);
+  await t.throwsAsync(async () => signer.signAsync(inf.canonical, 'x" y="1'), { instanceOf: RangeError });
+});
+
 test('sign refuses an Id that could break out of the Reference attribute', (t) => {
   t.throws(() => signer.sign('<a></a>', 'x" y="1'), { instanceOf: RangeError });
 });

@@ -111,6 +111,38 @@ test.serial('a note whose finishing throws fails alone; the group is numbered on
   t.is(claims.length, 1 + 1 + 4, 'the held note, the group (rolled back), then each note on its own');
 });
 
+test.serial('a group\'s notes are finished side by side, and a failure answers only once every one settled: no straggler outlives the group', async (t) => {
+  const doc = aSpace();
+  await numberNote(doc, (n) => built(n)());
+  const events: string[] = [];
+  let inFlight = 0;
+  let together = 0;
+  let runs = 0;
+  /** Slow in the group's first run, as a signature still in the thread pool. */
+  const slow: Build = async (n) => {
+    inFlight++; together = Math.max(together, inFlight);
+    if (runs++ === 0) await new Promise((r) => setTimeout(r, 50));
+    inFlight--;
+    events.push(`slow finished ${n}`);
+    return built(n)();
+  };
+  const boom: Build = async () => { inFlight++; together = Math.max(together, inFlight); await Promise.resolve(); inFlight--; events.push('boom'); throw new Error('assinatura falhou'); };
+  const onQuery = (q: { sql: string }) => { if (/next_number = next_number \+|claim_forecast/.test(q.sql)) events.push('claim'); };
+  stack.knex.on('query', onQuery);
+  try {
+    const settled = await queuedBehindOne(doc, [{ build: slow }, { build: boom }]);
+    t.deepEqual(numbers(settled), [2, 3, 'assinatura falhou']);
+  } finally {
+    stack.knex.removeListener('query', onQuery);
+  }
+  t.is(together, 2, 'both notes of the group were finishing at once');
+  // The failure moved the group on (its claim, then each note alone) only after the slow run ended.
+  // (The first claim is the held note's.)
+  t.deepEqual(events.slice(0, 4), ['claim', 'boom', 'slow finished 3', 'claim'], events.join(', '));
+  const rows = await rowsOf(doc.issuerId);
+  t.deepEqual(rows.map((r: any) => [r.number, r.transmitted_xml]), [[1, '<NFe n="1"/>'], [2, '<NFe n="2"/>'], [3, '<NFe n="3"/>']]);
+});
+
 test.serial('a number held by a passthrough note or an inutilização inside the group\'s range is skipped, as for one note', async (t) => {
   const doc = aSpace();
   await numberNote(doc, (n) => built(n)());
