@@ -41,6 +41,7 @@ import { startCluster, partnerWithKey, type Cluster, type Layout, type Role } fr
 import { companyWithA1, SANDBOX_CSC } from '../test/support/e2e.js';
 import { aCompactItem, aValidNfceBody, aValidNfeBody, anItem, closingPayments, COMPACT_ITEMS_FROM } from '../test/support/nfe-factories.js';
 import { aValidNfseBody } from '../test/support/nfse-factories.js';
+import { EVENT_LOOP_SAMPLE_MS } from '../services/shared/metrics.js';
 import { processCpuSeconds, processSyscalls, processSystemSeconds } from './proc-cpu.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
 
@@ -194,6 +195,24 @@ async function stageSums(cluster: Cluster): Promise<Map<string, [number, number]
 }
 
 /**
+ * Each gateway node's event-loop lag in ms (p50, p99, max) since the previous reading: prom-client
+ * samples it (services/shared/metrics.ts) and resets its histogram at every scrape, so a reading
+ * just before the measure and one as it ends give the measure's own. Node's monitor records each
+ * sampling interval whole, so the interval is taken off. How long a request waits behind work
+ * already on the loop: what one tenant's burst costs another's answers.
+ */
+async function eventLoopLag(cluster: Cluster): Promise<Record<string, Record<string, number>>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [i, url] of cluster.urls.entries()) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const lag: Record<string, number> = {};
+    for (const m of text.matchAll(/^fiscal_nodejs_eventloop_lag_(p50|p99|max)_seconds(?:\{[^}]*\})? (\S+)$/gm)) lag[m[1]!] = Math.round((Number(m[2]) * 1e3 - EVENT_LOOP_SAMPLE_MS) * 10) / 10;
+    out[`node-${i + 1}`] = lag;
+  }
+  return out;
+}
+
+/**
  * Transactions committed and rolled back in the cluster's database so far (pg_stat_database; every
  * statement outside a transaction counts as one). The statistics collector reports them up to
  * half a second late: settle() and the stage reading come first.
@@ -263,12 +282,14 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const warmed = (await Promise.all(loads.map((l) => documents(cluster, s, l.issuerId)))).reduce((a, rows) => a + rows.length, 0);
 
   const stagesBefore = await stageSums(cluster);
+  await eventLoopLag(cluster);
   const transactionsBefore = await transactions(cluster);
   const before = cpuSnapshot(cluster);
   const syscallsBefore = ofCluster(cluster, processSyscalls);
   const systemBefore = ofCluster(cluster, processSystemSeconds);
   const open = s.kind === 'open';
   const result = await drive(loads, requestHeaders, open, seconds);
+  const lag = await eventLoopLag(cluster);
   for (const l of loads) await settle(cluster, s, l.issuerId);
   const after = cpuSnapshot(cluster);
   const syscallsAfter = ofCluster(cluster, processSyscalls);
@@ -289,6 +310,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     syscallsPerNote: rates(used(syscallsBefore, syscallsAfter), Math.max(notes, 1), 1, 1),
     kernelPercent: kernelShare(cpu, used(systemBefore, systemAfter)),
     stageMeanMs: stages,
+    eventLoopLagMs: lag,
     transactionsPerNote: Math.round((transactionsDone / Math.max(notes, 1)) * 100) / 100,
     ...(open ? { targetRate: rate } : { connections }), warmupSeconds,
   };
@@ -327,9 +349,9 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}; stage means ms ${JSON.stringify(r.stageMeanMs)}; transactions/note ${r.transactionsPerNote}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}; stage means ms ${JSON.stringify(r.stageMeanMs)}; event-loop lag ms ${JSON.stringify(r.eventLoopLagMs)}; transactions/note ${r.transactionsPerNote}`);
   }
-  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, stageMeanMs: _stages, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
+  console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, stageMeanMs: _stages, eventLoopLagMs: _lag, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
 } finally {
   await cluster.stop();

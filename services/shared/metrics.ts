@@ -7,7 +7,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * per second against 2.9 at 100 ms and 2.4 without the monitor (2026-11-26, this machine, 10 s
  * each). A stall still shows in the histogram: a sampling timer it delays records how late it ran.
  */
-const EVENT_LOOP_SAMPLE_MS = 100;
+export const EVENT_LOOP_SAMPLE_MS = 100;
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
