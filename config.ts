@@ -40,6 +40,8 @@ export interface AppConfig {
   readonly certificateTimeoutMs: number;
   /** Worker threads drawing DANFE/DANFSe PDFs per emission node (PRINT_THREADS; services/emission/print-pool.ts). */
   readonly printThreads: number;
+  /** Large NF-e/NFC-e drafted in worker threads (services/emission/draft-pool.ts): threads per node, and from how many items. */
+  readonly drafts: { readonly threads: number; readonly minItems: number };
   readonly logLevel: string;
   readonly jwtSecret: string;
   /** AES-256-GCM keys by id; the first is used to encrypt, all are tried to decrypt (rotation). */
@@ -313,6 +315,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     transportMaxPacketBytes: positive(env, 'TRANSPORT_MAX_PACKET_BYTES', 8 * 1024 * 1024),
     certificateTimeoutMs: positive(env, 'CERTIFICATE_TIMEOUT_MS', 10_000),
     printThreads: positive(env, 'PRINT_THREADS', 1),
+    drafts: Object.freeze({ threads: positive(env, 'DRAFT_THREADS', 1), minItems: positive(env, 'DRAFT_MIN_ITEMS', 50) }),
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),

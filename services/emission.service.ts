@@ -8,6 +8,7 @@ import type { Model } from '../lib/nfe/types.js';
 import { DocumentStore } from './emission/store.js';
 import { KeyAlreadyBound, type StoreDeps } from './emission/document-row.js';
 import { documentPipeline } from './emission/pipeline-binding.js';
+import { DraftPool } from './emission/draft-pool.js';
 import type { EmissionDeps } from './emission/deps.js';
 import { checkSameRequest } from '../lib/emission/idempotent-retry.js';
 import { bodyFingerprint } from '../lib/idempotency/fingerprint.js';
@@ -229,7 +230,7 @@ const EmissionService: ServiceSchema = {
   methods: {
     deps(this: EmissionSelf, ctx?: Ctx<any>): EmissionDeps {
       return {
-        store: this.store, pipeline: documentPipeline(), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, inFlight: this.inFlight, onOutcome: this.onOutcome,
+        store: this.store, pipeline: this.draftPool.around(documentPipeline()), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, inFlight: this.inFlight, onOutcome: this.onOutcome,
         reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
@@ -318,6 +319,7 @@ const EmissionService: ServiceSchema = {
     const metrics = metricsOf(self.broker);
     self.stages = new StageTimer(undefined, stageObserver(metrics));
     self.printPool = new PrintPool({ threads: config.printThreads });
+    self.draftPool = new DraftPool(config.drafts);
     self.onOutcome = outcomeReporter(self.logger, metrics);
     self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
     // One issuer's burst (NF-e, NFC-e and NFS-e alike: services/emission/numbering-slots.ts) waits for its own
@@ -353,6 +355,7 @@ const EmissionService: ServiceSchema = {
   async stopped(this: Service) {
     for (const t of emissionService(this).timers ?? []) clearInterval(t);
     await emissionService(this).printPool?.destroy();
+    await emissionService(this).draftPool?.destroy();
   },
 };
 

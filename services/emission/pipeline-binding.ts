@@ -1,7 +1,8 @@
-import type { BuiltDocument, DocumentPipeline } from '../../lib/emission/pipeline.js';
+import type { BuildContext, BuiltDocument, DocumentPipeline, DraftDocument } from '../../lib/emission/pipeline.js';
+import type { InfNFeXml } from '../../lib/nfe/xml/nfe.js';
 import { toEmissionContext } from '../../lib/emission/build-context.js';
 import type { ResponsibleTechnician } from '../../lib/nfe/xml/context.js';
-import type { NfceBody, NfeBody } from '../../lib/nfe/types.js';
+import type { CheckedNote, NfceBody, NfeBody, NoteTotals } from '../../lib/nfe/types.js';
 import { validateNfceBody, validateNfeBody } from '../../lib/nfe/validate.js';
 import { checkNfce, checkNfe } from '../../lib/nfe/check.js';
 import { checkNotSelfReference } from '../../lib/nfe/rules/referenciadas.js';
@@ -39,8 +40,7 @@ export const realPipeline: DocumentPipeline = {
     return builtOf(buildSignedNfe(note, totals, emission, createSigner(material), onStep));
   },
   draft(note, totals, ctx, material, onStep) {
-    const nfe = draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep);
-    return { note, totals, ctx, nfe };
+    return draftFromInfNFe(note, totals, ctx, draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep).infNFe);
   },
   async finish(draft, number, cnf, material, onStep) {
     const ctx = { ...draft.ctx, number, cnf };
@@ -50,6 +50,11 @@ export const realPipeline: DocumentPipeline = {
     return builtOf(await finishNfe(draft.nfe, emission, createSigner(material), onStep));
   },
 };
+
+/** The draft of `note` whose infNFe was built (and its NFe checked) already, here or in a thread (draft-pool.ts). */
+export function draftFromInfNFe(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, infNFe: InfNFeXml): DraftDocument {
+  return { note, totals, ctx, nfe: { note, totals, ctx: toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), infNFe } };
+}
 
 function builtOf(signed: SignedNfe): BuiltDocument {
   return { xml: signed.xml, accessKey: signed.accessKey, digestValue: signed.digestValue, ...(signed.qrCode ? { qrCode: signed.qrCode.qrCode } : {}) };

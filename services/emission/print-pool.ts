@@ -58,7 +58,7 @@ export class PrintPool {
 
   private start(): Piscina {
     if (this.pool) return this.pool;
-    const pool = new Piscina({ filename: siblingWorker(import.meta.url, 'print.worker'), minThreads: this.threads, maxThreads: this.threads });
+    const pool = new Piscina({ ...siblingWorker(import.meta.url, 'print.worker'), minThreads: this.threads, maxThreads: this.threads });
     // A thread that cannot load shows up as the jobs' own error.
     this.ready = Promise.all(Array.from({ length: this.threads }, () => pool.run({ kind: 'ping' }))).then(() => undefined, () => undefined);
     this.pool = pool;

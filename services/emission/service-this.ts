@@ -16,6 +16,7 @@ import type { AuthorityRef } from './recovery.js';
 import type { DocumentStore } from './store.js';
 import type { StoreDeps } from './document-row.js';
 import type { StageTimer } from './stage-timer.js';
+import type { DraftPool } from './draft-pool.js';
 import type { PrintPool } from './print-pool.js';
 
 /** A REST action's context: the caller, and the raw-response fields a handler may set. */
@@ -38,6 +39,7 @@ export type EmissionSelf = Service & DbMethods & OutboxMethods & {
   stages: StageTimer;
   /** PDFs drawn off the event loop, partners in turn. */
   printPool: PrintPool;
+  draftPool: DraftPool;
   onOutcome: OutcomeReporter;
   onNfseOutcome: NfseOutcomeReporter;
   numbering: Bulkhead;

@@ -17,6 +17,7 @@ export const STAGES = [
   'build', // infNFe, canonical by construction (includes the emission context and key)
   'sign', // digest + RSA signature, QR code (NFC-e) and assembly of the NFe
   'xsd', // official XSD validation of the whole NFe
+  'draft', // build + XSD of a large note in a worker thread (draft-pool.ts), waiting for the thread included
   'persist', // numbering transaction minus the build, TRANSMITTING commit, transmitted XML read back
   'lock', // part of persist: waiting for the sequence row lock (SELECT … FOR UPDATE)
   'authority', // v1.sefaz.authorize: sefaz service + mTLS round trip to the authority (simulator)

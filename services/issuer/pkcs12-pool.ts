@@ -43,7 +43,7 @@ export class Pkcs12Pool {
     this.threads = opts.maxThreads ?? 2;
     this.slots = new FairSlots(this.threads, { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerPartner ?? 16 });
     // The threads live as long as the pool: a stored A1 is opened on every cache miss of signing.
-    this.pool = new Piscina({ filename: siblingWorker(import.meta.url, 'pkcs12.worker'), minThreads: this.threads, maxThreads: this.threads });
+    this.pool = new Piscina({ ...siblingWorker(import.meta.url, 'pkcs12.worker'), minThreads: this.threads, maxThreads: this.threads });
     this.ready = this.warm();
   }
 

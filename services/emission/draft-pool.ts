@@ -1,0 +1,88 @@
+import { Piscina } from 'piscina';
+import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
+import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
+import { FairSlots } from '../shared/fair-slots.js';
+import { siblingWorker } from '../shared/worker-file.js';
+import { draftFromInfNFe, realPipeline } from './pipeline-binding.js';
+import type { DraftJob, DraftOutcome } from './draft.worker.js';
+
+export interface DraftPoolOptions {
+  /** Threads drafting large notes on this node. */
+  threads: number;
+  /** A note with at least this many items is drafted in a thread; a smaller one on the event loop. */
+  minItems: number;
+  /** Drafts waiting for a thread; beyond, 503 at once (before any number) instead of an ever longer wait. */
+  maxQueue?: number;
+  /** Drafts of one issuer waiting; beyond, 503 for that issuer only. */
+  maxQueuePerIssuer?: number;
+}
+
+/**
+ * The draft of a large NF-e/NFC-e (its build and its XSD check, lib/nfe/document.ts draftNfe) in
+ * a worker thread. On the event loop a 990-item note's draft held the node for ~40 ms (2026-11-27,
+ * `bench/lib-nfe.ts`: build 12, XSD 26): every other request of every issuer on that node waited
+ * behind it, so one tenant's large notes set everyone's latency. In the threads, issuers take
+ * turns (services/shared/fair-slots.ts): another issuer's large note waits for at most one draft
+ * per thread. A small note's draft costs less than the hand-over (structured clone of the note,
+ * a thread's wake-up), and stays on the loop.
+ *
+ * The thread runs the same `realPipeline.draft`, so a pooled draft is byte for byte the loop's,
+ * and refuses what it refuses (XML_FORA_DO_ESQUEMA, CSC_AUSENTE, DOCUMENTO_EXCEDE_TAMANHO_MAXIMO),
+ * before the note's number is taken as on the loop. The threads start with the first large note.
+ */
+export class DraftPool {
+  private pool: Piscina | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly slots: FairSlots;
+  /** Drafts done in a thread, and the threads they ran in (tests, metrics). */
+  readonly drafted = { count: 0, threadIds: new Set<number>() };
+
+  constructor(private readonly opts: DraftPoolOptions) {
+    this.slots = new FairSlots(opts.threads, { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerIssuer ?? 32 });
+  }
+
+  /**
+   * `pipeline` drafting its large notes here. Only the real pipeline: the thread runs that one, so
+   * a stand-in bound by a test (pipeline-binding.ts bindPipeline) keeps every draft of its own.
+   */
+  around(pipeline: DocumentPipeline): DocumentPipeline {
+    if (pipeline !== realPipeline) return pipeline;
+    return {
+      ...pipeline,
+      draft: (note, totals, ctx, material, onStep) => (note.items.length >= this.opts.minItems ? this.draft({ op: 'draft', note, totals, ctx, material }, onStep) : pipeline.draft(note, totals, ctx, material, onStep)),
+    };
+  }
+
+  async destroy(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.destroy();
+  }
+
+  private async draft(job: Extract<DraftJob, { op: 'draft' }>, onStep?: Parameters<DocumentPipeline['draft']>[4]) {
+    const lane = { kind: 'turn', owner: job.ctx.issuer.id } as const;
+    if (this.slots.full(lane)) {
+      throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Montagem de notas grandes ocupada neste momento; tente novamente.');
+    }
+    const outcome = await this.slots.run(lane, async () => {
+      const pool = this.start();
+      await this.ready;
+      return (await pool.run(job)) as DraftOutcome;
+    });
+    if (!outcome.ok) throw new DomainError(outcome.refusal.type as ErrorCode, outcome.refusal.data, outcome.refusal.message);
+    this.drafted.count++;
+    this.drafted.threadIds.add(outcome.threadId);
+    onStep?.('draft');
+    return draftFromInfNFe(job.note, job.totals, job.ctx, outcome.infNFe!);
+  }
+
+  private start(): Piscina {
+    if (this.pool) return this.pool;
+    const threads = this.opts.threads;
+    const pool = new Piscina({ ...siblingWorker(import.meta.url, 'draft.worker'), minThreads: threads, maxThreads: threads });
+    // A thread that cannot load shows up as the jobs' own error.
+    this.ready = Promise.all(Array.from({ length: threads }, () => pool.run({ op: 'ping' } satisfies DraftJob))).then(() => undefined, () => undefined);
+    this.pool = pool;
+    return pool;
+  }
+}
