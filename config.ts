@@ -315,7 +315,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     transportMaxPacketBytes: positive(env, 'TRANSPORT_MAX_PACKET_BYTES', 8 * 1024 * 1024),
     certificateTimeoutMs: positive(env, 'CERTIFICATE_TIMEOUT_MS', 10_000),
     printThreads: positive(env, 'PRINT_THREADS', 1),
-    drafts: Object.freeze({ threads: positive(env, 'DRAFT_THREADS', 1), minItems: positive(env, 'DRAFT_MIN_ITEMS', 50) }),
+    drafts: Object.freeze({ threads: positive(env, 'DRAFT_THREADS', 1), minItems: positive(env, 'DRAFT_MIN_ITEMS', 200) }),
     logLevel: env.LOG_LEVEL ?? (envName === 'test' ? 'warn' : 'info'),
     jwtSecret: env.JWT_SECRET ?? local!.jwtSecret,
     encryptionKeys: Object.freeze(parseKeys(env.ENCRYPTION_KEYS ?? `local:${local!.encryptionKey}`)),

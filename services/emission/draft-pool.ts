@@ -9,7 +9,7 @@ import type { DraftJob, DraftOutcome } from './draft.worker.js';
 export interface DraftPoolOptions {
   /** Threads drafting large notes on this node. */
   threads: number;
-  /** A note with at least this many items is drafted in a thread; a smaller one on the event loop. */
+  /** A note with at least this many items is drafted in a thread; a smaller one on the event loop (config DRAFT_MIN_ITEMS). */
   minItems: number;
   /** Drafts waiting for a thread; beyond, 503 at once (before any number) instead of an ever longer wait. */
   maxQueue?: number;
@@ -19,12 +19,13 @@ export interface DraftPoolOptions {
 
 /**
  * The draft of a large NF-e/NFC-e (its build and its XSD check, lib/nfe/document.ts draftNfe) in
- * a worker thread. On the event loop a 990-item note's draft held the node for ~40 ms (2026-11-27,
- * `bench/lib-nfe.ts`: build 12, XSD 26): every other request of every issuer on that node waited
- * behind it, so one tenant's large notes set everyone's latency. In the threads, issuers take
- * turns (services/shared/fair-slots.ts): another issuer's large note waits for at most one draft
- * per thread. A small note's draft costs less than the hand-over (structured clone of the note,
- * a thread's wake-up), and stays on the loop.
+ * a worker thread. On the event loop a 990-item note's draft held the node 40-60 ms (2026-11-27,
+ * a slow 2-core machine): every other request of every issuer on that node waited behind it, so
+ * one tenant's large notes set everyone's latency (at peak, the loop's lag p99 305 ms; with the
+ * drafts here, 40 ms: bench/README.md). In the threads, issuers take turns
+ * (services/shared/fair-slots.ts): another issuer's large note waits for at most one draft per
+ * thread. A smaller note stays on the loop: at 50 items the hand-over (the note cloned to the
+ * thread, its XML back, the wake-ups) cost 2.4 ms more CPU per note than the 5 ms it freed.
  *
  * The thread runs the same `realPipeline.draft`, so a pooled draft is byte for byte the loop's,
  * and refuses what it refuses (XML_FORA_DO_ESQUEMA, CSC_AUSENTE, DOCUMENTO_EXCEDE_TAMANHO_MAXIMO),
