@@ -1,7 +1,6 @@
-import { Piscina } from 'piscina';
 import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
-import { FairSlots } from '../shared/fair-slots.js';
+import { TurnPool } from '../shared/turn-pool.js';
 import { siblingWorker } from '../shared/worker-file.js';
 import { draftFromInfNFe, realPipeline } from './pipeline-binding.js';
 import type { DraftJob, DraftOutcome } from './draft.worker.js';
@@ -32,14 +31,16 @@ export interface DraftPoolOptions {
  * before the note's number is taken as on the loop. The threads start with the first large note.
  */
 export class DraftPool {
-  private pool: Piscina | null = null;
-  private ready: Promise<void> | null = null;
-  private readonly slots: FairSlots;
-  /** Drafts done in a thread, and the threads they ran in (tests, metrics). */
+  private readonly threads: TurnPool;
+  /** Drafts done in a thread, and the threads they ran in (tests). */
   readonly drafted = { count: 0, threadIds: new Set<number>() };
 
   constructor(private readonly opts: DraftPoolOptions) {
-    this.slots = new FairSlots(opts.threads, { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerIssuer ?? 32 });
+    this.threads = new TurnPool({
+      worker: siblingWorker(import.meta.url, 'draft.worker'), threads: opts.threads, ping: { op: 'ping' } satisfies DraftJob,
+      bounds: { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerIssuer ?? 32 },
+      busy: 'Montagem de notas grandes ocupada neste momento; tente novamente.',
+    });
   }
 
   /**
@@ -54,36 +55,16 @@ export class DraftPool {
     };
   }
 
-  async destroy(): Promise<void> {
-    const pool = this.pool;
-    this.pool = null;
-    await pool?.destroy();
+  destroy(): Promise<void> {
+    return this.threads.destroy();
   }
 
   private async draft(job: Extract<DraftJob, { op: 'draft' }>, onStep?: Parameters<DocumentPipeline['draft']>[4]) {
-    const lane = { kind: 'turn', owner: job.ctx.issuer.id } as const;
-    if (this.slots.full(lane)) {
-      throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'Montagem de notas grandes ocupada neste momento; tente novamente.');
-    }
-    const outcome = await this.slots.run(lane, async () => {
-      const pool = this.start();
-      await this.ready;
-      return (await pool.run(job)) as DraftOutcome;
-    });
+    const outcome = await this.threads.run<DraftOutcome>(job.ctx.issuer.id, job);
     if (!outcome.ok) throw new DomainError(outcome.refusal.type as ErrorCode, outcome.refusal.data, outcome.refusal.message);
     this.drafted.count++;
     this.drafted.threadIds.add(outcome.threadId);
     onStep?.('draft');
     return draftFromInfNFe(job.note, job.totals, job.ctx, outcome.infNFe!);
-  }
-
-  private start(): Piscina {
-    if (this.pool) return this.pool;
-    const threads = this.opts.threads;
-    const pool = new Piscina({ ...siblingWorker(import.meta.url, 'draft.worker'), minThreads: threads, maxThreads: threads });
-    // A thread that cannot load shows up as the jobs' own error.
-    this.ready = Promise.all(Array.from({ length: threads }, () => pool.run({ op: 'ping' } satisfies DraftJob))).then(() => undefined, () => undefined);
-    this.pool = pool;
-    return pool;
   }
 }

@@ -3,7 +3,7 @@
  * a stored A1 to sign a note), then the others (`turn`) one owner at a time in turn. A partner
  * sending a hundred costly jobs (certificate uploads of 100,000 iterations, DANFEs of 990 items)
  * delays another partner's next job by at most one of them, not by the hundred.
- * Used by services/issuer/pkcs12-pool.ts and services/emission/print-pool.ts.
+ * Used by services/issuer/pkcs12-pool.ts and turn-pool.ts (the emission's PDFs and large drafts).
  */
 export type Lane = { kind: 'first' } | { kind: 'turn'; owner: string };
 
