@@ -21,9 +21,9 @@ export interface SignedNfe {
 
 /**
  * Called as each step of buildSignedNfe ends: 'build' (infNFe), 'sign' (signature, QR code,
- * assembly), 'xsd' (schema check passed). For timing by the caller; lib reads no clock.
+ * assembly), 'xsd' (schema check passed); 'draft' (the build and the XSD check together, where a
+ * pipeline runs them elsewhere: a worker thread). For timing by the caller; lib reads no clock.
  */
-/** `draft`: the build and the XSD check together, where a pipeline runs them elsewhere (a worker thread). */
 export type BuildStep = 'build' | 'sign' | 'xsd' | 'draft';
 export type BuildStepHook = (step: BuildStep) => void;
 

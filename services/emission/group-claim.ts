@@ -112,7 +112,6 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
   }
 }
 
-/** Each document finished with its number (`first` onwards). */
 /**
  * Every document finished with its number, side by side (their signatures run in the thread pool
  * together: Signer.signAsync). Settled before it answers, failed or not: a document finished again

@@ -40,7 +40,8 @@ export const realPipeline: DocumentPipeline = {
     return builtOf(buildSignedNfe(note, totals, emission, createSigner(material), onStep));
   },
   draft(note, totals, ctx, material, onStep) {
-    return draftFromInfNFe(note, totals, ctx, draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep).infNFe);
+    const nfe = draftNfe(note, totals, toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), createSigner(material), onStep);
+    return { note, totals, ctx, nfe };
   },
   async finish(draft, number, cnf, material, onStep) {
     const ctx = { ...draft.ctx, number, cnf };
@@ -51,7 +52,7 @@ export const realPipeline: DocumentPipeline = {
   },
 };
 
-/** The draft of `note` whose infNFe was built (and its NFe checked) already, here or in a thread (draft-pool.ts). */
+/** What `draft` answers for `note` when its infNFe was built and its NFe checked in a thread (draft-pool.ts). */
 export function draftFromInfNFe(note: CheckedNote, totals: NoteTotals, ctx: BuildContext, infNFe: InfNFeXml): DraftDocument {
   return { note, totals, ctx, nfe: { note, totals, ctx: toEmissionContext(ctx, PLATFORM_RESP_TEC, VER_PROC), infNFe } };
 }
