@@ -10,9 +10,9 @@ export interface DraftPoolOptions {
   threads: number;
   /** A note with at least this many items is drafted in a thread; a smaller one on the event loop (config DRAFT_MIN_ITEMS). */
   minItems: number;
-  /** Drafts waiting for a thread; beyond, 503 at once (before any number) instead of an ever longer wait. */
+  /** Drafts waiting for a thread; beyond, 503 SERVICE_UNAVAILABLE at once (before any number) instead of an ever longer wait. */
   maxQueue?: number;
-  /** Drafts of one issuer waiting; beyond, 503 for that issuer only. */
+  /** Drafts of one issuer waiting; beyond, 503 EMISSOR_SOBRECARREGADO for that issuer only (before any number). */
   maxQueuePerIssuer?: number;
 }
 
@@ -39,7 +39,10 @@ export class DraftPool {
     this.threads = new TurnPool({
       worker: siblingWorker(import.meta.url, 'draft.worker'), threads: opts.threads, ping: { op: 'ping' } satisfies DraftJob,
       bounds: { waiting: opts.maxQueue ?? 256, waitingPerOwner: opts.maxQueuePerIssuer ?? 32 },
-      busy: 'Montagem de notas grandes ocupada neste momento; tente novamente.',
+      // An issuer's own bound answers as its numbering slots do (numbering-slots.ts); the node's, as the PDFs'.
+      refusal: (issuerId, bound) => (bound === 'owner'
+        ? new DomainError('EMISSOR_SOBRECARREGADO', { issuerId, motivo: 'queue-full' })
+        : new DomainError('SERVICE_UNAVAILABLE', undefined, 'Montagem de notas grandes ocupada neste momento; tente novamente.')),
     });
   }
 

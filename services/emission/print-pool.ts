@@ -1,3 +1,4 @@
+import { DomainError } from '../../lib/errors/index.js';
 import { TurnPool } from '../shared/turn-pool.js';
 import { siblingWorker } from '../shared/worker-file.js';
 import type { PrintJob } from './print.worker.js';
@@ -27,7 +28,7 @@ export class PrintPool {
     this.threads = new TurnPool({
       worker: siblingWorker(import.meta.url, 'print.worker'), threads: opts.threads ?? 1, ping: { kind: 'ping' },
       bounds: { waiting: opts.maxQueue ?? 64, waitingPerOwner: opts.maxQueuePerPartner ?? 8 },
-      busy: 'Geração de PDF ocupada neste momento; tente novamente.',
+      refusal: () => new DomainError('SERVICE_UNAVAILABLE', undefined, 'Geração de PDF ocupada neste momento; tente novamente.'),
     });
   }
 

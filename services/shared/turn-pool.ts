@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { DomainError } from '../../lib/errors/index.js';
+import type { DomainError } from '../../lib/errors/index.js';
 import { FairSlots, type Lane, type WaitBounds } from './fair-slots.js';
 
 export interface TurnPoolOptions {
@@ -9,15 +9,18 @@ export interface TurnPoolOptions {
   bounds: WaitBounds;
   /** A job the worker answers at once: sent to each thread as it starts, so loading is not a job's time. */
   ping: unknown;
-  /** The 503's words when the waiting bounds are reached. */
-  busy: string;
+  /**
+   * The refusal when a job would wait past a bound: `owner` when that owner's waiting jobs reached
+   * theirs, `all` when the pool's did. Thrown before the job is queued.
+   */
+  refusal: (owner: string, bound: 'owner' | 'all') => DomainError;
 }
 
 /**
  * Worker threads that start with their first job and serve their owners in turn
  * (fair-slots.ts): the emission node's PDFs (services/emission/print-pool.ts) and large drafts
- * (services/emission/draft-pool.ts). Past the waiting bounds a job is refused at once with 503
- * SERVICE_UNAVAILABLE instead of waiting ever longer.
+ * (services/emission/draft-pool.ts). Past the waiting bounds a job is refused at once (a 503 of
+ * the caller's) instead of waiting ever longer.
  */
 export class TurnPool {
   private pool: Piscina | null = null;
@@ -30,7 +33,7 @@ export class TurnPool {
 
   async run<T>(owner: string, job: unknown): Promise<T> {
     const lane: Lane = { kind: 'turn', owner };
-    if (this.slots.full(lane)) throw new DomainError('SERVICE_UNAVAILABLE', undefined, this.opts.busy);
+    if (this.slots.full(lane)) throw this.opts.refusal(owner, this.slots.full({ kind: 'first' }) ? 'all' : 'owner');
     return this.slots.run(lane, async () => {
       const pool = this.start();
       await this.ready;

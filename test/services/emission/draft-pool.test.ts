@@ -59,18 +59,20 @@ test('a refusal in the thread is the loop\'s own: type, data and message, before
   t.is(csc!.type, 'CSC_AUSENTE');
 });
 
-test('an issuer with too many large notes waiting is refused with 503 SERVICE_UNAVAILABLE at once; another issuer still waits its turn', async (t) => {
-  const pool = new DraftPool({ threads: 1, minItems: 2, maxQueuePerIssuer: 1 });
+test('an issuer with too many large notes waiting is refused 503 EMISSOR_SOBRECARREGADO at once, another issuer still waits its turn; a full node is 503 SERVICE_UNAVAILABLE', async (t) => {
+  const pool = new DraftPool({ threads: 1, minItems: 2, maxQueue: 2, maxQueuePerIssuer: 1 });
   t.teardown(() => pool.destroy());
   const pooled = pool.around(realPipeline);
   const note = aNfe(items(40));
-  const other = contextOf(note, { issuer: anIssuer({ id: 'iss_2' }) });
-  const [running, waiting, refused, another] = await Promise.allSettled([draftOf(pooled, note), draftOf(pooled, note), draftOf(pooled, note), draftOf(pooled, note, other)]);
-  t.is(running.status, 'fulfilled');
-  t.is(waiting.status, 'fulfilled');
-  t.is(another.status, 'fulfilled');
-  const err = (refused as PromiseRejectedResult).reason as DomainError;
-  t.deepEqual([err.type, err.code, err.message], ['SERVICE_UNAVAILABLE', 503, 'Montagem de notas grandes ocupada neste momento; tente novamente.']);
+  const other = (id: string) => contextOf(note, { issuer: anIssuer({ id }) });
+  const [running, waiting, refused, another, full] = await Promise.allSettled([
+    draftOf(pooled, note), draftOf(pooled, note), draftOf(pooled, note), draftOf(pooled, note, other('iss_2')), draftOf(pooled, note, other('iss_3')),
+  ]);
+  t.deepEqual([running.status, waiting.status, another.status], ['fulfilled', 'fulfilled', 'fulfilled']);
+  const issuerBound = (refused as PromiseRejectedResult).reason as DomainError;
+  t.deepEqual([issuerBound.type, issuerBound.code, issuerBound.data], ['EMISSOR_SOBRECARREGADO', 503, { issuerId: 'iss_1', motivo: 'queue-full' }]);
+  const nodeBound = (full as PromiseRejectedResult).reason as DomainError;
+  t.deepEqual([nodeBound.type, nodeBound.code, nodeBound.message], ['SERVICE_UNAVAILABLE', 503, 'Montagem de notas grandes ocupada neste momento; tente novamente.']);
 });
 
 test('a stand-in pipeline (a test of the state machine) keeps its own drafts', (t) => {
