@@ -1,7 +1,8 @@
-import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
+import { DomainError } from '../../lib/errors/index.js';
 import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
 import { TurnPool } from '../shared/turn-pool.js';
 import { siblingWorker } from '../shared/worker-file.js';
+import { refusedWith } from '../shared/worker-refusal.js';
 import { draftFromInfNFe, realPipeline } from './pipeline-binding.js';
 import type { DraftJob, DraftOutcome } from './draft.worker.js';
 
@@ -64,7 +65,7 @@ export class DraftPool {
 
   private async draft(job: Extract<DraftJob, { op: 'draft' }>, onStep?: Parameters<DocumentPipeline['draft']>[4]) {
     const outcome = await this.threads.run<DraftOutcome>(job.ctx.issuer.id, job);
-    if (!outcome.ok) throw new DomainError(outcome.refusal.type as ErrorCode, outcome.refusal.data, outcome.refusal.message);
+    if (!outcome.ok) throw refusedWith(outcome.refusal);
     this.drafted.count++;
     this.drafted.threadIds.add(outcome.threadId);
     onStep?.('draft');

@@ -3,6 +3,7 @@ import type { CheckedNote, NoteTotals } from '../../lib/nfe/types.js';
 import type { BuildContext } from '../../lib/emission/pipeline.js';
 import type { SigningMaterial } from '../../lib/issuer/types.js';
 import type { InfNFeXml } from '../../lib/nfe/xml/nfe.js';
+import { refusalOf, type WorkerRefusal } from '../shared/worker-refusal.js';
 import { realPipeline } from './pipeline-binding.js';
 
 /** One job of services/emission/draft-pool.ts: a large note's draft (lib/nfe/document.ts draftNfe). */
@@ -12,12 +13,11 @@ export type DraftJob =
 
 /**
  * What crosses back: the drafted infNFe (three strings; the service has the rest), or a refusal
- * as plain data, since structured clone keeps an Error's message but not the catalogued
- * `type`/`data` the gateway renders from. `threadId` says where the work ran.
+ * as plain data (services/shared/worker-refusal.ts). `threadId` says where the work ran.
  */
 export type DraftOutcome =
   | { ok: true; threadId: number; infNFe?: InfNFeXml }
-  | { ok: false; refusal: { type: string; data?: Record<string, unknown>; message: string } };
+  | { ok: false; refusal: WorkerRefusal };
 
 /** Runs in a worker thread (piscina): the build and the XSD check of a large note off the event loop. */
 export default function draftInThread(job: DraftJob): DraftOutcome {
@@ -25,8 +25,7 @@ export default function draftInThread(job: DraftJob): DraftOutcome {
   try {
     const draft = realPipeline.draft(job.note, job.totals, job.ctx, job.material) as Awaited<ReturnType<typeof realPipeline.draft>>;
     return { ok: true, threadId, infNFe: draft.nfe!.infNFe };
-  } catch (err: any) {
-    if (err?.name === 'DomainError') return { ok: false, refusal: { type: err.type, ...(err.data ? { data: err.data } : {}), message: err.message } };
-    throw err;
+  } catch (err) {
+    return { ok: false, refusal: refusalOf(err) };
   }
 }

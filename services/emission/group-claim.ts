@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { directTransaction, RollBack, type DirectTx, type OpeningLiteral } from '../shared/direct-transaction.js';
 import { ServerRefused } from '../shared/statement-then-commit.js';
-import { settleEach } from '../shared/bulkhead.js';
+import { settleEach, settledValue } from '../shared/bulkhead.js';
 import type { NumberForecast } from './number-forecast.js';
 
 /**
@@ -119,10 +119,7 @@ export async function claimGroup<P, Row>(knex: Knex, pending: readonly P[], plan
  * since the last run of a document's `build` is the one it stores.
  */
 async function finishAll<P, Row>(pending: readonly P[], plan: GroupPlan<P, Row>, first: number): Promise<Row[]> {
-  const settled = await Promise.allSettled(pending.map((p, i) => plan.finish(p, first + i)));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<Row>).value);
+  return (await Promise.allSettled(pending.map((p, i) => plan.finish(p, first + i)))).map(settledValue);
 }
 
 /**

@@ -39,6 +39,7 @@ export type EmissionSelf = Service & DbMethods & OutboxMethods & {
   stages: StageTimer;
   /** PDFs drawn off the event loop, partners in turn. */
   printPool: PrintPool;
+  /** Large notes' drafts (build + XSD) off the event loop, issuers in turn. */
   draftPool: DraftPool;
   onOutcome: OutcomeReporter;
   onNfseOutcome: NfseOutcomeReporter;

@@ -1,10 +1,11 @@
 import { Piscina } from 'piscina';
-import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
+import { DomainError } from '../../lib/errors/index.js';
 import type { ParsedCertificate } from '../../lib/issuer/certificate.js';
 import { checkPkcs12Iterations } from '../../lib/issuer/pkcs12-iterations.js';
 import type { Pkcs12Job, Pkcs12Outcome } from './pkcs12.worker.js';
 import { FairSlots, type Lane } from '../shared/fair-slots.js';
 import { siblingWorker } from '../shared/worker-file.js';
+import { refusedWith } from '../shared/worker-refusal.js';
 
 
 export interface Pkcs12PoolOptions {
@@ -85,7 +86,7 @@ export class Pkcs12Pool {
       }
       throw err;
     }
-    if (!outcome.ok) throw new DomainError(outcome.refusal.type as ErrorCode, outcome.refusal.data, outcome.refusal.message);
+    if (!outcome.ok) throw refusedWith(outcome.refusal);
     if (!outcome.certificate) throw new Error('pkcs12 worker answered without a certificate');
     return outcome.certificate;
   }

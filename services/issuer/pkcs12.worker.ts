@@ -1,4 +1,5 @@
 import { acceptCertificate, readPkcs12, type ParsedCertificate } from '../../lib/issuer/certificate.js';
+import { refusalOf, type WorkerRefusal } from '../shared/worker-refusal.js';
 
 /** One job of services/issuer/pkcs12-pool.ts: open a stored A1, or check an upload for an issuer. */
 export type Pkcs12Job =
@@ -6,14 +7,11 @@ export type Pkcs12Job =
   | { op: 'read'; pfx: Uint8Array; password: string }
   | { op: 'accept'; pfx: Uint8Array; password: string; issuerCnpj: string; nowMs: number };
 
-/**
- * A refusal crosses the thread boundary as plain data: structured clone keeps an Error's message
- * but not the catalogued `type`/`data` the gateway renders from.
- */
+/** A refusal crosses the thread boundary as plain data (services/shared/worker-refusal.ts). */
 export type Pkcs12Outcome =
   | { ok: true; certificate: ParsedCertificate }
   | { ok: true; certificate?: undefined }
-  | { ok: false; refusal: { type: string; data?: Record<string, unknown>; message: string } };
+  | { ok: false; refusal: WorkerRefusal };
 
 /** Runs in a worker thread (piscina): forge's key derivations never block the service's event loop. */
 export default function openPkcs12(job: Pkcs12Job): Pkcs12Outcome {
@@ -22,8 +20,7 @@ export default function openPkcs12(job: Pkcs12Job): Pkcs12Outcome {
   try {
     const certificate = job.op === 'accept' ? acceptCertificate(pfx, job.password, job.issuerCnpj, new Date(job.nowMs)) : readPkcs12(pfx, job.password);
     return { ok: true, certificate };
-  } catch (err: any) {
-    if (err?.name === 'DomainError') return { ok: false, refusal: { type: err.type, ...(err.data ? { data: err.data } : {}), message: err.message } };
-    throw err;
+  } catch (err) {
+    return { ok: false, refusal: refusalOf(err) };
   }
 }
