@@ -2,8 +2,6 @@ import type { BrokerOptions } from 'moleculer';
 import pino from 'pino';
 import { Middleware as ChannelsMiddleware } from '@moleculer/channels';
 import type { AppConfig } from './config.js';
-import { currentRequestId } from './services/shared/request-context.js';
-import { RequestContextMiddleware } from './services/middlewares/request-context.middleware.js';
 import { ParamsValidatorMiddleware } from './services/middlewares/params-validator.middleware.js';
 import { TransportCapMiddleware } from './services/middlewares/transport-cap.middleware.js';
 import { maskLogValue } from './services/shared/log-masking.js';
@@ -69,7 +67,6 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
         level: levels,
         pino: {
           options: {
-            mixin: () => { const requestId = currentRequestId(); return requestId ? { requestId } : {}; },
             // The one walk over every argument: censors secret fields and masks URL credentials
             // (services/shared/log-masking.ts), in place of pino's `redact`, which walked again.
             hooks: { logMethod(args: unknown[], method: (...a: unknown[]) => void) { method.apply(this, args.map((a) => maskLogValue(a))); } },
@@ -105,7 +102,6 @@ export function brokerOptions(config: AppConfig, extras: BrokerExtras = {}): Bro
     metrics: false,
     tracing: false,
     middlewares: [
-      RequestContextMiddleware,
       ParamsValidatorMiddleware,
       TransportCapMiddleware(config.transportMaxPacketBytes),
       (ChannelsMiddleware as any)({

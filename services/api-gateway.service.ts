@@ -18,7 +18,7 @@ import { answerUnparsedRequests } from './gateway/unparsed-request.js';
 import { IdempotencyStore, fingerprint, isReplayable } from './gateway/idempotency.js';
 import { namingBoundDocument } from './gateway/bound-document.js';
 import type { Caller } from './shared/caller.js';
-import { requestScope } from './shared/request-context.js';
+import { requestLog } from './shared/request-log.js';
 import { listenAsGateway } from './gateway/listen.js';
 import { attachAccessLog, noteAnsweredIssuer, type LoggedResponse } from './gateway/access-log.js';
 import { monitoringActions } from './gateway/monitoring-actions.js';
@@ -106,8 +106,7 @@ const ApiGateway: ServiceSchema = {
       },
     ],
     onError(this: GatewaySelf, req: Req, res: ServerResponse, err: unknown) {
-      // Error handling runs after the action's async scope ended: restore it for the log lines.
-      requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
+      void this.sendErrorEnvelope(req, res, err);
     },
   },
 
@@ -252,14 +251,14 @@ const ApiGateway: ServiceSchema = {
         // The work is done: failing to record it (the database lost meanwhile) must not turn the
         // answer into an error. A retry then runs again, which a document route answers from its binding.
         await new IdempotencyStore(this.knex, this.t('idempotency_keys')).settle(req.$idempotencyId, ctx.meta.$idempotencyKeep !== false, status, body)
-          .catch((err: Error) => this.logger.warn({ err: err.message }, 'idempotency record not updated after success'));
+          .catch((err: Error) => requestLog(this.logger, req.$requestId).warn({ err: err.message }, 'idempotency record not updated after success'));
       }
       return body;
     },
 
     /** Replaces moleculer-web's handler, which logs client errors; 5xx are logged by sendErrorEnvelope. */
     errorHandler(this: GatewaySelf, req: Req, res: ServerResponse, err: unknown) {
-      requestScope.run({ requestId: req.$requestId }, () => void this.sendErrorEnvelope(req, res, err));
+      void this.sendErrorEnvelope(req, res, err);
     },
 
     /** A 404 whose path exists under another method is a 405 with Allow. */
@@ -271,6 +270,7 @@ const ApiGateway: ServiceSchema = {
     },
 
     async sendErrorEnvelope(this: GatewaySelf, req: Req, res: ServerResponse, raw: any) {
+      const log = requestLog(this.logger, req.$requestId);
       try {
         if (raw?.$replay) {
           // The stored body is returned identically; its requestId must still equal X-Request-Id
@@ -305,12 +305,12 @@ const ApiGateway: ServiceSchema = {
         // A 5xx our code chose (a DomainError: the authority did not answer, a lookup provider
         // failed) or any 503 (a node or the database unreachable) is an operational condition,
         // logged as a warning without a stack; anything else is a fault to look at.
-        if (status >= 500 && (raw?.name === 'DomainError' || status === 503)) this.logger.warn({ status, type: err.type, detail: raw?.message }, 'request refused: dependency unavailable');
-        else if (status >= 500) this.logger.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
+        if (status >= 500 && (raw?.name === 'DomainError' || status === 503)) log.warn({ status, type: err.type, detail: raw?.message }, 'request refused: dependency unavailable');
+        else if (status >= 500) log.error({ err: { name: raw?.name, message: raw?.message, type: raw?.type, stack: raw?.stack } }, 'request failed');
         if (req.$idempotencyId !== undefined) {
           // Bookkeeping must never cost the client its envelope (the database may be what failed).
           await new IdempotencyStore(this.knex, this.t('idempotency_keys')).settle(req.$idempotencyId, isReplayable(status, typeof err.type === 'string' ? err.type : undefined), status, body)
-            .catch((e: Error) => this.logger.warn({ err: e.message }, 'idempotency record not updated after an error'));
+            .catch((e: Error) => log.warn({ err: e.message }, 'idempotency record not updated after an error'));
         }
         if (res.headersSent) return;
         const retryAfter = retryAfterSeconds(status);
@@ -320,7 +320,7 @@ const ApiGateway: ServiceSchema = {
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
         res.end(JSON.stringify(body));
       } catch (fatal) {
-        this.logger.error({ err: (fatal as Error).message }, 'error rendering failed');
+        log.error({ err: (fatal as Error).message }, 'error rendering failed');
         // Still an envelope (API.md, Errors), never an empty body: renderError is pure and cannot fail.
         if (!res.headersSent) {
           const { status, body } = renderError({}, { errorsBase: '', instance: (req.url ?? '').split('?')[0]!, requestId: req.$requestId ?? '', timestamp: new Date().toISOString() });

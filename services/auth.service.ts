@@ -2,6 +2,7 @@ import type { Context, Service, ServiceSchema } from 'moleculer';
 import { DbMixin, type DbMethods } from './mixins/db.mixin.js';
 import { migrations } from '../migrations/auth/index.js';
 import { runtimeOf } from './shared/runtime.js';
+import { requestLog } from './shared/request-log.js';
 import { createMailer } from './shared/mailer.js';
 import type { CallerMeta } from './shared/caller.js';
 import { PLANS } from '../lib/plans.js';
@@ -24,7 +25,8 @@ type Auth = Service & DbMethods & {
   authentications: AuthenticationCache;
   purgeTimer?: NodeJS.Timeout;
   purgeRunning?: Promise<PurgeResult | void> | null;
-  deps(): AuthDeps;
+  deps(ctx?: Ctx): AuthDeps;
+  sharedDeps(): AuthDeps;
   purge(): Promise<PurgeResult>;
 };
 /** Moleculer types `this` of event handlers and lifecycle hooks as the bare Service: this is ours. */
@@ -49,18 +51,18 @@ const AuthService: ServiceSchema = {
       visibility: 'public',
       // From this node's cache, exact across nodes (API.md: logout immediate): services/auth/authentication-cache.ts.
       params: { authorization: { type: 'string', optional: true }, apiKey: { type: 'string', optional: true }, purpose: { type: 'enum', values: ['api', 'mfa'] } },
-      handler(this: Auth, ctx: Ctx<AuthenticateParams>) { return this.authentications.authenticate(ctx.params, () => authenticate(this.deps(), ctx.params)); },
+      handler(this: Auth, ctx: Ctx<AuthenticateParams>) { return this.authentications.authenticate(ctx.params, () => authenticate(this.deps(ctx), ctx.params)); },
     },
 
     login: {
       rest: 'POST /auth/login', auth: 'none', httpStatus: 201, params: S.loginSchema,
       openapi: { summary: 'Login com e-mail e senha (e código 2FA)', description: 'Com 2FA ativo e sem código responde mfa_required e mfa_token (5 min). Toda falha: 401 Credenciais inválidas.', tags, response: S.loginResponse, errors: { 401: 'UNAUTHORIZED: e-mail, senha ou código 2FA inválidos (a mesma mensagem para toda falha).' } },
-      handler(this: Auth, ctx: Ctx) { return login(this.deps(), ctx.params, ctx.meta.ip); },
+      handler(this: Auth, ctx: Ctx) { return login(this.deps(ctx), ctx.params, ctx.meta.ip); },
     },
     verify2fa: {
       rest: 'POST /auth/2fa/verify', auth: 'none', httpStatus: 201, params: S.verifySchema,
       openapi: { summary: 'Conclui o login com código TOTP ou de recuperação', description: 'O mfa_token vale uma vez: depois de concluir um login é recusado (401). Um código errado não o consome.', tags, response: S.sessionResponse, errors: { 401: 'UNAUTHORIZED: mfa_token inválido, expirado ou já usado, ou código errado.' } },
-      handler(this: Auth, ctx: Ctx) { return verifySecondFactor(this.deps(), ctx.params, ctx.meta.ip); },
+      handler(this: Auth, ctx: Ctx) { return verifySecondFactor(this.deps(ctx), ctx.params, ctx.meta.ip); },
     },
     setup2fa: {
       rest: 'POST /auth/2fa/setup', auth: 'mfa', idempotency: false, params: { $$strict: true },
@@ -69,7 +71,7 @@ const AuthService: ServiceSchema = {
         response: { type: 'object', properties: { secret: { type: 'string' }, otpauthUri: { type: 'string' }, issuer: { type: 'string' }, algorithm: { const: 'SHA1' }, digits: { const: 6 }, period: { const: 30 } } },
         errors: { 409: 'CONFLICT: 2FA já ativo.' },
       },
-      handler(this: Auth, ctx: Ctx) { return setupTotp(this.deps(), ctx.meta.caller); },
+      handler(this: Auth, ctx: Ctx) { return setupTotp(this.deps(ctx), ctx.meta.caller); },
     },
     enable2fa: {
       rest: 'POST /auth/2fa/enable', auth: 'mfa', idempotency: false, params: S.enableSchema,
@@ -82,7 +84,7 @@ const AuthService: ServiceSchema = {
         },
         errors: { 409: 'CONFLICT: 2FA já ativo, ou /2fa/setup não chamado antes.' },
       },
-      handler(this: Auth, ctx: Ctx) { return enableTotp(this.deps(), ctx.meta.caller, ctx.params.totpCode); },
+      handler(this: Auth, ctx: Ctx) { return enableTotp(this.deps(ctx), ctx.meta.caller, ctx.params.totpCode); },
     },
     disable2fa: {
       rest: 'POST /auth/2fa/disable', auth: 'jwt', params: S.disableSchema,
@@ -90,19 +92,19 @@ const AuthService: ServiceSchema = {
         summary: 'Desativa o 2FA (perfis em que é opcional)', description: 'Exige senha e código atual; SUPERADMIN e proprietário recebem 403.', tags,
         errors: { 401: 'UNAUTHORIZED: sessão inválida, ou senha ou código 2FA errados.', 409: 'CONFLICT: 2FA não está ativo.' },
       },
-      handler(this: Auth, ctx: Ctx) { return disableTotp(this.deps(), ctx.meta.caller, ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return disableTotp(this.deps(ctx), ctx.meta.caller, ctx.params); },
     },
     refresh: {
       rest: 'POST /auth/refresh', auth: 'none', params: S.refreshSchema,
       openapi: { summary: 'Troca o refresh token (rotação; reuso revoga a família)', tags, response: S.sessionResponse, errors: { 401: 'UNAUTHORIZED: refresh token inválido, expirado, revogado ou reusado (o reuso revoga a família).' } },
-      handler(this: Auth, ctx: Ctx) { return refresh(this.deps(), ctx.params.refreshToken); },
+      handler(this: Auth, ctx: Ctx) { return refresh(this.deps(ctx), ctx.params.refreshToken); },
     },
     logout: {
       rest: 'POST /auth/logout', auth: 'jwt', params: S.logoutSchema,
       openapi: { summary: 'Encerra esta sessão (ou todas com all=true)', tags, query: ['all'], response: { type: 'object', properties: { endedSessions: { type: 'integer' } } } },
       async handler(this: Auth, ctx: Ctx) {
         const caller = ctx.meta.caller!;
-        const n = ctx.params.all ? await revokeSessions(this.deps(), { userId: caller.userId! }, 'logout_all') : await revokeSessions(this.deps(), { sessionId: caller.sessionId! }, 'logout');
+        const n = ctx.params.all ? await revokeSessions(this.deps(ctx), { userId: caller.userId! }, 'logout_all') : await revokeSessions(this.deps(ctx), { sessionId: caller.sessionId! }, 'logout');
         return { endedSessions: n };
       },
     },
@@ -111,7 +113,7 @@ const AuthService: ServiceSchema = {
       openapi: { summary: 'Quem sou eu: credencial, parceiro e plano', tags },
       async handler(this: Auth, ctx: Ctx) {
         const caller = ctx.meta.caller!;
-        const d: AuthDeps = this.deps();
+        const d: AuthDeps = this.deps(ctx);
         const partner = caller.partnerId ? partnerView(await getPartner(d, caller.partnerId)) : null;
         const user = caller.userId ? await d.knex(d.t('users')).where({ id: caller.userId }).first('id', 'email', 'name', 'role', 'totp_enabled') : null;
         return {
@@ -124,22 +126,22 @@ const AuthService: ServiceSchema = {
     changePassword: {
       rest: 'POST /auth/change-password', auth: 'jwt', params: S.changePasswordSchema,
       openapi: { summary: 'Troca a senha e encerra todas as sessões', tags, response: S.messageResponse },
-      handler(this: Auth, ctx: Ctx) { return changePassword(this.deps(), ctx.meta.caller, ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return changePassword(this.deps(ctx), ctx.meta.caller, ctx.params); },
     },
     forgotPassword: {
       rest: 'POST /auth/forgot-password', auth: 'none', httpStatus: 202, params: S.forgotPasswordSchema,
       openapi: { summary: 'Pede um link de redefinição de senha (sempre 202)', tags, response: S.messageResponse },
-      handler(this: Auth, ctx: Ctx) { return forgotPassword(this.deps(), ctx.params.email); },
+      handler(this: Auth, ctx: Ctx) { return forgotPassword(this.deps(ctx), ctx.params.email); },
     },
     resetPassword: {
       rest: 'POST /auth/reset-password', auth: 'none', params: S.resetPasswordSchema,
       openapi: { summary: 'Define nova senha com o token do e-mail', description: 'Token inválido, expirado ou usado: 400 com mensagem única. Invalida os outros tokens e as sessões.', tags, response: S.messageResponse },
-      handler(this: Auth, ctx: Ctx) { return resetPassword(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return resetPassword(this.deps(ctx), ctx.params); },
     },
     register: {
       rest: 'POST /auth/register', auth: 'none', httpStatus: 202, params: S.registerSchema,
       openapi: { summary: 'Solicitação de acesso antecipado (não cria conta)', description: 'whatsapp com DDD, 10 ou 11 dígitos (formatação ignorada). emits: modelos que pretende emitir.', tags, response: { type: 'object', properties: { message: { type: 'string' }, requestId: { type: 'string', format: 'uuid' } } } },
-      handler(this: Auth, ctx: Ctx) { return register(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return register(this.deps(ctx), ctx.params); },
     },
     acceptInvite: {
       rest: 'POST /auth/invite/accept', auth: 'none', httpStatus: 201, params: S.acceptInviteSchema,
@@ -148,17 +150,17 @@ const AuthService: ServiceSchema = {
         // Two partners may invite the same address; the first acceptance creates the account (services/auth/partners.ts insertUser).
         errors: { 409: 'CONFLICT: o e-mail do convite já tem conta (outro convite para o mesmo e-mail foi aceito antes); o convite não é consumido.' },
       },
-      handler(this: Auth, ctx: Ctx) { return acceptInvite(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return acceptInvite(this.deps(ctx), ctx.params); },
     },
     regenerateTestKey: {
       rest: 'POST /auth/api-keys/test/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_test_ (revoga a anterior)', tags, response: S.apiKeyResponse },
-      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'test'); },
+      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(ctx), ctx.meta.caller, 'test'); },
     },
     regenerateLiveKey: {
       rest: 'POST /auth/api-keys/regenerate', auth: 'jwt', idempotency: false, httpStatus: 201, params: { $$strict: true },
       openapi: { summary: 'Nova chave ek_live_ (revoga a anterior); exige assinatura ativa', tags, response: S.apiKeyResponse },
-      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(), ctx.meta.caller, 'live'); },
+      handler(this: Auth, ctx: Ctx) { return regenerateKey(this.deps(ctx), ctx.meta.caller, 'live'); },
     },
 
     // SUPERADMIN routes
@@ -168,27 +170,27 @@ const AuthService: ServiceSchema = {
         summary: 'Provisiona um parceiro (plano Dev) e convida o proprietário', tags: adminTags,
         errors: { 404: 'NOT_FOUND: accessRequestId de solicitação inexistente.', 409: 'CONFLICT: e-mail do proprietário já cadastrado, ou solicitação (accessRequestId) já aprovada.' },
       },
-      handler(this: Auth, ctx: Ctx) { return provisionPartner(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return provisionPartner(this.deps(ctx), ctx.params); },
     },
     listAccessRequests: {
       rest: 'GET /admin/access-requests', ...admin, params: S.listAccessRequestsSchema,
       openapi: { summary: 'Lista solicitações de acesso', tags: adminTags },
-      handler(this: Auth, ctx: Ctx) { return listAccessRequests(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return listAccessRequests(this.deps(ctx), ctx.params); },
     },
     approveAccessRequest: {
       rest: 'POST /admin/access-requests/:id/approve', ...admin, httpStatus: 201, params: S.idParamSchema,
       openapi: { summary: 'Aprova a solicitação: cria o parceiro e envia o convite (7 dias)', tags: adminTags, errors: { 409: 'CONFLICT: solicitação já aprovada ou e-mail já cadastrado.' } },
-      handler(this: Auth, ctx: Ctx) { return approveAccessRequest(this.deps(), ctx.params.id); },
+      handler(this: Auth, ctx: Ctx) { return approveAccessRequest(this.deps(ctx), ctx.params.id); },
     },
     ownerInvite: {
       rest: 'POST /admin/partners/:id/owner-invite', ...admin, httpStatus: 202, params: S.ownerInviteSchema,
       openapi: { summary: 'Reenvia o convite de proprietário de um parceiro sem proprietário', tags: adminTags, errors: { 409: 'CONFLICT: parceiro desativado, que já tem proprietário, ou e-mail do convite que já tem conta.' } },
-      handler(this: Auth, ctx: Ctx) { return resendOwnerInvite(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return resendOwnerInvite(this.deps(ctx), ctx.params); },
     },
     deactivatePartnerRoute: {
       rest: 'POST /admin/partners/:id/deactivate', ...admin, params: S.idParamSchema,
       openapi: { summary: 'Desativa o parceiro (revoga chaves e sessões); 409 se já emitiu', tags: adminTags, errors: { 409: 'PARCEIRO_COM_DOCUMENTOS: o parceiro já emitiu documento fiscal.' } },
-      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.id); },
+      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(ctx), ctx.params.id); },
     },
 
     // Internal actions (other services, REPL, bin/admin.ts)
@@ -199,19 +201,19 @@ const AuthService: ServiceSchema = {
     },
     markPartnerEmitted: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      handler(this: Auth, ctx: Ctx) { return markEmitted(this.deps(), ctx.params.partnerId); },
+      handler(this: Auth, ctx: Ctx) { return markEmitted(this.deps(ctx), ctx.params.partnerId); },
     },
     getPartner: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      async handler(this: Auth, ctx: Ctx) { return partnerView(await getPartner(this.deps(), ctx.params.partnerId)); },
+      async handler(this: Auth, ctx: Ctx) { return partnerView(await getPartner(this.deps(ctx), ctx.params.partnerId)); },
     },
     deactivatePartner: {
       visibility: 'public', params: { partnerId: 'uuid' },
-      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(), ctx.params.partnerId); },
+      handler(this: Auth, ctx: Ctx) { return deactivatePartner(this.deps(ctx), ctx.params.partnerId); },
     },
     createSuperadmin: {
       visibility: 'public', params: { email: 'email', password: { type: 'string', min: 8, max: 72 }, name: { type: 'string', min: 2 } },
-      handler(this: Auth, ctx: Ctx) { const d = this.deps(); return insertUser(d, d.knex, { ...ctx.params, role: 'SUPERADMIN', partnerId: null }); },
+      handler(this: Auth, ctx: Ctx) { const d = this.deps(ctx); return insertUser(d, d.knex, { ...ctx.params, role: 'SUPERADMIN', partnerId: null }); },
     },
     createPartner: {
       visibility: 'public',
@@ -221,7 +223,7 @@ const AuthService: ServiceSchema = {
         enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true },
       },
       async handler(this: Auth, ctx: Ctx) {
-        const d: AuthDeps = this.deps();
+        const d: AuthDeps = this.deps(ctx);
         const p = ctx.params;
         if (!p.ownerPassword) return provisionPartner(d, p);
         return d.knex.transaction(async (trx) => {
@@ -238,14 +240,14 @@ const AuthService: ServiceSchema = {
         role: { type: 'enum', values: USER_ROLES.filter((r) => r !== 'SUPERADMIN') }, owner: { type: 'boolean', optional: true },
       },
       async handler(this: Auth, ctx: Ctx) {
-        const d: AuthDeps = this.deps();
+        const d: AuthDeps = this.deps(ctx);
         await getPartner(d, ctx.params.partnerId);
         return d.knex.transaction((trx) => insertUser(d, trx, ctx.params));
       },
     },
     issueKey: {
       visibility: 'public', params: { partnerId: 'uuid', kind: { type: 'enum', values: ['live', 'test'] }, replace: { type: 'boolean', optional: true } },
-      handler(this: Auth, ctx: Ctx) { return issueKey(this.deps(), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
+      handler(this: Auth, ctx: Ctx) { return issueKey(this.deps(ctx), ctx.params.partnerId, ctx.params.kind, ctx.params.replace ?? false); },
     },
     /** The periodic purge (started below), also callable from the REPL and by tests. */
     purgeExpired: {
@@ -255,7 +257,7 @@ const AuthService: ServiceSchema = {
     setPlan: {
       visibility: 'public',
       params: { partnerId: 'uuid', plan: { type: 'enum', values: PLANS, optional: true }, subscription: { type: 'enum', values: ['ACTIVE', 'INACTIVE'], optional: true }, enterpriseRateLimit: { type: 'number', integer: true, positive: true, optional: true, nullable: true } },
-      handler(this: Auth, ctx: Ctx) { return setPlan(this.deps(), ctx.params); },
+      handler(this: Auth, ctx: Ctx) { return setPlan(this.deps(ctx), ctx.params); },
     },
   },
 
@@ -302,7 +304,13 @@ const AuthService: ServiceSchema = {
       return result;
     },
 
-    deps(this: Auth): AuthDeps {
+    /** The service's dependencies; with `ctx`, their logger names the request (services/shared/request-log.ts). */
+    deps(this: Auth, ctx?: Ctx): AuthDeps {
+      const base = this.sharedDeps();
+      return ctx?.requestID ? { ...base, logger: requestLog(this.logger, ctx.requestID) } : base;
+    },
+
+    sharedDeps(this: Auth): AuthDeps {
       if (this._deps) return this._deps;
       const { config, clock } = runtimeOf(this.broker);
       const mailer = createMailer(config.mail, () => clock.now());

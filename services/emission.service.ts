@@ -3,6 +3,7 @@ import { DbMixin } from './mixins/db.mixin.js';
 import { OutboxMixin } from './mixins/outbox.mixin.js';
 import { migrations } from '../migrations/emission/index.js';
 import { runtimeOf } from './shared/runtime.js';
+import { requestLog } from './shared/request-log.js';
 import { DomainError } from '../lib/errors/index.js';
 import type { Model } from '../lib/nfe/types.js';
 import { DocumentStore } from './emission/store.js';
@@ -213,7 +214,7 @@ const EmissionService: ServiceSchema = {
       async handler(this: Service, ctx: Context<AuthorityRef>): Promise<void> {
         const self = emissionService(this);
         await self.recoverFailed(ctx.params)
-          .catch((err: Error) => self.logger.warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
+          .catch((err: Error) => requestLog(self.logger, ctx.requestID).warn({ err: err.message, ...ctx.params }, 'retransmission after recovery failed; reconciliation will retry'));
       },
     },
   },
@@ -229,9 +230,10 @@ const EmissionService: ServiceSchema = {
 
   methods: {
     deps(this: EmissionSelf, ctx?: Ctx<any>): EmissionDeps {
+      const log = requestLog(this.logger, ctx?.requestID);
       return {
-        store: this.store, pipeline: this.draftPool.around(documentPipeline()), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, inFlight: this.inFlight, onOutcome: this.onOutcome,
-        reportFault: (err: any, invoiceId: string) => this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
+        store: this.store, pipeline: this.draftPool.around(documentPipeline()), calls: ctx ?? this.broker, now: () => runtimeOf(this.broker).clock.now(), stages: this.stages, contingency: this.contingency, numbering: this.numbering, inFlight: this.inFlight, onOutcome: this.onOutcome(log),
+        reportFault: (err: any, invoiceId: string) => log.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, invoiceId }, 'emission failed after numbering'),
       };
     },
     eventDeps(this: EmissionSelf, ctx: Ctx<any>) {
@@ -320,8 +322,8 @@ const EmissionService: ServiceSchema = {
     self.stages = new StageTimer(undefined, stageObserver(metrics));
     self.printPool = new PrintPool({ threads: config.printThreads });
     self.draftPool = new DraftPool(config.drafts);
-    self.onOutcome = outcomeReporter(self.logger, metrics);
-    self.onNfseOutcome = nfseOutcomeReporter(self.logger, metrics);
+    self.onOutcome = outcomeReporter(metrics);
+    self.onNfseOutcome = nfseOutcomeReporter(metrics);
     // One issuer's burst (NF-e, NFC-e and NFS-e alike: services/emission/numbering-slots.ts) waits for its own
     // numbering slots, holding no database connection (config.numbering). A new note or DPS that waited takes
     // those of its series waiting behind it into its transaction (issue 18); one transaction per series at a

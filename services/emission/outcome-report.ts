@@ -10,11 +10,12 @@ export type OutcomeReporter = (doc: DocumentRecord, via: 'authorization' | 'cons
 
 /**
  * One info line per fiscal outcome (model, key, cStat, protocol, the note's status after it) and
- * the outcome counter of this node. The request id reaches the line through the request scope, so
- * it joins the access-log line of the request that caused it; the note's XML is never logged.
+ * the outcome counter of this node. `logger` is the request's (services/shared/request-log.ts), so
+ * the line joins the access-log line of the request that caused it; reconciliation's lines name
+ * no request. The note's XML is never logged.
  */
-export function outcomeReporter(logger: LoggerInstance, metrics: NodeMetrics): OutcomeReporter {
-  return (doc, via, result) => {
+export function outcomeReporter(metrics: NodeMetrics): (logger: LoggerInstance) => OutcomeReporter {
+  return (logger) => (doc, via, result) => {
     const cStat = 'cStat' in result ? result.cStat : undefined;
     const protocol = 'protocol' in result && result.protocol ? result.protocol : doc.protocol ?? undefined;
     metrics.emissionOutcomes.inc({ model: String(doc.model), kind: result.kind, cstat: cStat === undefined ? '' : String(cStat) });
@@ -34,8 +35,8 @@ export type NfseOutcomeReporter = (doc: NfseRecord, via: 'submission' | 'consult
  * The NFS-e's line and counter, like the NF-e's: the key is the 50-digit chaveAcesso (or the idDps
  * before Sefin gave one), and a rejection names Sefin's first code (E…) where NF-e has a cStat.
  */
-export function nfseOutcomeReporter(logger: LoggerInstance, metrics: NodeMetrics): NfseOutcomeReporter {
-  return (doc, via, result) => {
+export function nfseOutcomeReporter(metrics: NodeMetrics): (logger: LoggerInstance) => NfseOutcomeReporter {
+  return (logger) => (doc, via, result) => {
     const codigo = result.kind === 'rejected' ? result.erros[0]?.codigo : undefined;
     metrics.emissionOutcomes.inc({ model: 'NFSe', kind: result.kind, cstat: codigo ?? '' });
     logger.info({

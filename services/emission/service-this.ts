@@ -1,4 +1,4 @@
-import type { Context, Service } from 'moleculer';
+import type { Context, LoggerInstance, Service } from 'moleculer';
 import type { CallerMeta } from '../shared/caller.js';
 import type { DbMethods } from '../mixins/db.mixin.js';
 import type { OutboxMethods } from '../mixins/outbox.mixin.js';
@@ -41,8 +41,9 @@ export type EmissionSelf = Service & DbMethods & OutboxMethods & {
   printPool: PrintPool;
   /** Large notes' drafts (build + XSD) off the event loop, issuers in turn. */
   draftPool: DraftPool;
-  onOutcome: OutcomeReporter;
-  onNfseOutcome: NfseOutcomeReporter;
+  /** The outcome line and counter, for the logger of the request (or timer) the note's work runs for. */
+  onOutcome: (logger: LoggerInstance) => OutcomeReporter;
+  onNfseOutcome: (logger: LoggerInstance) => NfseOutcomeReporter;
   numbering: Bulkhead;
   /** Documents of one issuer numbered and not yet answered (numbering-slots.ts inFlightPlace). */
   inFlight: Bulkhead;

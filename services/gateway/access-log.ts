@@ -2,7 +2,6 @@ import type { Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { LoggerInstance } from 'moleculer';
 import type { GatewayRequest } from './body.js';
-import { requestScope } from '../shared/request-context.js';
 import type { NodeMetrics } from '../shared/metrics.js';
 
 /** What the gateway notes on a response for its access-log line (sendErrorEnvelope sets it). */
@@ -35,15 +34,15 @@ export function attachAccessLog(server: Server, logger: LoggerInstance, metrics:
       const status = String(res.statusCode);
       metrics.httpRequests.inc({ method, route, status });
       metrics.httpDuration.observe({ method, route, status }, seconds);
-      const requestId = String(res.getHeader('X-Request-Id') ?? req.$requestId ?? '');
+      const requestId = String(res.getHeader('X-Request-Id') ?? req.$requestId ?? '') || undefined;
       const caller = req.$ctx?.meta?.caller;
       const fields = {
-        method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e6) / 1e3,
+        requestId, method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e6) / 1e3,
         ...(caller?.partnerId ? { partnerId: caller.partnerId } : {}),
         ...(issuerOf(req, route) ?? res.$issuerId ? { issuerId: issuerOf(req, route) ?? res.$issuerId } : {}),
         ...(res.$errorCode ? { code: res.$errorCode } : {}),
       };
-      requestScope.run({ requestId }, () => logger.info(fields, 'request'));
+      logger.info(fields, 'request');
     });
   });
 }
@@ -68,5 +67,5 @@ export function logUnparsedRequest(logger: LoggerInstance, metrics: NodeMetrics,
   const method = /^([A-Z]{1,16}) /.exec(r.rawPacket?.toString('latin1') ?? '')?.[1] ?? 'UNPARSED';
   const labels = { method, route: UNMATCHED_ROUTE, status: String(r.status) };
   metrics.httpRequests.inc(labels);
-  requestScope.run({ requestId: r.requestId }, () => logger.info({ method, route: UNMATCHED_ROUTE, status: r.status, code: r.code }, 'request'));
+  logger.info({ requestId: r.requestId, method, route: UNMATCHED_ROUTE, status: r.status, code: r.code }, 'request');
 }

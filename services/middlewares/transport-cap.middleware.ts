@@ -34,7 +34,8 @@ export function TransportCapMiddleware(maxBytes: number): Middleware {
         if (data.length <= maxBytes) return next(topic, data, meta);
         const packet = meta?.packet;
         const logger = broker.getLogger('transport-cap');
-        const facts = { bytes: data.length, limit: maxBytes, packet: packet?.type, action: packet?.payload?.action, event: packet?.payload?.event };
+        const requestId = packet?.payload?.requestID;
+        const facts = { ...(requestId ? { requestId } : {}), bytes: data.length, limit: maxBytes, packet: packet?.type, action: packet?.payload?.action, event: packet?.payload?.event };
         if (packet?.type === PACKET_RESPONSE) {
           logger.warn(facts, 'reply above the transporter packet cap replaced by RESPOSTA_GRANDE_DEMAIS');
           const err = new DomainError('RESPOSTA_GRANDE_DEMAIS', { limiteBytes: maxBytes });

@@ -92,6 +92,16 @@ test.serial('a 201 that creates nothing with a URL of its own (a login) logs its
   t.false(logs.text().includes(owner.password));
 });
 
+test.serial('a line a service writes while serving the request names its request id too (a refused login)', async (t) => {
+  const requestId = 'obs-refused-login1';
+  const res = await stack.request('POST', '/v1/auth/login', { headers: { 'x-request-id': requestId }, body: { email: 'nobody@example.com', password: 'not-the-password' } });
+  t.is(res.status, 401, res.text);
+  await settled(requestId);
+  // The auth service's logger comes from the call's context (services/shared/request-log.ts).
+  t.like(linesOf(requestId).filter((l) => l.mod === 'v1.auth'), [{ level: 30, msg: 'login refused: bad credentials', email: 'no***@example.com' }]);
+  t.is(accessLines(requestId).length, 1);
+});
+
 test.serial('a 400 logs exactly one access line with the error code, the partner and the issuer', async (t) => {
   const requestId = 'obs-refused-00001';
   const res = await stack.request('POST', '/v1/nfe', { headers: { ...headers, 'x-request-id': requestId }, body: { issuerId, unknownField: 1 } });

@@ -1,9 +1,10 @@
-import type { Context } from 'moleculer';
+import type { Context, LoggerInstance } from 'moleculer';
 import { DomainError } from '../../../lib/errors/index.js';
 import { nfseDetailView } from '../../../lib/emission/nfse/document.js';
 import { nfseBodyProps } from '../../../lib/nfse/schema.js';
 import type { CallerMeta } from '../../shared/caller.js';
 import { runtimeOf } from '../../shared/runtime.js';
+import { requestLog } from '../../shared/request-log.js';
 import { emitNfse, respondNfse, type NfseDeps } from './emit.js';
 import type { NfseOutcomeReporter } from '../outcome-report.js';
 import { isNfseOpen, isNfseTerminal } from '../../../lib/emission/nfse/state.js';
@@ -33,7 +34,7 @@ interface NfseService {
   /** The issuer's in-flight places, shared with NF-e (services/emission/numbering-slots.ts inFlightPlace). */
   inFlight?: Bulkhead;
   nfseEvents: NfseEventStore;
-  onNfseOutcome?: NfseOutcomeReporter;
+  onNfseOutcome?: (logger: LoggerInstance) => NfseOutcomeReporter;
   /** The DANFSe's PDF thread (services/emission/print-pool.ts). */
   printPool: PrintPool;
   broker: Context['broker'];
@@ -41,9 +42,10 @@ interface NfseService {
 }
 
 export function nfseDeps(svc: NfseService, ctx?: Ctx<any>): NfseDeps {
+  const log = requestLog(svc.logger, ctx?.requestID);
   return {
-    nfse: svc.nfse, ...(svc.numbering ? { numbering: svc.numbering } : {}), ...(svc.inFlight ? { inFlight: svc.inFlight } : {}), calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome } : {}),
-    reportFault: (err: any, nfseId: string) => svc.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
+    nfse: svc.nfse, ...(svc.numbering ? { numbering: svc.numbering } : {}), ...(svc.inFlight ? { inFlight: svc.inFlight } : {}), calls: ctx ?? svc.broker, now: () => runtimeOf(svc.broker).clock.now(), ...(svc.onNfseOutcome ? { onOutcome: svc.onNfseOutcome(log) } : {}),
+    reportFault: (err: any, nfseId: string) => log.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, nfseId }, 'NFS-e emission failed after numbering'),
   };
 }
 
