@@ -195,19 +195,19 @@ async function stageSums(cluster: Cluster): Promise<Map<string, [number, number]
 }
 
 /**
- * Each gateway node's event-loop lag in ms (p50, p99, max) since the previous reading: prom-client
- * samples it (services/shared/metrics.ts) and resets its histogram at every scrape, so a reading
- * just before the measure and one as it ends give the measure's own. Node's monitor records each
- * sampling interval whole, so the interval is taken off. How long a request waits behind work
- * already on the loop: what one tenant's burst costs another's answers.
+ * Each node's event-loop lag in ms (p50, p99, max) since the previous reading: prom-client samples
+ * it (services/shared/metrics.ts) and resets its histogram at every collection, so a reading just
+ * before the measure and one as it ends give the measure's own. One gateway's /metrics carries
+ * every node's series (labelled `node`) and collects them all, so it is read once: reading a second
+ * gateway right after would find every histogram just reset. Node's monitor records each sampling
+ * interval whole, so the interval is taken off. How long a request waits behind work already on the
+ * loop: what one tenant's burst costs another's answers.
  */
 async function eventLoopLag(cluster: Cluster): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const [i, url] of cluster.urls.entries()) {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const lag: Record<string, number> = {};
-    for (const m of text.matchAll(/^fiscal_nodejs_eventloop_lag_(p50|p99|max)_seconds(?:\{[^}]*\})? (\S+)$/gm)) lag[m[1]!] = Math.round((Number(m[2]) * 1e3 - EVENT_LOOP_SAMPLE_MS) * 10) / 10;
-    out[`node-${i + 1}`] = lag;
+  const text = await (await fetch(`${cluster.urls[0]}/metrics`)).text();
+  for (const m of text.matchAll(/^fiscal_nodejs_eventloop_lag_(p50|p99|max)_seconds\{[^}]*node="[^"-]+-([^"]+)-\d+"[^}]*\} (\S+)$/gm)) {
+    (out[m[2]!] ??= {})[m[1]!] = Math.round((Number(m[3]) * 1e3 - EVENT_LOOP_SAMPLE_MS) * 10) / 10;
   }
   return out;
 }
