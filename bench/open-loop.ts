@@ -32,11 +32,12 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
   const interval = 1000 / opts.rate;
   const latencies: number[] = [];
   /**
-   * BENCH_LATENCY_DUMP=<file>: each answered request's scheduled start (ms from the first), latency
-   * and URL index, kept only when asked for (the driver's CPU counts in the bench's figures).
+   * BENCH_LATENCY_DUMP=<file>: each answered request's scheduled start (ms from the first), latency,
+   * URL index and how late the driver sent it (its own loop's delay, part of the latency), kept
+   * only when asked for (the driver's CPU counts in the bench's figures).
    */
   const dump = process.env.BENCH_LATENCY_DUMP;
-  const timeline: [number, number, number][] = [];
+  const timeline: [number, number, number, number][] = [];
   const errorsBy: Record<string, number> = {};
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
@@ -45,16 +46,17 @@ export async function openLoop(opts: { urls: string[]; rate: number; seconds: nu
     const wait = scheduled - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const headers = opts.headersFor ? { ...opts.headers, ...opts.headersFor() } : opts.headers;
+    const late = performance.now() - scheduled;
     inFlight.push(send(agent, opts.urls[i % opts.urls.length]!, { ...opts, headers }).then((outcome) => {
-      if (outcome.ok) { const latency = performance.now() - scheduled; latencies.push(latency); if (dump) timeline.push([scheduled - start, latency, i % opts.urls.length]); }
+      if (outcome.ok) { const latency = performance.now() - scheduled; latencies.push(latency); if (dump) timeline.push([scheduled - start, latency, i % opts.urls.length, late]); }
       else errorsBy[outcome.error] = (errorsBy[outcome.error] ?? 0) + 1;
     }));
   }
   await Promise.all(inFlight);
   agent.destroy();
-  // One line per answer, "start latency url-index" (ms, ms, which node): when the slow ones came, and
-  // whether both nodes were slow at once.
-  if (dump) writeFileSync(dump, timeline.sort((a, b) => a[0] - b[0]).map(([t, l, u]) => `${t.toFixed(1)} ${l.toFixed(1)} ${u}`).join('\n') + '\n');
+  // One line per answer, "start latency url-index late" (ms, ms, which node, ms): when the slow ones
+  // came, whether both nodes were slow at once, and whether the driver itself sent them late.
+  if (dump) writeFileSync(dump, timeline.sort((a, b) => a[0] - b[0]).map(([t, l, u, d]) => `${t.toFixed(1)} ${l.toFixed(1)} ${u} ${d.toFixed(1)}`).join('\n') + '\n');
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!) : NaN);
   const errors = Object.values(errorsBy).reduce((a, b) => a + b, 0);
