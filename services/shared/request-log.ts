@@ -4,8 +4,8 @@ import type { LoggerInstance } from 'moleculer';
  * A service's logger whose every line names the request it serves (`requestId`, the X-Request-Id
  * the access-log line carries too). It is handed down explicitly, from the Moleculer context or
  * the gateway's request, rather than read from an AsyncLocalStorage: on Node 20 a store installs a
- * promise hook that runs for every promise of the process, which cost an emission node about 6 %
- * of its CPU per note (bench/README.md, sixteenth session).
+ * promise hook that runs for every promise of the process, which cost an emission node 7-10 % of
+ * its CPU per note (bench/README.md, sixteenth session).
  */
 export class RequestLog implements LoggerInstance {
   constructor(private readonly logger: LoggerInstance, private readonly requestId: string) {}
