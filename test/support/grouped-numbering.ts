@@ -1,3 +1,5 @@
+import knexFactory, { type Knex } from 'knex';
+
 /**
  * Documents queued behind one held in its numbering transaction (test/services/emission/
  * numbering-group.test.ts, nfse-numbering-group.test.ts): `numberOne` numbers a document through
@@ -25,4 +27,14 @@ export async function queuedBehindOne<Doc, Build extends (n: number) => Promise<
 /** Each settled numbering as its number, or its error's message. */
 export function numbersOf<R>(settled: Array<PromiseSettledResult<R>>, numberOf: (r: R) => number): Array<number | string> {
   return settled.map((s) => (s.status === 'fulfilled' ? numberOf(s.value) : (s.reason as Error).message));
+}
+
+/**
+ * A connection pool of the store's own on the stack's database, so that what a test records is only
+ * what the store sent: the stack's own relays and timers poll on the shared one meanwhile (an
+ * outbox claim once landed between a group's statements and failed CI).
+ */
+export function storeKnex(databaseUrl: string | null): Knex {
+  if (!databaseUrl) throw new Error('these tests count statements on PostgreSQL: start the stack without pglite');
+  return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 4 } });
 }

@@ -6,7 +6,8 @@ import { nfseNumberingGroup } from '../../../services/emission/nfse/numbering.js
 import { numberingGroup } from '../../../services/emission/numbering-group.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
 import { Bulkhead } from '../../../services/shared/bulkhead.js';
-import { numbersOf, queuedBehindOne as queued } from '../../support/grouped-numbering.js';
+import type { Knex } from 'knex';
+import { numbersOf, queuedBehindOne as queued, storeKnex } from '../../support/grouped-numbering.js';
 import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 
 /**
@@ -18,20 +19,23 @@ import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
  */
 let stack: Stack;
 let store: NfseStore;
+/** The store's own pool: only its statements are recorded. */
+let own: Knex;
 const claims: string[] = [];
 /** Every statement sent meanwhile, with its bindings. */
 const statements: Array<{ sql: string; bindings: unknown[] }> = [];
-const deps = () => ({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+const deps = (knex: Knex) => ({ knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
-  store = new NfseStore(deps());
-  stack.knex.on('query', (q: { sql: string; bindings?: unknown[] }) => {
+  own = storeKnex(stack.config.databaseUrl);
+  store = new NfseStore(deps(own));
+  own.on('query', (q: { sql: string; bindings?: unknown[] }) => {
     if (/nfse_sequences" set next_number = next_number \+|claim_nfse_forecast/.test(q.sql)) claims.push(q.sql);
     statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
   });
 });
-test.after.always(async () => { await stack?.stop(); });
+test.after.always(async () => { await own?.destroy(); await stack?.stop(); });
 
 /** A série of its own. */
 function aSpace(): NewNfse {
@@ -135,7 +139,7 @@ test.serial('a group is finished before its claim with the nDPS the node foresee
   t.deepEqual(calls, [6], 'finished once, before the claim');
 
   // Another node numbers 7 and 8: this node's forecast of 7 misses, and the DPS is finished again with 9.
-  const otherNode = new NfseStore(deps());
+  const otherNode = new NfseStore(deps(stack.knex));
   await otherNode.createNumberedGroup([{ doc, build: (n) => built(n)() }, { doc, build: (n) => built(n)() }]);
   calls.length = 0;
   settled = await Promise.allSettled([numberDps(doc, counted)]);

@@ -5,7 +5,8 @@ import { DocumentStore } from '../../../services/emission/store.js';
 import { KeyAlreadyBound } from '../../../services/emission/document-row.js';
 import { numberingGroup } from '../../../services/emission/numbering-group.js';
 import { Bulkhead } from '../../../services/shared/bulkhead.js';
-import { numbersOf, queuedBehindOne as queued } from '../../support/grouped-numbering.js';
+import type { Knex } from 'knex';
+import { numbersOf, queuedBehindOne as queued, storeKnex } from '../../support/grouped-numbering.js';
 import type { DocumentRecord } from '../../../lib/emission/document.js';
 
 /**
@@ -16,19 +17,22 @@ import type { DocumentRecord } from '../../../lib/emission/document.js';
  */
 let stack: Stack;
 let store: DocumentStore;
+/** The store's own pool: only its statements are recorded. */
+let own: Knex;
 const claims: string[] = [];
 /** Every statement sent meanwhile, with its bindings. */
 const statements: Array<{ sql: string; bindings: unknown[] }> = [];
 
 test.before(async () => {
   stack = await startStack({ env: { WEBHOOK_POLL_MS: '0' } });
-  store = new DocumentStore({ knex: stack.knex, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
-  stack.knex.on('query', (q: { sql: string; bindings?: unknown[] }) => {
+  own = storeKnex(stack.config.databaseUrl);
+  store = new DocumentStore({ knex: own, schema: 'emission', now: () => new Date(), enqueueEvent: async () => undefined });
+  own.on('query', (q: { sql: string; bindings?: unknown[] }) => {
     if (/next_number = next_number \+|claim_forecast/.test(q.sql)) claims.push(q.sql);
     statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
   });
 });
-test.after.always(async () => { await stack?.stop(); });
+test.after.always(async () => { await own?.destroy(); await stack?.stop(); });
 
 let series = 0;
 /** A series of its own (numbering follows the CNPJ across issuer rows). */
@@ -128,12 +132,12 @@ test.serial('a group\'s notes are finished side by side, and a failure answers o
   };
   const boom: Build = async () => { inFlight++; together = Math.max(together, inFlight); await Promise.resolve(); inFlight--; events.push('boom'); throw new Error('assinatura falhou'); };
   const onQuery = (q: { sql: string }) => { if (/next_number = next_number \+|claim_forecast/.test(q.sql)) events.push('claim'); };
-  stack.knex.on('query', onQuery);
+  own.on('query', onQuery);
   try {
     const settled = await queuedBehindOne(doc, [{ build: slow }, { build: boom }]);
     t.deepEqual(numbers(settled), [2, 3, 'assinatura falhou']);
   } finally {
-    stack.knex.removeListener('query', onQuery);
+    own.removeListener('query', onQuery);
   }
   t.is(together, 2, 'both notes of the group were finishing at once');
   // The failure moved the group on (its claim, then each note alone) only after the slow run ended.
