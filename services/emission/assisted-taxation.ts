@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import { applyResolution, defaultCsosn, itemsToResolve, type ResolvedItemView } from '../../lib/classification/note-groups.js';
 import type { ResolvedClass } from '../../lib/classification/resolve.js';
@@ -9,6 +8,7 @@ import { brasiliaDay } from '../../lib/emission/build-context.js';
 import type { IssuerSnapshot } from '../../lib/issuer/types.js';
 import { planIncludesFiscalBrain, type Plan } from '../../lib/plans.js';
 import { PRODUCT_CLASS_CHANNEL, PRODUCT_CLASS_EVENT, type ProductClassEvent } from '../shared/product-class-event.js';
+import type { ActionCaller } from './action-caller.js';
 import type { AfterInsert } from './document-row.js';
 
 /**
@@ -26,7 +26,7 @@ import type { AfterInsert } from './document-row.js';
  *    is accepted (API.md States: accepted and validated → CREATED), never for a refused one, and
  *    the classification service applies each event once (services/shared/product-class-event.ts).
  */
-type Calls = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+type Calls = ActionCaller;
 
 /** The emission service's outbox (services/mixins/outbox.mixin.ts), relayed to the event's channel. */
 const OUTBOX_TABLE = 'emission.outbox';
@@ -51,7 +51,7 @@ interface ResolveGoodsAnswer {
  * fiscalBrain and the issuer's fiscalBrainEnabled; NF-e, NFC-e, batch and NFS-e (rule 10) alike.
  */
 export async function checkAssistedTaxationGate(calls: Calls, partnerId: string, issuer: Pick<IssuerSnapshot, 'fiscalBrainEnabled'>): Promise<void> {
-  const partner = await (calls.call as any)('v1.auth.getPartner', { partnerId }) as { plan: Plan };
+  const partner = await calls.call<{ plan: Plan }>('v1.auth.getPartner', { partnerId });
   const plano = planIncludesFiscalBrain(partner.plan);
   if (!plano || !issuer.fiscalBrainEnabled) {
     throw new DomainError('TRIBUTACAO_ASSISTIDA_INDISPONIVEL', { plano: partner.plan, planoIncluiFiscalBrain: plano, fiscalBrainEnabled: issuer.fiscalBrainEnabled });
@@ -75,7 +75,7 @@ export async function assistedTaxation(
     if (c) csosn.set(index, c);
   });
   const answer: ResolveGoodsAnswer = items.length
-    ? await (calls.call as any)('v1.classification.resolveGoods', { issuerId: issuer.id, model: req.model, day: brasiliaDay(now), items })
+    ? await calls.call<ResolveGoodsAnswer>('v1.classification.resolveGoods', { issuerId: issuer.id, model: req.model, day: brasiliaDay(now), items })
     : { resolved: [], sentClasses: [], versao: '', fonte: '' };
   const fonte = `${answer.fonte}; tabela ${answer.versao}`;
   const applied = applyResolution(body, answer.resolved, csosn, fonte);

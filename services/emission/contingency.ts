@@ -1,4 +1,3 @@
-import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError } from '../../lib/errors/index.js';
 import type { DocumentRecord } from '../../lib/emission/document.js';
 import type { BuiltDocument } from '../../lib/emission/pipeline.js';
@@ -7,12 +6,13 @@ import {
 } from '../../lib/emission/contingency.js';
 import { AMBIENTE_NAMES } from '../../lib/contingency/availability.js';
 import type { AuthorizationResult } from '../../lib/sefaz/results.js';
+import type { ActionCaller } from './action-caller.js';
 import type { ContingencyStore } from './contingency-store.js';
 import type { EmissionDeps } from './deps.js';
 import { consult } from './ports.js';
 import { detailsOf, transmitAttempt } from './transmit.js';
 
-type Caller = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+type Caller = ActionCaller;
 
 /** An emission waits this long at most for the monitor's view; without it the UF is not "down". */
 const MONITOR_TIMEOUT_MS = 2_000;
@@ -23,7 +23,7 @@ const MONITOR_TIMEOUT_MS = 2_000;
  */
 export async function monitorView(c: Caller, uf: string, ambiente: 1 | 2): Promise<MonitorView | null> {
   try {
-    const view = await (c.call as any)('v1.contingency-monitor.statusOf', { uf, ambiente: AMBIENTE_NAMES[ambiente] }, { timeout: MONITOR_TIMEOUT_MS, retries: 0 });
+    const view = await c.call<Partial<MonitorView> | null>('v1.contingency-monitor.statusOf', { uf, ambiente: AMBIENTE_NAMES[ambiente] }, { timeout: MONITOR_TIMEOUT_MS, retries: 0 });
     return { confirmedDown: view?.confirmedDown === true, status: view?.status ?? null };
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import type { Context, ServiceBroker } from 'moleculer';
+import type { ActionCaller } from './action-caller.js';
 import type { DocumentPipeline } from '../../lib/emission/pipeline.js';
 import type { DocumentStore } from './store.js';
 import type { ContingencyStore } from './contingency-store.js';
@@ -13,7 +13,7 @@ import type { OutcomeReporter } from './outcome-report.js';
 export interface EmissionDeps {
   store: DocumentStore;
   pipeline: DocumentPipeline;
-  calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+  calls: ActionCaller;
   now(): Date;
   /** Per-stage durations of this node (v1.emission.stageStats); absent: nothing is timed. */
   stages?: StageTimer;

@@ -1,15 +1,15 @@
-import type { Context, ServiceBroker } from 'moleculer';
 import { DomainError, type ErrorCode } from '../../lib/errors/index.js';
 import type { IssuerSnapshot, SigningMaterial } from '../../lib/issuer/types.js';
 import type { Model } from '../../lib/nfe/types.js';
 import { fromRateRecord, type ApproximateTaxRate, type RateRecord } from '../../lib/approximate-tax/rate.js';
 import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult } from '../../lib/sefaz/results.js';
+import { callFailure, errorText, type ActionCaller } from './action-caller.js';
 
 /**
  * The exact actions the emission service calls on other services, typed in one place so the
  * contract with issuer and sefaz reads at a glance.
  */
-type Caller = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+type Caller = ActionCaller;
 
 export interface ForEmissionParams {
   partnerId: string;
@@ -21,7 +21,7 @@ export interface ForEmissionParams {
 
 /** Selection (400 several issuers, 404 other partner, 403 test key on production) and preflight (422). */
 export async function issuerForEmission(c: Caller, params: ForEmissionParams): Promise<IssuerSnapshot> {
-  const res = await (c.call as any)('v1.issuer.forEmission', params) as { issuer: IssuerSnapshot };
+  const res = await c.call<{ issuer: IssuerSnapshot }>('v1.issuer.forEmission', params);
   return res.issuer;
 }
 
@@ -38,11 +38,11 @@ export interface IssuerForEmission {
  * emission path keeps the spec's order: issuer → validation (400) → rules (422) → preflight (422).
  */
 export async function issuerWithPreflight(c: Caller, params: ForEmissionParams): Promise<IssuerForEmission> {
-  const res = await (c.call as any)('v1.issuer.forEmission', { ...params, preflight: 'report' }) as {
+  const res = await c.call<{
     issuer: IssuerSnapshot;
     certificate?: { fingerprint: string } | null;
     preflight: { type: string; data: Record<string, unknown> | null; message: string } | null;
-  };
+  }>('v1.issuer.forEmission', { ...params, preflight: 'report' });
   const p = res.preflight;
   return {
     issuer: res.issuer,
@@ -63,7 +63,7 @@ export async function signingMaterial(c: Caller, issuerId: string, fingerprint: 
   const key = fingerprint ? `${issuerId}:${fingerprint}` : null;
   const cached = key ? materials.get(key) : undefined;
   if (cached) return cached;
-  const material: SigningMaterial = await (c.call as any)('v1.issuer.signingMaterial', { issuerId });
+  const material = await c.call<SigningMaterial>('v1.issuer.signingMaterial', { issuerId });
   if (key && material.fingerprint === fingerprint) {
     if (materials.size >= MATERIAL_CACHE_SIZE) materials.delete(materials.keys().next().value!);
     materials.set(key, material);
@@ -86,13 +86,9 @@ export interface AuthorizeParams {
  */
 export async function authorize(c: Caller, params: AuthorizeParams): Promise<AuthorizationResult> {
   try {
-    return await (c.call as any)('v1.sefaz.authorize', params, { retries: 0 });
-  } catch (err: any) {
-    const name = String(err?.name ?? err?.type ?? '');
-    if (name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError' || err?.type === 'SERVICE_NOT_FOUND' || err?.type === 'SERVICE_NOT_AVAILABLE') {
-      return { kind: 'failed', reason: 'connect', detail: 'serviço sefaz indisponível' };
-    }
-    return { kind: 'unknown', reason: 'timeout-after-send', detail: String(err?.message ?? err) };
+    return await c.call<AuthorizationResult>('v1.sefaz.authorize', params, { retries: 0 });
+  } catch (err) {
+    return callFailure(err);
   }
 }
 
@@ -106,9 +102,9 @@ export interface ConsultParams {
 
 export async function consult(c: Caller, params: ConsultParams): Promise<ConsultResult> {
   try {
-    return await (c.call as any)('v1.sefaz.consult', params);
-  } catch (err: any) {
-    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+    return await c.call<ConsultResult>('v1.sefaz.consult', params);
+  } catch (err) {
+    return { kind: 'failed', reason: 'connect', detail: errorText(err) };
   }
 }
 
@@ -118,17 +114,8 @@ export async function consult(c: Caller, params: ConsultParams): Promise<Consult
  */
 export async function approximateRates(c: Caller, uf: string, day: string, ncms: readonly string[]): Promise<Map<string, ApproximateTaxRate>> {
   const eight = [...new Set(ncms.filter((n) => n.length === 8))];
-  const records = eight.length ? await (c.call as any)('v1.classification.ratesFor', { uf, day, ncms: eight }) as RateRecord[] : [];
+  const records = eight.length ? await c.call<RateRecord[]>('v1.classification.ratesFor', { uf, day, ncms: eight }) : [];
   return new Map(records.map((r) => [r.ncm, fromRateRecord(r)]));
-}
-
-/** A failed call before the sefaz service took it certainly sent nothing; anything else may have. */
-function transmissionFailure(err: any): { kind: 'failed' | 'unknown'; reason: 'connect' | 'timeout-after-send'; detail: string } {
-  const name = String(err?.name ?? err?.type ?? '');
-  if (name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError' || err?.type === 'SERVICE_NOT_FOUND' || err?.type === 'SERVICE_NOT_AVAILABLE') {
-    return { kind: 'failed', reason: 'connect', detail: 'serviço sefaz indisponível' };
-  }
-  return { kind: 'unknown', reason: 'timeout-after-send', detail: String(err?.message ?? err) };
 }
 
 export interface SendEventParams {
@@ -148,9 +135,9 @@ export interface SendEventParams {
 /** Event transmission (cancellation, CC-e): sent once, never retried by the broker. */
 export async function sendEvent(c: Caller, params: SendEventParams): Promise<EventResult> {
   try {
-    return await (c.call as any)('v1.sefaz.sendEvent', params, { retries: 0 });
+    return await c.call<EventResult>('v1.sefaz.sendEvent', params, { retries: 0 });
   } catch (err) {
-    return transmissionFailure(err);
+    return callFailure(err);
   }
 }
 
@@ -168,8 +155,8 @@ export interface InutilizarParams {
 
 export async function inutilizar(c: Caller, params: InutilizarParams): Promise<InutilizacaoResult> {
   try {
-    return await (c.call as any)('v1.sefaz.inutilizar', params, { retries: 0 });
+    return await c.call<InutilizacaoResult>('v1.sefaz.inutilizar', params, { retries: 0 });
   } catch (err) {
-    return transmissionFailure(err);
+    return callFailure(err);
   }
 }

@@ -37,7 +37,7 @@ export async function cancelNfse(deps: CancelDeps, req: CancelNfseRequest) {
     if (done) return cancelView(done, doc);
   }
   if (doc.status !== 'AUTHORIZED' && doc.status !== 'CANCELADA') throw new DomainError('DOCUMENTO_NAO_CANCELAVEL', { status: doc.status });
-  const issuer = await (deps.calls.call as any)('v1.issuer.forEmission', { partnerId: req.partnerId, issuerId: doc.issuerId, model: 'NFSe', keyKind: null, preflight: 'report' }) as { issuer: { cnpj: string }; certificate?: { fingerprint: string } | null };
+  const issuer = await deps.calls.call<{ issuer: { cnpj: string }; certificate?: { fingerprint: string } | null }>('v1.issuer.forEmission', { partnerId: req.partnerId, issuerId: doc.issuerId, model: 'NFSe', keyKind: null, preflight: 'report' });
   const signer = createSigner(await signingMaterial(deps.calls, doc.issuerId, issuer.certificate?.fingerprint ?? null));
   const claim = await deps.events.claim(doc.id, req.justificativa, req.codigoMotivo, () => buildSignedCancelEvent({
     tpAmb: doc.environment, verAplic: `fiscal-api ${API_VERSION}`, dhEvento: brasiliaDateTime(deps.now()), autor: issuer.issuer.cnpj,

@@ -1,7 +1,7 @@
-import type { Context, ServiceBroker } from 'moleculer';
 import type {
   DpsConsultResult, MunicipalityAdherenceResult, NfseConsultResult, NfseEventResult, NfseSubmitResult, SefinTarget,
 } from '../../../lib/sefin/results.js';
+import { callFailure, errorText, type ActionCaller } from '../action-caller.js';
 
 /**
  * The v1.sefaz actions the NFS-e path calls (the Sefin Nacional client, lib/sefin/results.ts is
@@ -9,23 +9,12 @@ import type {
  * (services/emission/ports.ts): no node to take it certainly sent nothing; anything else (broker
  * timeout, node lost mid-call) may have reached Sefin and is consulted by idDps, never resent blindly.
  */
-type Caller = Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
-
-function notSent(err: any): boolean {
-  const name = String(err?.name ?? err?.type ?? '');
-  return name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError' || err?.type === 'SERVICE_NOT_FOUND' || err?.type === 'SERVICE_NOT_AVAILABLE';
-}
-
-function callFailure(err: any): { kind: 'failed' | 'unknown'; reason: 'connect' | 'timeout-after-send'; detail: string } {
-  return notSent(err)
-    ? { kind: 'failed', reason: 'connect', detail: 'serviço sefaz indisponível' }
-    : { kind: 'unknown', reason: 'timeout-after-send', detail: String(err?.message ?? err) };
-}
+type Caller = ActionCaller;
 
 /** POST {base}/nfse with the signed DPS; sent once, never retried by the broker. */
 export async function submitDps(c: Caller, target: SefinTarget, signedDpsXml: string, idDps: string): Promise<NfseSubmitResult> {
   try {
-    return await (c.call as any)('v1.sefaz.nfseSubmit', { ...target, signedDpsXml, idDps }, { retries: 0 });
+    return await c.call<NfseSubmitResult>('v1.sefaz.nfseSubmit', { ...target, signedDpsXml, idDps }, { retries: 0 });
   } catch (err) {
     return callFailure(err);
   }
@@ -34,25 +23,25 @@ export async function submitDps(c: Caller, target: SefinTarget, signedDpsXml: st
 /** GET {base}/dps/{idDps}: the reconciliation query. */
 export async function consultDps(c: Caller, target: SefinTarget, idDps: string): Promise<DpsConsultResult> {
   try {
-    return await (c.call as any)('v1.sefaz.nfseConsultDps', { ...target, idDps });
-  } catch (err: any) {
-    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+    return await c.call<DpsConsultResult>('v1.sefaz.nfseConsultDps', { ...target, idDps });
+  } catch (err) {
+    return { kind: 'failed', reason: 'connect', detail: errorText(err) };
   }
 }
 
 /** GET {base}/nfse/{chaveAcesso} and its e101101: is this NFS-e canceled at Sefin (settles a lost cancellation answer). */
 export async function consultNfse(c: Caller, target: SefinTarget, chaveAcesso: string): Promise<NfseConsultResult> {
   try {
-    return await (c.call as any)('v1.sefaz.nfseConsult', { ...target, chaveAcesso });
-  } catch (err: any) {
-    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+    return await c.call<NfseConsultResult>('v1.sefaz.nfseConsult', { ...target, chaveAcesso });
+  } catch (err) {
+    return { kind: 'failed', reason: 'connect', detail: errorText(err) };
   }
 }
 
 /** POST {base}/nfse/{chaveAcesso}/eventos with the signed pedRegEvento; sent once. */
 export async function sendNfseEvent(c: Caller, target: SefinTarget, chaveAcesso: string, signedEventXml: string): Promise<NfseEventResult> {
   try {
-    return await (c.call as any)('v1.sefaz.nfseEvent', { ...target, chaveAcesso, signedEventXml }, { retries: 0 });
+    return await c.call<NfseEventResult>('v1.sefaz.nfseEvent', { ...target, chaveAcesso, signedEventXml }, { retries: 0 });
   } catch (err) {
     return callFailure(err);
   }
@@ -61,8 +50,8 @@ export async function sendNfseEvent(c: Caller, target: SefinTarget, chaveAcesso:
 /** Municipal parameters: does the municipality adhere to the national standard in this environment. */
 export async function municipalityAdherence(c: Caller, target: SefinTarget, codigoMunicipio: string): Promise<MunicipalityAdherenceResult> {
   try {
-    return await (c.call as any)('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio });
-  } catch (err: any) {
-    return { kind: 'failed', reason: 'connect', detail: String(err?.message ?? err) };
+    return await c.call<MunicipalityAdherenceResult>('v1.sefaz.nfseMunicipality', { ...target, codigoMunicipio });
+  } catch (err) {
+    return { kind: 'failed', reason: 'connect', detail: errorText(err) };
   }
 }

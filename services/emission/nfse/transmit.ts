@@ -1,4 +1,3 @@
-import type { Context, ServiceBroker } from 'moleculer';
 import type { NfseRecord } from '../../../lib/emission/nfse/document.js';
 import { SEFIN_DPS_DUPLICADA, isDuplicateDps, nfseTransition, type NfseTransition } from '../../../lib/emission/nfse/state.js';
 import { SEFIN_MUNICIPIO_NAO_ADERENTE } from '../../../lib/nfse/rules/municipio.js';
@@ -6,10 +5,11 @@ import type { DpsConsultResult, NfseSubmitResult, SefinTarget } from '../../../l
 import type { NfseStore, SefinDetails } from './store.js';
 import { consultDps, submitDps } from './sefin-ports.js';
 import type { NfseOutcomeReporter } from '../outcome-report.js';
+import type { ActionCaller } from '../action-caller.js';
 
 export interface NfseTransmitDeps {
   nfse: NfseStore;
-  calls: Pick<ServiceBroker, 'call'> | Pick<Context, 'call'>;
+  calls: ActionCaller;
   /** Told of each Sefin answer stored (the outcome log line and counter); absent: nothing is reported. */
   onOutcome?: NfseOutcomeReporter;
 }
