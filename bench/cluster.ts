@@ -5,7 +5,8 @@
  * latency, the CPU per note of every process (read from /proc: the simulator, each node, the sum
  * of Postgres's processes, Redis, and this process, the load driver only) and checks that every
  * note is AUTHORIZED and the series numbered 1..N with no gap (a fresh issuer per scenario), and
- * the kernel's share of each process's CPU (system time over all).
+ * the kernel's share of each process's CPU (system time over all), and how fast the machine was
+ * before and during the measure (bench/machine.ts, bench/speed-sampler.ts: this VM's speed swings).
  *
  * Each scenario is measured at steady state: first 60 notes per node (caches, pools, validators),
  * then BENCH_WARMUP_SECONDS (default 10) of the same load unmeasured, so that V8 has optimized the
@@ -44,6 +45,8 @@ import { aValidNfseBody } from '../test/support/nfse-factories.js';
 import { EVENT_LOOP_SAMPLE_MS } from '../services/shared/metrics.js';
 import { processCpuSeconds, processSyscalls, processSystemSeconds } from './proc-cpu.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
+import { machineYardstick } from './machine.js';
+import { startSpeedSampler } from './speed-sampler.js';
 
 const layout = (process.env.BENCH_LAYOUT ?? 'per-core') as Layout;
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -272,6 +275,8 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     loads.push({ issuerId, urls: group, body: JSON.stringify(body(s, issuerId)) });
   }
   const requestHeaders = { ...headers, 'content-type': 'application/json' };
+  // The machine's speed now, with the cluster idle (bench/machine.ts).
+  const machine = machineYardstick();
   // Warm-up on every node: JIT, the XSD validators, the signer and certificate caches, pools.
   await Promise.all(loads.map((l) => autocannon({ url: l.urls, method: 'POST', body: l.body, headers: requestHeaders, connections: 2 * l.urls.length, amount: 60 * l.urls.length })));
   // Then the scenario's own load, unmeasured, until the optimizing compiler has done its work (see the top).
@@ -288,7 +293,9 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const syscallsBefore = ofCluster(cluster, processSyscalls);
   const systemBefore = ofCluster(cluster, processSystemSeconds);
   const open = s.kind === 'open';
+  const sampler = startSpeedSampler();
   const result = await drive(loads, requestHeaders, open, seconds);
+  const during = sampler.stop();
   const lag = await eventLoopLag(cluster);
   for (const l of loads) await settle(cluster, s, l.issuerId);
   const after = cpuSnapshot(cluster);
@@ -312,7 +319,7 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
     stageMeanMs: stages,
     eventLoopLagMs: lag,
     transactionsPerNote: Math.round((transactionsDone / Math.max(notes, 1)) * 100) / 100,
-    ...(open ? { targetRate: rate } : { connections }), warmupSeconds,
+    ...(open ? { targetRate: rate } : { connections }), warmupSeconds, machine: { ...machine, duringMeasure: during },
   };
 }
 
@@ -349,7 +356,7 @@ try {
   for (const name of scenarios) {
     const r = await run(cluster, headers, parse(name));
     results.push(r);
-    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}; stage means ms ${JSON.stringify(r.stageMeanMs)}; event-loop lag ms ${JSON.stringify(r.eventLoopLagMs)}; transactions/note ${r.transactionsPerNote}`);
+    console.log(`${r.scenario}: ${r.rps} notes/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors${r.errorsBy ? ` ${JSON.stringify(r.errorsBy)}` : ''}, ${r.authorized}/${r.documents} AUTHORIZED, numbers ${r.numbersOk ? '1..N' : 'NOT CONSECUTIVE'}${r.others ? ` (others: ${JSON.stringify(r.others)})` : ''}; CPU ms/note ${JSON.stringify(r.cpuMsPerNote)}; system calls/note ${JSON.stringify(r.syscallsPerNote)}; kernel % of CPU ${JSON.stringify(r.kernelPercent)}; stage means ms ${JSON.stringify(r.stageMeanMs)}; event-loop lag ms ${JSON.stringify(r.eventLoopLagMs)}; transactions/note ${r.transactionsPerNote}; machine ${JSON.stringify(r.machine)}`);
   }
   console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, stageMeanMs: _stages, eventLoopLagMs: _lag, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);

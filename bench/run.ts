@@ -34,6 +34,8 @@ import { companyWithA1 } from '../test/support/e2e.js';
 import { Session } from 'node:inspector/promises';
 import { getKnex } from '../services/shared/database.js';
 import { processCpuSeconds } from './proc-cpu.js';
+import { machineYardstick } from './machine.js';
+import { startSpeedSampler } from './speed-sampler.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -134,6 +136,8 @@ async function run(emissionNodes: number, items: number) {
     const { issuerId } = await companyWithA1(stack, headers, nfse ? { crt: 1, inscricaoMunicipal: '12345678' } : {});
 
     const body = JSON.stringify(nfse ? aValidNfseBody({ issuerId }) : bodyWith(items));
+    // The machine's speed now, with the stack idle (bench/machine.ts).
+    const machine = machineYardstick();
     // Warm-up: JIT, the XSD validator, signer cache, connection pools, on every emission node.
     await autocannon({ url: `${stack.url}${path}`, method: 'POST', connections: Math.min(connections, 4 * emissionNodes), amount: 40 * emissionNodes, body, headers: { ...headers, 'content-type': 'application/json' } });
     for (const nodeID of nodeIds) await stack.nodes[0]!.call('v1.emission.stageStats', { reset: true }, { nodeID });
@@ -150,10 +154,12 @@ async function run(emissionNodes: number, items: number) {
     const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
     serviceKnex?.on('query', countSql);
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => processCpuSeconds(c.pid)) };
+    const sampler = startSpeedSampler();
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
     });
+    const during = sampler.stop();
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
       writeFileSync(join(childProfDir!, `bench-${emissionNodes}x${items}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
@@ -192,7 +198,7 @@ async function run(emissionNodes: number, items: number) {
         '2xx': result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
         warmUpDocs: warmedUp, documents: rows.length, authorized: rows.filter((r) => r.status === 'AUTHORIZED').length,
         numbersOk: distinct && consecutive, maxNumber: numbers.at(-1) ?? 0, cpuMain: cpu.main, cpuEmission: cpu.emission,
-        cpuMsPerNote,
+        cpuMsPerNote, machine: { ...machine, duringMeasure: during },
         ...(serviceKnex ? { benchSqlPerNote: Object.fromEntries(Object.entries(sqlBySchema).map(([k, v]) => [k, Math.round((v / Math.max(notes, 1)) * 10) / 10])) } : {}),
       },
       stageStats,
@@ -213,9 +219,9 @@ for (const { nodes, items } of configs) {
     console.table(Object.fromEntries(Object.entries<any>(s.stages).map(([k, v]) => [k, { count: v.count, p50: v.p50, p99: v.p99, mean: v.mean }])));
   }
 }
-console.table(summaries.map(({ cpuMsPerNote, ...s }) => ({ ...s, cpuMsPerNote: JSON.stringify(cpuMsPerNote) })));
+console.table(summaries.map(({ cpuMsPerNote, machine, ...s }) => ({ ...s, cpuMsPerNote: JSON.stringify(cpuMsPerNote), machine: JSON.stringify(machine) })));
 // One machine-readable line per scenario (issue 18).
 for (const s of summaries) {
-  console.log(`BENCH ${JSON.stringify({ rps: s.rps, p50: s.p50ms, p99: s.p99ms, cpuMsPerNote: s.cpuMsPerNote, errors: s.non2xx + s.errors + s.timeouts, items: s.items, mode: s.mode, model: s.model, emissionNodes: s.emissionNodes, numbersOk: s.numbersOk, authorized: s.authorized, documents: s.documents })}`);
+  console.log(`BENCH ${JSON.stringify({ rps: s.rps, p50: s.p50ms, p99: s.p99ms, cpuMsPerNote: s.cpuMsPerNote, errors: s.non2xx + s.errors + s.timeouts, items: s.items, mode: s.mode, model: s.model, emissionNodes: s.emissionNodes, numbersOk: s.numbersOk, authorized: s.authorized, documents: s.documents, machine: s.machine })}`);
 }
 await closeAllRedis();
