@@ -7,9 +7,9 @@ import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-fact
  * while the cluster is idle: the median of an RSA-2048 PKCS#1 v1.5 SHA-1 signature by node:crypto
  * (the product's signature of every note; compute-bound), the median of a JSON round trip of a
  * 50-item NF-e body (JavaScript that allocates, as most of a note's path does), and the 1-minute
- * load average. The sessions' VMs of one kind signed in 0.21 to 0.82 ms, and one VM's speed
- * drifted by a quarter within an hour (bench/README.md), so a figure says little without the
- * speed it was measured at.
+ * load average. The sessions' VMs of one kind signed in 0.21 to 0.82 ms, and one VM's speed swung
+ * by up to 2× within seconds (bench/speed-sampler.ts measures it during a scenario), so a figure
+ * says little without the speed it was measured at.
  */
 export interface Machine {
   rsa2048SignMs: number;

@@ -11,7 +11,7 @@ import { PRODUCT_CLASS_CHANNEL, PRODUCT_CLASS_EVENT, type ProductClassEvent } fr
 import type { ActionCaller } from './action-caller.js';
 import type { AfterInsert } from './document-row.js';
 
-/**
+/*
  * Assisted taxation of goods on the emission side (API.md rule 9, issue 17), kept out of emit.ts:
  * under `resolverTributacao: true`, after strict validation and before the business rules (which
  * compute vBC and the values of every ibsCbs group) and numbering:
@@ -26,7 +26,6 @@ import type { AfterInsert } from './document-row.js';
  *    is accepted (API.md States: accepted and validated → CREATED), never for a refused one, and
  *    the classification service applies each event once (services/shared/product-class-event.ts).
  */
-type Calls = ActionCaller;
 
 /** The emission service's outbox (services/mixins/outbox.mixin.ts), relayed to the event's channel. */
 const OUTBOX_TABLE = 'emission.outbox';
@@ -50,7 +49,7 @@ interface ResolveGoodsAnswer {
  * The gate of the assisted-taxation module (API.md, "What the service does" 5): a plan with
  * fiscalBrain and the issuer's fiscalBrainEnabled; NF-e, NFC-e, batch and NFS-e (rule 10) alike.
  */
-export async function checkAssistedTaxationGate(calls: Calls, partnerId: string, issuer: Pick<IssuerSnapshot, 'fiscalBrainEnabled'>): Promise<void> {
+export async function checkAssistedTaxationGate(calls: ActionCaller, partnerId: string, issuer: Pick<IssuerSnapshot, 'fiscalBrainEnabled'>): Promise<void> {
   const partner = await calls.call<{ plan: Plan }>('v1.auth.getPartner', { partnerId });
   const plano = planIncludesFiscalBrain(partner.plan);
   if (!plano || !issuer.fiscalBrainEnabled) {
@@ -59,7 +58,7 @@ export async function checkAssistedTaxationGate(calls: Calls, partnerId: string,
 }
 
 export async function assistedTaxation(
-  calls: Calls,
+  calls: ActionCaller,
   req: { partnerId: string; model: GoodsModel; rawBody: unknown },
   issuer: IssuerSnapshot,
   body: DocumentBody,

@@ -12,8 +12,6 @@ import type { EmissionDeps } from './deps.js';
 import { consult } from './ports.js';
 import { detailsOf, transmitAttempt } from './transmit.js';
 
-type Caller = ActionCaller;
-
 /** An emission waits this long at most for the monitor's view; without it the UF is not "down". */
 const MONITOR_TIMEOUT_MS = 2_000;
 
@@ -21,7 +19,7 @@ const MONITOR_TIMEOUT_MS = 2_000;
  * The availability monitor's last confirmed view of a UF and environment
  * (v1.contingency-monitor.statusOf), or null when it cannot be asked (not running, timeout).
  */
-export async function monitorView(c: Caller, uf: string, ambiente: 1 | 2): Promise<MonitorView | null> {
+export async function monitorView(c: ActionCaller, uf: string, ambiente: 1 | 2): Promise<MonitorView | null> {
   try {
     const view = await c.call<Partial<MonitorView> | null>('v1.contingency-monitor.statusOf', { uf, ambiente: AMBIENTE_NAMES[ambiente] }, { timeout: MONITOR_TIMEOUT_MS, retries: 0 });
     return { confirmedDown: view?.confirmedDown === true, status: view?.status ?? null };

@@ -5,11 +5,10 @@ import { fromRateRecord, type ApproximateTaxRate, type RateRecord } from '../../
 import type { AuthorizationResult, ConsultResult, EventResult, InutilizacaoResult } from '../../lib/sefaz/results.js';
 import { callFailure, errorText, type ActionCaller } from './action-caller.js';
 
-/**
+/*
  * The exact actions the emission service calls on other services, typed in one place so the
  * contract with issuer and sefaz reads at a glance.
  */
-type Caller = ActionCaller;
 
 export interface ForEmissionParams {
   partnerId: string;
@@ -20,7 +19,7 @@ export interface ForEmissionParams {
 }
 
 /** Selection (400 several issuers, 404 other partner, 403 test key on production) and preflight (422). */
-export async function issuerForEmission(c: Caller, params: ForEmissionParams): Promise<IssuerSnapshot> {
+export async function issuerForEmission(c: ActionCaller, params: ForEmissionParams): Promise<IssuerSnapshot> {
   const res = await c.call<{ issuer: IssuerSnapshot }>('v1.issuer.forEmission', params);
   return res.issuer;
 }
@@ -37,7 +36,7 @@ export interface IssuerForEmission {
  * Selection errors (400/404/403) throw; the preflight refusal is reported, not thrown, so the
  * emission path keeps the spec's order: issuer → validation (400) → rules (422) → preflight (422).
  */
-export async function issuerWithPreflight(c: Caller, params: ForEmissionParams): Promise<IssuerForEmission> {
+export async function issuerWithPreflight(c: ActionCaller, params: ForEmissionParams): Promise<IssuerForEmission> {
   const res = await c.call<{
     issuer: IssuerSnapshot;
     certificate?: { fingerprint: string } | null;
@@ -59,7 +58,7 @@ export async function issuerWithPreflight(c: Caller, params: ForEmissionParams):
 const MATERIAL_CACHE_SIZE = 500;
 const materials = new Map<string, SigningMaterial>();
 
-export async function signingMaterial(c: Caller, issuerId: string, fingerprint: string | null = null): Promise<SigningMaterial> {
+export async function signingMaterial(c: ActionCaller, issuerId: string, fingerprint: string | null = null): Promise<SigningMaterial> {
   const key = fingerprint ? `${issuerId}:${fingerprint}` : null;
   const cached = key ? materials.get(key) : undefined;
   if (cached) return cached;
@@ -84,7 +83,7 @@ export interface AuthorizeParams {
  * Transmission. A call that throws (service missing, broker timeout) is mapped to the typed union:
  * "no node to call" certainly sent nothing; anything else may have reached the authority.
  */
-export async function authorize(c: Caller, params: AuthorizeParams): Promise<AuthorizationResult> {
+export async function authorize(c: ActionCaller, params: AuthorizeParams): Promise<AuthorizationResult> {
   try {
     return await c.call<AuthorizationResult>('v1.sefaz.authorize', params, { retries: 0 });
   } catch (err) {
@@ -100,7 +99,7 @@ export interface ConsultParams {
   accessKey: string;
 }
 
-export async function consult(c: Caller, params: ConsultParams): Promise<ConsultResult> {
+export async function consult(c: ActionCaller, params: ConsultParams): Promise<ConsultResult> {
   try {
     return await c.call<ConsultResult>('v1.sefaz.consult', params);
   } catch (err) {
@@ -112,7 +111,7 @@ export async function consult(c: Caller, params: ConsultParams): Promise<Consult
  * The approximate-tax rate lines (Lei 12.741) of the issuer's UF for these NCMs on `day`, keyed by
  * NCM: one v1.classification.ratesFor call, made only for issuers that enable the display.
  */
-export async function approximateRates(c: Caller, uf: string, day: string, ncms: readonly string[]): Promise<Map<string, ApproximateTaxRate>> {
+export async function approximateRates(c: ActionCaller, uf: string, day: string, ncms: readonly string[]): Promise<Map<string, ApproximateTaxRate>> {
   const eight = [...new Set(ncms.filter((n) => n.length === 8))];
   const records = eight.length ? await c.call<RateRecord[]>('v1.classification.ratesFor', { uf, day, ncms: eight }) : [];
   return new Map(records.map((r) => [r.ncm, fromRateRecord(r)]));
@@ -133,7 +132,7 @@ export interface SendEventParams {
 }
 
 /** Event transmission (cancellation, CC-e): sent once, never retried by the broker. */
-export async function sendEvent(c: Caller, params: SendEventParams): Promise<EventResult> {
+export async function sendEvent(c: ActionCaller, params: SendEventParams): Promise<EventResult> {
   try {
     return await c.call<EventResult>('v1.sefaz.sendEvent', params, { retries: 0 });
   } catch (err) {
@@ -153,7 +152,7 @@ export interface InutilizarParams {
   justificativa: string;
 }
 
-export async function inutilizar(c: Caller, params: InutilizarParams): Promise<InutilizacaoResult> {
+export async function inutilizar(c: ActionCaller, params: InutilizarParams): Promise<InutilizacaoResult> {
   try {
     return await c.call<InutilizacaoResult>('v1.sefaz.inutilizar', params, { retries: 0 });
   } catch (err) {
