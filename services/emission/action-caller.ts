@@ -6,7 +6,7 @@ import type { CallingOptions } from 'moleculer';
  * through a union of the two, so every port takes this and names the result it expects.
  */
 export interface ActionCaller {
-  call<T, P = unknown>(action: string, params: P, opts?: CallingOptions): Promise<T>;
+  call<T>(action: string, params: unknown, opts?: CallingOptions): Promise<T>;
 }
 
 /** A failed transmission call: `failed` when it certainly sent nothing, else `unknown` (consulted, never resent). */
