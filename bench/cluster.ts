@@ -293,9 +293,9 @@ async function run(cluster: Cluster, headers: Record<string, string>, s: Scenari
   const syscallsBefore = ofCluster(cluster, processSyscalls);
   const systemBefore = ofCluster(cluster, processSystemSeconds);
   const open = s.kind === 'open';
-  const sampler = startSpeedSampler();
+  const measure = speed.window();
   const result = await drive(loads, requestHeaders, open, seconds);
-  const during = sampler.stop();
+  const during = measure();
   const lag = await eventLoopLag(cluster);
   for (const l of loads) await settle(cluster, s, l.issuerId);
   const after = cpuSnapshot(cluster);
@@ -347,6 +347,8 @@ async function idle(cluster: Cluster) {
   console.log(`BENCH ${JSON.stringify({ scenario: 'idle', seconds: idleSeconds, cpuMsPerSecond: perSecond, mode: `cluster ${layout}` })}`);
 }
 
+/** The machine's speed through every scenario's measure (bench/speed-sampler.ts). */
+const speed = startSpeedSampler();
 const cluster = await startCluster({ EMISSION_NUMBERING_TIMEOUT_MS: '60000' }, { layout, logLevel, nodeArgs: [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...nodeArgs] });
 try {
   const { apiKey } = await partnerWithKey(cluster, 'ENTERPRISE', 1_000_000);
@@ -361,5 +363,6 @@ try {
   console.table(results.map(({ cpuMsPerNote, syscallsPerNote: _calls, kernelPercent: _kernel, stageMeanMs: _stages, eventLoopLagMs: _lag, ...r }) => ({ ...r, productCpu: cpuMsPerNote.product, simulatorCpu: cpuMsPerNote.simulator, postgresCpu: cpuMsPerNote.postgres })));
   for (const r of results) console.log(`BENCH ${JSON.stringify({ ...r, mode: `cluster ${layout}`, items: Number(r.scenario.split('-')[2]) })}`);
 } finally {
+  speed.stop();
   await cluster.stop();
 }

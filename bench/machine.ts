@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { aValidNfeBody, anItem, closingPayments } from '../test/support/nfe-factories.js';
+import { roundedMedian } from './speed-sampler.js';
 
 /**
  * A yardstick of the machine's speed at the time of a measure, printed in every BENCH line, taken
@@ -32,8 +33,7 @@ function median(runs: number, work: () => unknown): number {
     work();
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  times.sort((a, b) => a - b);
-  return Math.round(times[times.length >> 1]! * 1000) / 1000;
+  return roundedMedian(times)!;
 }
 
 export function machineYardstick(runs = 200): Machine {

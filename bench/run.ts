@@ -154,12 +154,12 @@ async function run(emissionNodes: number, items: number) {
     const serviceKnex = process.env.BENCH_COUNT_SQL === '1' ? await getKnex(stack.config) : null;
     serviceKnex?.on('query', countSql);
     const cpu0 = { main: process.cpuUsage(), children: children.map((c) => processCpuSeconds(c.pid)) };
-    const sampler = startSpeedSampler();
+    const measure = speed.window();
     const result = await autocannon({
       url: `${stack.url}${path}`, method: 'POST', connections, duration: seconds, body,
       headers: { ...headers, 'content-type': 'application/json' },
     });
-    const during = sampler.stop();
+    const during = measure();
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
       writeFileSync(join(childProfDir!, `bench-${emissionNodes}x${items}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
@@ -209,6 +209,8 @@ async function run(emissionNodes: number, items: number) {
   }
 }
 
+/** The machine's speed through every configuration's measure (bench/speed-sampler.ts). */
+const speed = startSpeedSampler();
 const summaries = [];
 for (const { nodes, items } of configs) {
   const { summary, stageStats } = await run(nodes, items);
@@ -224,4 +226,5 @@ console.table(summaries.map(({ cpuMsPerNote, machine, ...s }) => ({ ...s, cpuMsP
 for (const s of summaries) {
   console.log(`BENCH ${JSON.stringify({ rps: s.rps, p50: s.p50ms, p99: s.p99ms, cpuMsPerNote: s.cpuMsPerNote, errors: s.non2xx + s.errors + s.timeouts, items: s.items, mode: s.mode, model: s.model, emissionNodes: s.emissionNodes, numbersOk: s.numbersOk, authorized: s.authorized, documents: s.documents, machine: s.machine })}`);
 }
+speed.stop();
 await closeAllRedis();

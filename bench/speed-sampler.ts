@@ -9,8 +9,9 @@ import { createInterface } from 'node:readline';
  * 20 times and makes 20 JSON round trips of a 50-line body (compute-bound, and JavaScript that
  * allocates, as most of a note's path does), and reports the CPU time each took (its own
  * getrusage: waiting for a core under the scenario's load is not counted, a slower core is). The
- * medians over the scenario are its speed. It costs about 2 % of one core, in a process of its
- * own, outside every figure the bench reports.
+ * medians over the scenario's measure are its speed. One sampler serves a whole bench (its start,
+ * a key pair and a warm-up, falls in no measure). It costs about 2 % of one core, in a process of
+ * its own, outside every figure the bench reports.
  */
 const CHILD = `
 const { generateKeyPairSync, sign } = require('node:crypto');
@@ -37,13 +38,16 @@ export interface Speed {
 }
 
 export interface SpeedSampler {
-  stop(): Speed;
+  /** Opens a window: the function it returns gives the medians of the samples taken since. */
+  window(): () => Speed;
+  stop(): void;
 }
 
-const median = (values: number[]): number | null => {
+/** The median of `values`, rounded to three decimals (null for none). */
+export function roundedMedian(values: readonly number[]): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? Math.round(sorted[sorted.length >> 1]! * 1000) / 1000 : null;
-};
+}
 
 export function startSpeedSampler(): SpeedSampler {
   const child = spawn(process.execPath, ['-e', CHILD], { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -54,10 +58,13 @@ export function startSpeedSampler(): SpeedSampler {
     if (Number.isFinite(a) && Number.isFinite(b)) { rsa.push(a!); json.push(b!); }
   });
   return {
+    window() {
+      const from = rsa.length;
+      return () => ({ rsa2048SignCpuMs: roundedMedian(rsa.slice(from)), json50ItemsCpuMs: roundedMedian(json.slice(from)), samples: rsa.length - from });
+    },
     stop() {
       child.stdin!.end();
       child.kill();
-      return { rsa2048SignCpuMs: median(rsa), json50ItemsCpuMs: median(json), samples: rsa.length };
     },
   };
 }
